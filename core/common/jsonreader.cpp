@@ -1,0 +1,210 @@
+#include "jsonreader.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+
+namespace roofline {
+
+using nlohmann::json;
+
+bool Range::contains(double v) const
+{
+    if (!std::isfinite(v))
+        return false;
+    const bool aboveMin = minInclusive ? v >= min : v > min;
+    const bool belowMax = maxInclusive ? v <= max : v < max;
+    return aboveMin && belowMax;
+}
+
+std::string Range::describe() const
+{
+    return std::string(minInclusive ? ">= " : "> ") + formatNumber(min) + " and "
+        + (maxInclusive ? "<= " : "< ") + formatNumber(max);
+}
+
+std::string jsonPointerToken(const std::string &key)
+{
+    std::string out;
+    for (char c : key) {
+        if (c == '~')
+            out += "~0";
+        else if (c == '/')
+            out += "~1";
+        else
+            out += c;
+    }
+    return out;
+}
+
+std::string jsonTypeName(const json &value)
+{
+    switch (value.type()) {
+    case json::value_t::null: return "null";
+    case json::value_t::object: return "an object";
+    case json::value_t::array: return "an array";
+    case json::value_t::string: return "a string";
+    case json::value_t::boolean: return "a boolean";
+    case json::value_t::number_integer:
+    case json::value_t::number_unsigned:
+    case json::value_t::number_float: return "a number";
+    default: return "an unsupported value";
+    }
+}
+
+JsonObjectReader::JsonObjectReader(const json &object, std::string pointer, Diagnostics &diagnostics)
+    : m_pointer(std::move(pointer))
+    , m_diagnostics(diagnostics)
+{
+    if (object.is_object())
+        m_object = &object;
+    else
+        m_diagnostics.error(m_pointer.empty() ? "/" : m_pointer, "expected an object, got " + jsonTypeName(object));
+}
+
+bool JsonObjectReader::has(const std::string &key) const
+{
+    return m_object && m_object->contains(key);
+}
+
+std::string JsonObjectReader::pointerTo(const std::string &key) const
+{
+    return m_pointer + "/" + jsonPointerToken(key);
+}
+
+const json *JsonObjectReader::member(const std::string &key, bool required)
+{
+    if (!m_object)
+        return nullptr;
+    m_read.insert(key);
+    auto it = m_object->find(key);
+    if (it == m_object->end()) {
+        if (required)
+            m_diagnostics.error(pointerTo(key), "required field is missing");
+        return nullptr;
+    }
+    return &*it;
+}
+
+std::optional<double> JsonObjectReader::readNumber(const std::string &key, const Range &range, std::string *source,
+                                                   bool required)
+{
+    const json *value = member(key, required);
+    if (!value)
+        return std::nullopt;
+    const std::string where = pointerTo(key);
+    const json *number = value;
+    if (value->is_object()) {
+        JsonObjectReader sourced(*value, where, m_diagnostics);
+        number = sourced.member("value", true);
+        if (auto text = sourced.optionalString("source"); text && source)
+            *source = *text;
+        sourced.finish();
+        if (!number)
+            return std::nullopt;
+    }
+    const std::string numberWhere = number == value ? where : where + "/value";
+    if (!number->is_number()) {
+        m_diagnostics.error(numberWhere, "expected a number, got " + jsonTypeName(*number));
+        return std::nullopt;
+    }
+    const double v = number->get<double>();
+    if (!std::isfinite(v)) {
+        m_diagnostics.error(numberWhere, "must be a finite number");
+        return std::nullopt;
+    }
+    if (!range.contains(v)) {
+        m_diagnostics.error(numberWhere, "must be " + range.describe() + ", got " + formatNumber(v));
+        return std::nullopt;
+    }
+    return v;
+}
+
+std::optional<double> JsonObjectReader::number(const std::string &key, const Range &range, std::string *source)
+{
+    return readNumber(key, range, source, true);
+}
+
+std::optional<double> JsonObjectReader::optionalNumber(const std::string &key, const Range &range, std::string *source)
+{
+    return readNumber(key, range, source, false);
+}
+
+std::optional<std::string> JsonObjectReader::string(const std::string &key)
+{
+    const json *value = member(key, true);
+    if (!value)
+        return std::nullopt;
+    if (!value->is_string()) {
+        m_diagnostics.error(pointerTo(key), "expected a string, got " + jsonTypeName(*value));
+        return std::nullopt;
+    }
+    return value->get<std::string>();
+}
+
+std::optional<std::string> JsonObjectReader::optionalString(const std::string &key)
+{
+    if (!has(key)) {
+        m_read.insert(key);
+        return std::nullopt;
+    }
+    return string(key);
+}
+
+std::optional<bool> JsonObjectReader::optionalBool(const std::string &key)
+{
+    const json *value = member(key, false);
+    if (!value)
+        return std::nullopt;
+    if (!value->is_boolean()) {
+        m_diagnostics.error(pointerTo(key), "expected true or false, got " + jsonTypeName(*value));
+        return std::nullopt;
+    }
+    return value->get<bool>();
+}
+
+void JsonObjectReader::finish()
+{
+    if (!m_object)
+        return;
+    for (const auto &item : m_object->items()) {
+        if (!m_read.count(item.key()))
+            m_diagnostics.error(pointerTo(item.key()), "unknown key \"" + item.key() + "\"");
+    }
+}
+
+bool parseJsonText(const std::string &text, json &out, Diagnostics &diagnostics)
+{
+    try {
+        out = json::parse(text);
+        return true;
+    } catch (const json::parse_error &e) {
+        // e.byte is 1-based; turn it into line and column for people.
+        std::size_t line = 1, column = 1;
+        const std::size_t end = std::min<std::size_t>(e.byte > 0 ? e.byte - 1 : 0, text.size());
+        for (std::size_t i = 0; i < end; ++i) {
+            if (text[i] == '\n') {
+                ++line;
+                column = 1;
+            } else {
+                ++column;
+            }
+        }
+        std::string reason = e.what();
+        // nlohmann prefixes "[json.exception.parse_error.101] parse error at line 1, column 2: "
+        if (auto pos = reason.find(": "); pos != std::string::npos && reason.rfind("[json.exception", 0) == 0)
+            reason = reason.substr(pos + 2);
+        diagnostics.error("line " + std::to_string(line) + ", column " + std::to_string(column),
+                          "invalid JSON: " + reason);
+        return false;
+    } catch (const json::exception &e) {
+        // e.g. out_of_range.406 "number overflow parsing '1e999'": no position is known.
+        std::string reason = e.what();
+        if (auto pos = reason.find("] "); pos != std::string::npos)
+            reason = reason.substr(pos + 2);
+        diagnostics.error("", "invalid JSON: " + reason);
+        return false;
+    }
+}
+
+} // namespace roofline

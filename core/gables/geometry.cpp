@@ -1,0 +1,118 @@
+#include "geometry.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace roofline::gables {
+
+Roof scaledRoof(const Ip &ip, int index, double ppeakGops, Interval x)
+{
+    Roof roof;
+    roof.ip = index;
+    roof.ridge = ip.ridgeIntensity(ppeakGops);
+    const double f = ip.fraction;
+    auto value = [&](double i) { return std::min(ip.bandwidthGBps * i, ip.peakGops(ppeakGops)) / f; };
+    roof.points.push_back({x.lower, value(x.lower)});
+    if (roof.ridge > x.lower && roof.ridge < x.upper)
+        roof.points.push_back({roof.ridge, value(roof.ridge)});
+    roof.points.push_back({x.upper, value(x.upper)});
+    return roof;
+}
+
+Roof memoryRoof(double bpeakGBps, Interval x)
+{
+    Roof roof;
+    roof.points = {{x.lower, bpeakGBps * x.lower}, {x.upper, bpeakGBps * x.upper}};
+    return roof;
+}
+
+double roofValueAt(const Roof &roof, double x)
+{
+    const auto &p = roof.points;
+    if (p.empty())
+        return 0;
+    if (x <= p.front().x)
+        return p.front().y;
+    if (x >= p.back().x)
+        return p.back().y;
+    for (std::size_t i = 1; i < p.size(); ++i) {
+        if (x <= p[i].x) {
+            // Straight in log-log space.
+            const double t = (std::log(x) - std::log(p[i - 1].x)) / (std::log(p[i].x) - std::log(p[i - 1].x));
+            return std::exp(std::log(p[i - 1].y) + t * (std::log(p[i].y) - std::log(p[i - 1].y)));
+        }
+    }
+    return p.back().y;
+}
+
+namespace {
+double decadeBelow(double v) { return std::pow(10.0, std::floor(std::log10(v))); }
+double decadeAbove(double v) { return std::pow(10.0, std::ceil(std::log10(v))); }
+} // namespace
+
+PlotGeometry plotGeometry(const Soc &soc, const Result &result)
+{
+    PlotGeometry g;
+
+    // x: every operating intensity, I_avg and every ridge of an active IP.
+    double xLo = std::numeric_limits<double>::max();
+    double xHi = 0;
+    auto includeX = [&](double v) {
+        if (v > 0 && std::isfinite(v)) {
+            xLo = std::min(xLo, v);
+            xHi = std::max(xHi, v);
+        }
+    };
+    for (const Ip &ip : soc.ips) {
+        if (!ip.isActive())
+            continue;
+        includeX(ip.intensity);
+        includeX(ip.ridgeIntensity(soc.ppeakGops));
+    }
+    includeX(result.averageIntensity);
+    includeX(soc.ppeakGops / soc.bpeakGBps); // the memory roof's ridge against Ppeak
+    if (xHi <= 0) {
+        xLo = 0.1;
+        xHi = 10;
+    }
+    g.xRange = {decadeBelow(xLo) / 10, decadeAbove(xHi) * 10};
+    if (g.xRange.upper / g.xRange.lower < 1e3) // at least three decades, centred
+        g.xRange = {g.xRange.lower / 10, g.xRange.upper * 10};
+
+    for (std::size_t i = 0; i < soc.ips.size(); ++i) {
+        if (!soc.ips[i].isActive())
+            continue;
+        g.ipRoofs.push_back(scaledRoof(soc.ips[i], int(i), soc.ppeakGops, g.xRange));
+        g.selections.push_back({int(i), {soc.ips[i].intensity, result.ips[i].scaledRoofGops}});
+    }
+    g.memoryRoof = memoryRoof(soc.bpeakGBps, g.xRange);
+    if (result.averageIntensity > 0)
+        g.selections.push_back({-1, {result.averageIntensity, soc.bpeakGBps * result.averageIntensity}});
+
+    // Equation 8: the attainable point is the lowest selected point; its height is P_att.
+    if (!g.selections.empty()) {
+        g.attainable = std::min_element(g.selections.begin(), g.selections.end(), [](const Selection &a,
+                                                                                     const Selection &b) {
+                           return a.selected.y < b.selected.y;
+                       })->selected;
+    }
+
+    // y: from a decade under the attainable point to a decade over the highest
+    // flat roof or selected point, so every roof's knee is visible.
+    double yLo = result.attainableGops > 0 ? result.attainableGops : 1;
+    double yHi = yLo;
+    for (const Selection &s : g.selections) {
+        yLo = std::min(yLo, s.selected.y);
+        yHi = std::max(yHi, s.selected.y);
+    }
+    for (const Roof &roof : g.ipRoofs)
+        yHi = std::max(yHi, roof.points.back().y);
+    // An IP with a tiny f_i has a scaled roof far above everything that matters;
+    // keep at most ten decades so the binding roofs stay readable.
+    yHi = std::min(yHi, yLo * 1e8);
+    g.yRange = {decadeBelow(yLo) / 10, decadeAbove(yHi) * 10};
+    return g;
+}
+
+} // namespace roofline::gables

@@ -1,0 +1,66 @@
+// Pure geometry of the Gables plot (seed 003, section III.C): what to draw,
+// in data coordinates, independent of any toolkit. The views only paint it.
+#pragma once
+
+#include "model.h"
+
+#include <vector>
+
+namespace roofline::gables {
+
+struct Point
+{
+    double x = 0; // operational intensity, ops/byte
+    double y = 0; // performance, Gops/s
+    bool operator==(const Point &) const = default;
+};
+
+struct Interval
+{
+    double lower = 0;
+    double upper = 0;
+    bool operator==(const Interval &) const = default;
+};
+
+// A roof drawn as a polyline over the x range (straight on log-log axes).
+struct Roof
+{
+    int ip = -1;               // -1: the memory roofline
+    std::vector<Point> points; // sorted by x; includes the ridge when inside the range
+    double ridge = 0;          // x where the slanted part meets the flat part (0 for memory)
+    bool operator==(const Roof &) const = default;
+};
+
+// A "vertical line" at an operating intensity (seed 003, III.C), from the
+// bottom of the plot up to the point it selects on its roof.
+struct Selection
+{
+    int ip = -1;     // -1: I_avg on the memory roof
+    Point selected;  // (I_i, Scaled_i(I_i)) or (I_avg, Bpeak * I_avg)
+    bool operator==(const Selection &) const = default;
+};
+
+struct PlotGeometry
+{
+    Interval xRange; // whole decades, with margin
+    Interval yRange;
+    std::vector<Roof> ipRoofs; // one per active IP, in IP order
+    Roof memoryRoof;
+    std::vector<Selection> selections; // active IPs in order, then I_avg
+    Point attainable;                  // the lowest selected point (equation 8)
+    bool operator==(const PlotGeometry &) const = default;
+};
+
+// Roof_i(I)/f_i = min(B_i I, A_i Ppeak)/f_i over [xMin, xMax]; requires f_i > 0.
+Roof scaledRoof(const Ip &ip, int index, double ppeakGops, Interval x);
+// Bpeak * I over [xMin, xMax].
+Roof memoryRoof(double bpeakGBps, Interval x);
+
+// Axis ranges that show every ridge, every selected point and the attainable
+// point with a decade of margin, snapped to whole decades.
+PlotGeometry plotGeometry(const Soc &soc, const Result &result);
+
+// Value of a polyline roof at x (log-log interpolation, clamped to the ends).
+double roofValueAt(const Roof &roof, double x);
+
+} // namespace roofline::gables

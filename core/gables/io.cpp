@@ -1,0 +1,435 @@
+#include "io.h"
+
+#include "../common/jsonreader.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+namespace roofline::gables {
+
+using nlohmann::json;
+
+namespace {
+
+const Range kRate = Range::positive(Limits::maxRate);
+const Range kAcceleration = Range::positive(Limits::maxAcceleration);
+const Range kIntensity = Range::positive(Limits::maxIntensity);
+const Range kFraction = Range::closed(0, 1);
+
+bool isColor(const std::string &s)
+{
+    if (s.size() != 7 || s[0] != '#')
+        return false;
+    for (std::size_t i = 1; i < s.size(); ++i) {
+        if (!std::isxdigit(static_cast<unsigned char>(s[i])))
+            return false;
+    }
+    return true;
+}
+
+std::string ipPointer(std::size_t index) { return "/soc/ips/" + std::to_string(index); }
+std::string workPointer(const std::string &name) { return "/use_case/work/" + jsonPointerToken(name); }
+
+void checkName(const std::string &name, const std::string &pointer, Diagnostics &diagnostics)
+{
+    if (name.empty())
+        diagnostics.error(pointer, "must not be empty");
+    else if (name.size() > Limits::maxNameLength)
+        diagnostics.error(pointer, "must be at most " + std::to_string(Limits::maxNameLength) + " characters");
+}
+
+void checkRange(double value, const Range &range, const std::string &pointer, Diagnostics &diagnostics)
+{
+    if (!range.contains(value))
+        diagnostics.error(pointer, "must be " + range.describe() + ", got " + formatNumber(value));
+}
+
+} // namespace
+
+void validate(const Soc &soc, Diagnostics &diagnostics)
+{
+    checkRange(soc.ppeakGops, kRate, "/soc/ppeak_gops", diagnostics);
+    checkRange(soc.bpeakGBps, kRate, "/soc/bpeak_gbps", diagnostics);
+    if (soc.ips.empty())
+        diagnostics.error("/soc/ips", "must list at least one IP");
+    if (soc.ips.size() > kMaxIps)
+        diagnostics.error("/soc/ips", "at most " + std::to_string(kMaxIps) + " IPs are supported, got "
+                                          + std::to_string(soc.ips.size()));
+    std::set<std::string> names;
+    for (std::size_t i = 0; i < soc.ips.size(); ++i) {
+        const Ip &ip = soc.ips[i];
+        const std::string p = ipPointer(i);
+        checkName(ip.name, p + "/name", diagnostics);
+        if (!names.insert(ip.name).second)
+            diagnostics.error(p + "/name", "duplicate IP name \"" + ip.name + "\"");
+        if (!ip.color.empty() && !isColor(ip.color))
+            diagnostics.error(p + "/color", "must be a colour written #rrggbb, got \"" + ip.color + "\"");
+        checkRange(ip.acceleration, kAcceleration, p + "/acceleration", diagnostics);
+        checkRange(ip.bandwidthGBps, kRate, p + "/bandwidth_gbps", diagnostics);
+        checkRange(ip.fraction, kFraction, workPointer(ip.name) + "/fraction", diagnostics);
+        checkRange(ip.intensity, kIntensity, workPointer(ip.name) + "/intensity_ops_per_byte", diagnostics);
+    }
+    const double sum = fractionSum(soc.ips);
+    if (!soc.ips.empty() && std::isfinite(sum) && std::abs(sum - 1) > 1e-6)
+        diagnostics.error("/use_case/work", "work fractions must sum to 1, they sum to " + formatNumber(sum, 9));
+}
+
+LoadResult parseSoc(const std::string &text, const std::string &fileLabel)
+{
+    LoadResult out;
+    Diagnostics &diags = out.diagnostics;
+    diags.setFile(fileLabel);
+
+    json root;
+    if (!parseJsonText(text, root, diags))
+        return out;
+
+    Soc soc;
+    JsonObjectReader top(root, "", diags);
+    if (!top.isObject())
+        return out;
+    if (auto format = top.string("format"); format && *format != kFormatId)
+        diags.error("/format", "expected \"" + std::string(kFormatId) + "\", got \"" + *format + "\"");
+    if (auto version = top.number("version", Range::closed(1, 1e9))) {
+        if (*version != kFormatVersion)
+            diags.error("/version", "this build reads version " + std::to_string(kFormatVersion) + ", got "
+                                        + formatNumber(*version));
+    }
+    soc.name = top.optionalString("name").value_or("");
+    soc.description = top.optionalString("description").value_or("");
+
+    // --- hardware ---
+    if (const json *socJson = top.member("soc", true)) {
+        JsonObjectReader hw(*socJson, "/soc", diags);
+        std::string source;
+        if (auto v = hw.number("ppeak_gops", kRate, &source))
+            soc.ppeakGops = *v;
+        if (!source.empty())
+            soc.sources["ppeak_gops"] = source;
+        source.clear();
+        if (auto v = hw.number("bpeak_gbps", kRate, &source))
+            soc.bpeakGBps = *v;
+        if (!source.empty())
+            soc.sources["bpeak_gbps"] = source;
+        if (const json *ips = hw.member("ips", true)) {
+            if (!ips->is_array()) {
+                diags.error("/soc/ips", "expected an array of IPs, got " + jsonTypeName(*ips));
+            } else if (ips->empty()) {
+                diags.error("/soc/ips", "must list at least one IP");
+            } else if (ips->size() > kMaxIps) {
+                diags.error("/soc/ips", "at most " + std::to_string(kMaxIps) + " IPs are supported, got "
+                                            + std::to_string(ips->size()));
+            } else {
+                for (std::size_t i = 0; i < ips->size(); ++i) {
+                    JsonObjectReader r((*ips)[i], ipPointer(i), diags);
+                    Ip ip;
+                    ip.name = r.string("name").value_or("");
+                    if (r.has("name") && (*ips)[i]["name"].is_string()) {
+                        checkName(ip.name, ipPointer(i) + "/name", diags);
+                        if (std::any_of(soc.ips.begin(), soc.ips.end(), [&](const Ip &o) { return o.name == ip.name; }))
+                            diags.error(ipPointer(i) + "/name", "duplicate IP name \"" + ip.name + "\"");
+                    }
+                    ip.color = r.optionalString("color").value_or("");
+                    std::string src;
+                    if (auto v = r.number("acceleration", kAcceleration, &src))
+                        ip.acceleration = *v;
+                    if (!src.empty())
+                        ip.sources["acceleration"] = src;
+                    src.clear();
+                    if (auto v = r.number("bandwidth_gbps", kRate, &src))
+                        ip.bandwidthGBps = *v;
+                    if (!src.empty())
+                        ip.sources["bandwidth_gbps"] = src;
+                    r.finish();
+                    soc.ips.push_back(std::move(ip));
+                }
+            }
+        }
+        hw.finish();
+    }
+
+    // --- use case: f_i and I_i per IP, keyed by IP name ---
+    if (const json *useCase = top.member("use_case", true)) {
+        JsonObjectReader uc(*useCase, "/use_case", diags);
+        soc.useCaseName = uc.optionalString("name").value_or("");
+        if (const json *work = uc.member("work", true)) {
+            if (!work->is_object()) {
+                diags.error("/use_case/work", "expected an object keyed by IP name, got " + jsonTypeName(*work));
+            } else {
+                std::set<std::string> seen;
+                for (const auto &item : work->items()) {
+                    const std::string p = workPointer(item.key());
+                    auto it = std::find_if(soc.ips.begin(), soc.ips.end(),
+                                           [&](const Ip &ip) { return ip.name == item.key(); });
+                    if (it == soc.ips.end()) {
+                        diags.error(p, "no IP named \"" + item.key() + "\" in /soc/ips");
+                        continue;
+                    }
+                    seen.insert(item.key());
+                    JsonObjectReader w(item.value(), p, diags);
+                    std::string src;
+                    if (auto v = w.number("fraction", kFraction, &src))
+                        it->fraction = *v;
+                    if (!src.empty())
+                        it->sources["fraction"] = src;
+                    src.clear();
+                    if (auto v = w.number("intensity_ops_per_byte", kIntensity, &src))
+                        it->intensity = *v;
+                    if (!src.empty())
+                        it->sources["intensity_ops_per_byte"] = src;
+                    w.finish();
+                }
+                for (const Ip &ip : soc.ips) {
+                    if (!ip.name.empty() && !seen.count(ip.name))
+                        diags.error(workPointer(ip.name), "IP \"" + ip.name + "\" has no work entry");
+                }
+            }
+        }
+        uc.finish();
+    }
+    top.finish();
+    if (diags.hasErrors())
+        return out;
+
+    // Σ f_i = 1 is the model's assumption; a file that misses it is normalised
+    // with a warning rather than rejected, so shares can be written as weights.
+    const double sum = fractionSum(soc.ips);
+    if (sum <= 0) {
+        diags.error("/use_case/work", "at least one IP needs a fraction > 0");
+        return out;
+    }
+    if (std::abs(sum - 1) > 1e-6) {
+        normalizeFractions(soc.ips);
+        diags.warning("/use_case/work", "work fractions sum to " + formatNumber(sum, 9)
+                                             + "; normalised so that they sum to 1");
+    }
+    validate(soc, diags);
+    if (!diags.hasErrors())
+        out.soc = std::move(soc);
+    return out;
+}
+
+LoadResult loadSocFile(const std::string &path)
+{
+    std::ifstream in(path, std::ios::binary);
+    if (!in) {
+        LoadResult out;
+        out.diagnostics.setFile(path);
+        out.diagnostics.error("", "cannot open the file for reading");
+        return out;
+    }
+    std::ostringstream text;
+    text << in.rdbuf();
+    return parseSoc(text.str(), path);
+}
+
+namespace {
+json sourced(double value, const std::map<std::string, std::string> &sources, const std::string &key)
+{
+    auto it = sources.find(key);
+    if (it == sources.end() || it->second.empty())
+        return value;
+    return json{{"value", value}, {"source", it->second}};
+}
+} // namespace
+
+json toJson(const Soc &soc)
+{
+    json root = json::object();
+    root["format"] = kFormatId;
+    root["version"] = kFormatVersion;
+    if (!soc.name.empty())
+        root["name"] = soc.name;
+    if (!soc.description.empty())
+        root["description"] = soc.description;
+    json ips = json::array();
+    json work = json::object();
+    for (const Ip &ip : soc.ips) {
+        json j = json::object();
+        j["name"] = ip.name;
+        if (!ip.color.empty())
+            j["color"] = ip.color;
+        j["acceleration"] = sourced(ip.acceleration, ip.sources, "acceleration");
+        j["bandwidth_gbps"] = sourced(ip.bandwidthGBps, ip.sources, "bandwidth_gbps");
+        ips.push_back(std::move(j));
+        work[ip.name] = json{{"fraction", sourced(ip.fraction, ip.sources, "fraction")},
+                             {"intensity_ops_per_byte", sourced(ip.intensity, ip.sources, "intensity_ops_per_byte")}};
+    }
+    root["soc"] = json{{"ppeak_gops", sourced(soc.ppeakGops, soc.sources, "ppeak_gops")},
+                       {"bpeak_gbps", sourced(soc.bpeakGBps, soc.sources, "bpeak_gbps")},
+                       {"ips", std::move(ips)}};
+    json useCase = json::object();
+    if (!soc.useCaseName.empty())
+        useCase["name"] = soc.useCaseName;
+    useCase["work"] = std::move(work);
+    root["use_case"] = std::move(useCase);
+    return root;
+}
+
+std::string serialize(const Soc &soc)
+{
+    return toJson(soc).dump(2) + "\n";
+}
+
+json resultToJson(const Soc &soc, const Result &result)
+{
+    json out = json::object();
+    out["name"] = soc.name;
+    out["attainable_gops"] = result.attainableGops;
+    out["time_ns_per_op"] = result.timeNs;
+    json bound = json::object();
+    bound["kind"] = kindName(result.bound.kind);
+    bound["ip"] = result.bound.ip >= 0 ? json(soc.ips[result.bound.ip].name) : json(nullptr);
+    bound["description"] = describe(result.bound, soc);
+    json limiting = json::array();
+    for (const Term &t : result.bound.limiting) {
+        limiting.push_back({{"term", kindName(t.kind)},
+                            {"ip", t.ip >= 0 ? json(soc.ips[t.ip].name) : json(nullptr)},
+                            {"time_ns_per_op", t.timeNs}});
+    }
+    bound["limiting_terms"] = std::move(limiting);
+    out["bound"] = std::move(bound);
+    out["average_intensity_ops_per_byte"] = result.averageIntensity;
+    out["memory"] = {{"data_bytes_per_op", result.memoryDataBytes},
+                     {"bandwidth_gbps", soc.bpeakGBps},
+                     {"time_ns_per_op", result.memoryNs}};
+    json ips = json::array();
+    for (std::size_t i = 0; i < soc.ips.size(); ++i) {
+        const Ip &ip = soc.ips[i];
+        const IpTerms &t = result.ips[i];
+        json j = {{"name", ip.name},
+                  {"fraction", ip.fraction},
+                  {"intensity_ops_per_byte", ip.intensity},
+                  {"peak_gops", ip.peakGops(soc.ppeakGops)},
+                  {"bandwidth_gbps", ip.bandwidthGBps},
+                  {"active", t.active},
+                  {"compute_time_ns_per_op", t.computeNs},
+                  {"data_bytes_per_op", t.dataBytes},
+                  {"link_time_ns_per_op", t.linkNs},
+                  {"time_ns_per_op", t.timeNs}};
+        j["scaled_roof_gops"] = t.active ? json(t.scaledRoofGops) : json(nullptr);
+        j["limited_by"] = !t.active ? "idle" : (t.linkNs > t.computeNs ? "link" : "compute");
+        ips.push_back(std::move(j));
+    }
+    out["ips"] = std::move(ips);
+    return out;
+}
+
+namespace {
+
+std::vector<std::string> splitPointer(std::string path)
+{
+    std::vector<std::string> tokens;
+    if (!path.empty() && path.front() == '/')
+        path.erase(0, 1);
+    std::string token;
+    for (std::size_t i = 0; i <= path.size(); ++i) {
+        if (i == path.size() || path[i] == '/') {
+            tokens.push_back(token);
+            token.clear();
+        } else if (path[i] == '~' && i + 1 < path.size() && (path[i + 1] == '0' || path[i + 1] == '1')) {
+            token += path[i + 1] == '0' ? '~' : '/';
+            ++i;
+        } else {
+            token += path[i];
+        }
+    }
+    return tokens;
+}
+
+// An IP by exact name or by index.
+std::optional<std::size_t> findIp(const Soc &soc, const std::string &token)
+{
+    for (std::size_t i = 0; i < soc.ips.size(); ++i) {
+        if (soc.ips[i].name == token)
+            return i;
+    }
+    if (!token.empty() && token.find_first_not_of("0123456789") == std::string::npos && token.size() < 6) {
+        const std::size_t index = std::stoul(token);
+        if (index < soc.ips.size())
+            return index;
+    }
+    return std::nullopt;
+}
+
+} // namespace
+
+bool applyOverride(Soc &soc, const std::string &assignment, Diagnostics &diagnostics)
+{
+    const auto eq = assignment.find('=');
+    if (eq == std::string::npos || eq == 0) {
+        diagnostics.error("--set " + assignment, "expected POINTER=VALUE, e.g. /soc/bpeak_gbps=30");
+        return false;
+    }
+    const std::string path = assignment.substr(0, eq);
+    const std::string valueText = assignment.substr(eq + 1);
+    double value = 0;
+    {
+        std::size_t used = 0;
+        bool ok = true;
+        try {
+            value = std::stod(valueText, &used);
+        } catch (...) {
+            ok = false;
+        }
+        if (!ok || used != valueText.size() || !std::isfinite(value)) {
+            diagnostics.error(path, "expected a finite number, got \"" + valueText + "\"");
+            return false;
+        }
+    }
+
+    Soc changed = soc;
+    const auto t = splitPointer(path);
+    const std::string where = "/" + path.substr(path.front() == '/' ? 1 : 0);
+    auto unknownPath = [&] {
+        diagnostics.error(where, "unknown parameter; use /soc/ppeak_gops, /soc/bpeak_gbps, "
+                                 "/soc/ips/<IP>/acceleration, /soc/ips/<IP>/bandwidth_gbps, "
+                                 "/use_case/work/<IP>/fraction or /use_case/work/<IP>/intensity_ops_per_byte");
+        return false;
+    };
+    if (t.size() == 2 && t[0] == "soc" && t[1] == "ppeak_gops") {
+        changed.ppeakGops = value;
+    } else if (t.size() == 2 && t[0] == "soc" && t[1] == "bpeak_gbps") {
+        changed.bpeakGBps = value;
+    } else if (t.size() == 4 && ((t[0] == "soc" && t[1] == "ips") || (t[0] == "use_case" && t[1] == "work"))) {
+        auto index = findIp(changed, t[2]);
+        if (!index) {
+            diagnostics.error(where, "no IP named or numbered \"" + t[2] + "\"");
+            return false;
+        }
+        Ip &ip = changed.ips[*index];
+        if (t[0] == "soc" && t[3] == "acceleration") {
+            ip.acceleration = value;
+        } else if (t[0] == "soc" && t[3] == "bandwidth_gbps") {
+            ip.bandwidthGBps = value;
+        } else if (t[0] == "use_case" && t[3] == "intensity_ops_per_byte") {
+            ip.intensity = value;
+        } else if (t[0] == "use_case" && t[3] == "fraction") {
+            if (!kFraction.contains(value)) {
+                diagnostics.error(where, "must be " + kFraction.describe() + ", got " + formatNumber(value));
+                return false;
+            }
+            setFraction(changed.ips, *index, value);
+        } else {
+            return unknownPath();
+        }
+    } else {
+        return unknownPath();
+    }
+
+    Diagnostics check;
+    validate(changed, check);
+    if (check.hasErrors()) {
+        for (const Diagnostic &d : check.errors())
+            diagnostics.error(d.pointer, d.message + " (after --set " + assignment + ")");
+        return false;
+    }
+    soc = std::move(changed);
+    return true;
+}
+
+} // namespace roofline::gables

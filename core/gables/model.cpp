@@ -1,0 +1,179 @@
+#include "model.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+namespace roofline::gables {
+
+Result evaluate(const Soc &soc)
+{
+    Result r;
+    r.ips.resize(soc.ips.size());
+    double weightedInverseIntensity = 0; // Σ f_i / I_i over active IPs
+
+    for (std::size_t i = 0; i < soc.ips.size(); ++i) {
+        const Ip &ip = soc.ips[i];
+        IpTerms &t = r.ips[i];
+        if (!ip.isActive())
+            continue; // f_i = 0: T_i = 0, D_i = 0, I_i ignored (seed 003, III.B)
+        t.active = true;
+        t.computeNs = ip.fraction / ip.peakGops(soc.ppeakGops);
+        t.dataBytes = ip.fraction / ip.intensity;
+        t.linkNs = t.dataBytes / ip.bandwidthGBps;
+        t.timeNs = std::max(t.linkNs, t.computeNs);
+        t.scaledRoofGops = 1.0 / t.timeNs;
+        r.memoryDataBytes += t.dataBytes;
+        weightedInverseIntensity += t.dataBytes;
+    }
+    r.memoryNs = r.memoryDataBytes / soc.bpeakGBps;
+    r.averageIntensity = weightedInverseIntensity > 0 ? 1.0 / weightedInverseIntensity : 0;
+
+    std::vector<Term> terms;
+    terms.push_back({Term::Kind::Memory, -1, r.memoryNs});
+    for (std::size_t i = 0; i < r.ips.size(); ++i) {
+        if (!r.ips[i].active)
+            continue;
+        terms.push_back({Term::Kind::Compute, int(i), r.ips[i].computeNs});
+        terms.push_back({Term::Kind::Link, int(i), r.ips[i].linkNs});
+    }
+    r.timeNs = std::max_element(terms.begin(), terms.end(), [](const Term &a, const Term &b) {
+                   return a.timeNs < b.timeNs;
+               })->timeNs;
+    r.attainableGops = r.timeNs > 0 ? 1.0 / r.timeNs : 0;
+
+    for (const Term &term : terms) {
+        if (term.timeNs >= r.timeNs * (1 - kBalanceTolerance))
+            r.bound.limiting.push_back(term);
+    }
+    // Keep the order readable: IPs by index, compute before link, memory last.
+    std::stable_sort(r.bound.limiting.begin(), r.bound.limiting.end(), [](const Term &a, const Term &b) {
+        const int ia = a.ip < 0 ? 1 << 30 : a.ip;
+        const int ib = b.ip < 0 ? 1 << 30 : b.ip;
+        return ia < ib;
+    });
+    if (r.bound.limiting.size() > 1) {
+        r.bound.kind = Bound::Kind::Balanced;
+    } else {
+        const Term &only = r.bound.limiting.front();
+        r.bound.ip = only.ip;
+        r.bound.kind = only.kind == Term::Kind::Compute ? Bound::Kind::IpCompute
+            : only.kind == Term::Kind::Link             ? Bound::Kind::IpLink
+                                                        : Bound::Kind::Memory;
+    }
+    return r;
+}
+
+const char *kindName(Bound::Kind kind)
+{
+    switch (kind) {
+    case Bound::Kind::IpCompute: return "ip_compute";
+    case Bound::Kind::IpLink: return "ip_link";
+    case Bound::Kind::Memory: return "memory";
+    case Bound::Kind::Balanced: return "balanced";
+    }
+    return "";
+}
+
+const char *kindName(Term::Kind kind)
+{
+    switch (kind) {
+    case Term::Kind::Compute: return "compute";
+    case Term::Kind::Link: return "link";
+    case Term::Kind::Memory: return "memory";
+    }
+    return "";
+}
+
+std::string describe(const Term &term, const Soc &soc)
+{
+    if (term.kind == Term::Kind::Memory)
+        return "memory";
+    const std::string name = term.ip >= 0 && std::size_t(term.ip) < soc.ips.size() ? soc.ips[term.ip].name : "?";
+    return "IP[" + std::to_string(term.ip) + "] " + name + " " + kindName(term.kind);
+}
+
+std::string describe(const Bound &bound, const Soc &soc)
+{
+    if (bound.kind != Bound::Kind::Balanced)
+        return bound.limiting.empty() ? std::string() : describe(bound.limiting.front(), soc);
+    std::string out = "balanced (";
+    for (std::size_t i = 0; i < bound.limiting.size(); ++i) {
+        if (i)
+            out += ", ";
+        out += describe(bound.limiting[i], soc);
+    }
+    return out + ")";
+}
+
+double fractionSum(const std::vector<Ip> &ips)
+{
+    return std::accumulate(ips.begin(), ips.end(), 0.0, [](double s, const Ip &ip) { return s + ip.fraction; });
+}
+
+double normalizeFractions(std::vector<Ip> &ips)
+{
+    const double sum = fractionSum(ips);
+    if (sum > 0) {
+        for (Ip &ip : ips)
+            ip.fraction /= sum;
+    }
+    return sum;
+}
+
+double setFraction(std::vector<Ip> &ips, std::size_t index, double value, const std::vector<bool> &locked)
+{
+    if (index >= ips.size())
+        return 0;
+    auto isLocked = [&](std::size_t i) { return i < locked.size() && locked[i]; };
+    double lockedSum = 0;
+    double freeSum = 0;
+    std::size_t freeCount = 0;
+    for (std::size_t i = 0; i < ips.size(); ++i) {
+        if (i == index)
+            continue;
+        if (isLocked(i)) {
+            lockedSum += ips[i].fraction;
+        } else {
+            freeSum += ips[i].fraction;
+            ++freeCount;
+        }
+    }
+    const double available = std::max(0.0, 1.0 - lockedSum);
+    // With nobody to rebalance against, the IP takes exactly what is left.
+    value = freeCount == 0 ? available : std::clamp(std::isfinite(value) ? value : 0.0, 0.0, available);
+    const double rest = available - value;
+    for (std::size_t i = 0; i < ips.size(); ++i) {
+        if (i == index || isLocked(i))
+            continue;
+        ips[i].fraction = freeSum > 0 ? ips[i].fraction / freeSum * rest : rest / double(freeCount);
+    }
+    ips[index].fraction = value;
+    return value;
+}
+
+void removeIp(Soc &soc, std::size_t index)
+{
+    if (index >= soc.ips.size())
+        return;
+    soc.ips.erase(soc.ips.begin() + std::ptrdiff_t(index));
+    if (soc.ips.empty())
+        return;
+    if (fractionSum(soc.ips) > 0) {
+        normalizeFractions(soc.ips);
+    } else {
+        for (Ip &ip : soc.ips)
+            ip.fraction = 1.0 / double(soc.ips.size());
+    }
+}
+
+std::string uniqueIpName(const Soc &soc, const std::string &stem)
+{
+    for (std::size_t n = soc.ips.size();; ++n) {
+        std::string candidate = stem + " " + std::to_string(n);
+        if (std::none_of(soc.ips.begin(), soc.ips.end(), [&](const Ip &ip) { return ip.name == candidate; }))
+            return candidate;
+    }
+}
+
+} // namespace roofline::gables
