@@ -5,6 +5,7 @@
 //
 // Exit status: 0 success, 1 invalid input (the message names file, field and
 // reason), 2 wrong usage.
+#include "commands.h"
 #include "gables/io.h"
 #include "gables/model.h"
 #include "roofline_version.h"
@@ -77,6 +78,8 @@ int run(int argc, char **argv)
     }
     if (args[0] == "-h" || args[0] == "--help") {
         std::cout << kUsage;
+        for (const cli::Command &c : cli::extraCommands())
+            std::cout << "\n" << c.usage;
         return 0;
     }
     if (args[0] == "--version") {
@@ -84,6 +87,10 @@ int run(int argc, char **argv)
         return 0;
     }
     const std::string command = args[0];
+    for (const cli::Command &c : cli::extraCommands()) {
+        if (command == c.name)
+            return c.run(std::vector<std::string>(args.begin() + 1, args.end()));
+    }
     if (command != "evaluate" && command != "validate") {
         std::cerr << "roofline-cli: unknown command \"" << command << "\"\n\n" << kUsage;
         return kExitUsage;
