@@ -1,0 +1,178 @@
+// roofline-studio: the desktop application, and its headless export path.
+//
+//   roofline-studio [FILE.json] [--set POINTER=VALUE]...
+//   roofline-studio FILE.json --export-svg out.svg [--export-png out.png] [--export-pdf out.pdf] [--size 1000x700]
+//   roofline-studio FILE.json --screenshot window.png
+//
+// Exports and screenshots work without a display (the offscreen platform is
+// chosen automatically when no display is available).
+#include "gables/io.h"
+#include "gablesdocument.h"
+#include "gablesview.h"
+#include "mainwindow.h"
+#include "resources.h"
+#include "roofline_version.h"
+
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QFileInfo>
+#include <QMessageBox>
+#include <QRegularExpression>
+#include <QScreen>
+#include <QTimer>
+
+#include <cstdio>
+#include <cstring>
+
+namespace {
+
+bool wantsHeadless(int argc, char **argv)
+{
+    for (int i = 1; i < argc; ++i) {
+        if (std::strncmp(argv[i], "--export-", 9) == 0 || std::strncmp(argv[i], "--screenshot", 12) == 0
+            || std::strcmp(argv[i], "--help") == 0 || std::strcmp(argv[i], "-h") == 0
+            || std::strcmp(argv[i], "--version") == 0 || std::strcmp(argv[i], "-v") == 0)
+            return true;
+    }
+    return false;
+}
+
+bool hasDisplay()
+{
+    return !qEnvironmentVariableIsEmpty("DISPLAY") || !qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY")
+        || !qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM");
+}
+
+void fail(const QString &message)
+{
+    std::fprintf(stderr, "roofline-studio: %s\n", qPrintable(message));
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+    const bool headless = wantsHeadless(argc, argv);
+    if (!hasDisplay()) {
+        if (!headless) {
+            std::fprintf(stderr,
+                         "roofline-studio: no display found (DISPLAY and WAYLAND_DISPLAY are not set).\n"
+                         "Run it in a desktop session, or under a virtual X server:\n"
+                         "    xvfb-run -a roofline-studio [FILE.json]\n"
+                         "or headless, exporting the plot or a screenshot of the window:\n"
+                         "    roofline-studio FILE.json --export-svg plot.svg\n"
+                         "    roofline-studio FILE.json --screenshot window.png\n");
+            return 1;
+        }
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+    }
+
+    QApplication app(argc, argv);
+    QApplication::setApplicationName(QStringLiteral("roofline-studio"));
+    QApplication::setOrganizationName(QStringLiteral("RooflineStudio"));
+    QApplication::setApplicationDisplayName(QStringLiteral("Roofline Studio"));
+    QApplication::setApplicationVersion(QStringLiteral(ROOFLINE_VERSION));
+    QApplication::setDesktopFileName(QStringLiteral("org.rooflinestudio.RooflineStudio"));
+
+    QCommandLineParser parser;
+    parser.setApplicationDescription(
+        QStringLiteral("Interactive analytical performance models of SoCs and DNN accelerators."));
+    parser.addHelpOption();
+    parser.addVersionOption();
+    parser.addPositionalArgument(QStringLiteral("file"),
+                                 QStringLiteral("Model file to open (default: the %1 example).")
+                                     .arg(QFileInfo(studio::resources::defaultExample()).fileName()),
+                                 QStringLiteral("[file]"));
+    const QCommandLineOption exportSvg(QStringLiteral("export-svg"), QStringLiteral("Write the plot as SVG and exit."),
+                                       QStringLiteral("out.svg"));
+    const QCommandLineOption exportPng(QStringLiteral("export-png"), QStringLiteral("Write the plot as PNG and exit."),
+                                       QStringLiteral("out.png"));
+    const QCommandLineOption exportPdf(QStringLiteral("export-pdf"), QStringLiteral("Write the plot as PDF and exit."),
+                                       QStringLiteral("out.pdf"));
+    const QCommandLineOption screenshot(QStringLiteral("screenshot"),
+                                        QStringLiteral("Render the whole window to a PNG and exit."),
+                                        QStringLiteral("window.png"));
+    const QCommandLineOption size(QStringLiteral("size"), QStringLiteral("Export or window size (default 1000x700)."),
+                                  QStringLiteral("WxH"));
+    const QCommandLineOption set(QStringLiteral("set"),
+                                 QStringLiteral("Override a parameter, e.g. /soc/bpeak_gbps=30 (as roofline-cli)."),
+                                 QStringLiteral("POINTER=VALUE"));
+    parser.addOptions({exportSvg, exportPng, exportPdf, screenshot, size, set});
+    parser.process(app);
+
+    int width = 1000, height = 700;
+    if (parser.isSet(size)) {
+        const auto m = QRegularExpression(QStringLiteral("^(\\d{1,5})x(\\d{1,5})$")).match(parser.value(size));
+        if (!m.hasMatch() || m.captured(1).toInt() < 100 || m.captured(2).toInt() < 100) {
+            fail(QStringLiteral("--size must be WIDTHxHEIGHT with each at least 100, got \"%1\"").arg(parser.value(size)));
+            return 2;
+        }
+        width = m.captured(1).toInt();
+        height = m.captured(2).toInt();
+    }
+    if (parser.positionalArguments().size() > 1) {
+        fail(QStringLiteral("only one file may be given"));
+        return 2;
+    }
+
+    studio::MainWindow window;
+    const QString file = parser.positionalArguments().value(0, studio::resources::defaultExample());
+    QString error;
+    QStringList warnings;
+    if (!window.openFile(file, &error, &warnings)) {
+        fail(error);
+        if (headless)
+            return 1;
+        // Interactive: open the default example instead and say why.
+        window.openFile(studio::resources::defaultExample(), nullptr);
+        QTimer::singleShot(0, &window, [&window, error] {
+            QMessageBox::warning(&window, QObject::tr("Could not open the file"), error);
+        });
+    }
+    for (const QString &w : warnings)
+        fail(w);
+
+    // Overrides go through the same core function as roofline-cli.
+    if (parser.isSet(set)) {
+        roofline::gables::Soc soc = window.gablesDocument()->soc();
+        roofline::Diagnostics diagnostics;
+        diagnostics.setFile(file.toStdString());
+        for (const QString &assignment : parser.values(set)) {
+            if (!roofline::gables::applyOverride(soc, assignment.toStdString(), diagnostics)) {
+                fail(QString::fromStdString(diagnostics.toString()).trimmed());
+                return 1;
+            }
+        }
+        window.gablesDocument()->setSoc(soc, window.gablesDocument()->filePath());
+        window.gablesView()->flushPendingUpdate();
+    }
+
+    if (headless) {
+        studio::ExportOptions options;
+        options.width = width;
+        options.height = height;
+        for (const QCommandLineOption *option : {&exportSvg, &exportPng, &exportPdf}) {
+            if (!parser.isSet(*option))
+                continue;
+            if (!window.exportCurrentPlot(parser.value(*option), options, &error)) {
+                fail(error);
+                return 1;
+            }
+        }
+        if (parser.isSet(screenshot)) {
+            window.resize(parser.isSet(size) ? QSize(width, height) : QSize(1400, 900));
+            window.show();
+            QApplication::processEvents();
+            window.gablesView()->flushPendingUpdate();
+            QApplication::processEvents();
+            if (!window.grab().save(parser.value(screenshot))) {
+                fail(QStringLiteral("%1: could not write the screenshot").arg(parser.value(screenshot)));
+                return 1;
+            }
+        }
+        return 0;
+    }
+
+    window.show();
+    return app.exec();
+}

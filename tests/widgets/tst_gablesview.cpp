@@ -1,0 +1,382 @@
+// The Gables view driven through its real controls, offscreen: sliders move
+// the plotted curves and the readout, fractions rebalance, examples open,
+// bad files keep the current work, and exports hold the plot's content.
+#include "gablesdocument.h"
+#include "gablesparampanel.h"
+#include "gablesplot.h"
+#include "gablesview.h"
+#include "mainwindow.h"
+#include "parameterslider.h"
+#include "resources.h"
+#include "termschart.h"
+#include "testutils.h"
+
+#include <QCheckBox>
+#include <QDoubleSpinBox>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSlider>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QToolButton>
+#include <QXmlStreamReader>
+
+#include <cmath>
+
+using namespace studio;
+using namespace roofline::gables;
+
+namespace {
+
+QString example(const char *name)
+{
+    return QStringLiteral(":/examples/gables/") + QLatin1String(name);
+}
+
+// Waits for the view's coalesced update after an edit.
+bool waitForUpdate(GablesView *view, quint64 before)
+{
+    return QTest::qWaitFor([&] { return view->updateCount() > before; }, 2000);
+}
+
+double graphY(QCPGraph *graph, double x)
+{
+    // Graph data are sorted polylines; read the point at x exactly.
+    for (auto it = graph->data()->constBegin(); it != graph->data()->constEnd(); ++it) {
+        if (testutils::relativelyEqual(it->key, x, 1e-12))
+            return it->value;
+    }
+    return std::nan("");
+}
+
+} // namespace
+
+class TestGablesView : public QObject
+{
+    Q_OBJECT
+private slots:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true); // recent files go to a test location
+        QVERIFY(!resources::exampleFiles().isEmpty());
+    }
+
+    void bpeakSpinBoxReproducesFig6c()
+    {
+        MainWindow window;
+        QVERIFY(window.openFile(example("gables-fig6b.json"), nullptr));
+        GablesView *view = window.gablesView();
+        ROOFLINE_COMPARE_REL(view->result().attainableGops, 1 / 0.753125, 1e-12);
+
+        const quint64 before = view->updateCount();
+        view->panel()->bpeakSlider()->spinBox()->setValue(30); // exact entry
+        QVERIFY(waitForUpdate(view, before));
+        ROOFLINE_COMPARE_REL(view->result().attainableGops, 2.0, 1e-12);
+        QCOMPARE(view->result().bound.kind, Bound::Kind::IpLink);
+        QVERIFY(view->readout()->text().contains(QStringLiteral("2 Gops/s")));
+        QVERIFY(view->readout()->text().contains(QStringLiteral("IP[1] GPU link")));
+        QVERIFY(window.statusText().contains(QStringLiteral("IP[1] GPU link")));
+        // The memory roof moved: Bpeak·I at the left edge.
+        const double xLeft = view->plot()->geometry().xRange.lower;
+        ROOFLINE_COMPARE_REL(graphY(view->plot()->memoryGraph(), xLeft), 30 * xLeft, 1e-12);
+        QVERIFY(window.isWindowModified());
+    }
+
+    void draggingIntensityMovesGpuRoofPoint()
+    {
+        MainWindow window;
+        QVERIFY(window.openFile(example("gables-fig6b.json"), nullptr));
+        GablesView *view = window.gablesView();
+        ParameterSlider *i1 = view->panel()->intensitySlider(1);
+        QCPGraph *gpuRoof = view->plot()->roofGraph(1);
+        QVERIFY(gpuRoof);
+        const double pBefore = view->result().attainableGops;
+
+        // Drag the thumb across several positions; each step is one coalesced update.
+        QSlider *slider = i1->slider();
+        for (int step = 1; step <= 5; ++step) {
+            const quint64 before = view->updateCount();
+            slider->setValue(slider->value() + 40);
+            QVERIFY(waitForUpdate(view, before));
+            const double intensity = view->document()->soc().ips[1].intensity;
+            ROOFLINE_COMPARE_REL(intensity, i1->scale().toValue(slider->value()), 1e-12);
+            // The selected point of the GPU sits on its scaled roof: min(15 I, 200)/0.75.
+            const Selection &s = view->plot()->geometry().selections[1];
+            ROOFLINE_COMPARE_REL(s.selected.y, std::min(15 * intensity, 200.0) / 0.75, 1e-12);
+        }
+        QVERIFY(view->result().attainableGops > pBefore); // more reuse, more performance
+        QVERIFY(i1->spinBox()->value() > 0.1);
+    }
+
+    void fractionSliderKeepsSumOne()
+    {
+        MainWindow window;
+        QVERIFY(window.openFile(example("gables-fig6b.json"), nullptr));
+        GablesView *view = window.gablesView();
+        GablesDocument *doc = view->document();
+        const int added = doc->addIp();
+        QCOMPARE(added, 2);
+        QVERIFY(waitForUpdate(view, 0)); // structure change rebuilds the panel
+        QTRY_COMPARE(view->panel()->ipEditorCount(), 3);
+
+        // Give the new IP 20% of the work with the slider: the others scale by 0.8.
+        quint64 before = view->updateCount();
+        view->panel()->fractionSlider(2)->slider()->setValue(200);
+        QVERIFY(waitForUpdate(view, before));
+        const auto &ips = doc->soc().ips;
+        ROOFLINE_COMPARE_REL(ips[2].fraction, 0.2, 1e-12);
+        ROOFLINE_COMPARE_REL(ips[0].fraction, 0.25 * 0.8, 1e-12);
+        ROOFLINE_COMPARE_REL(ips[1].fraction, 0.75 * 0.8, 1e-12);
+        ROOFLINE_COMPARE_REL(fractionSum(ips), 1.0, 1e-12);
+        // The other sliders show the rebalanced values.
+        QCOMPARE(view->panel()->fractionSlider(0)->spinBox()->value(), 0.2);
+
+        // Lock the CPU: moving the GPU now only trades with the new IP.
+        view->panel()->lockBox(0)->setChecked(true);
+        before = view->updateCount();
+        view->panel()->fractionSlider(1)->spinBox()->setValue(0.7);
+        QVERIFY(waitForUpdate(view, before));
+        ROOFLINE_COMPARE_REL(ips[0].fraction, 0.2, 1e-12);
+        ROOFLINE_COMPARE_REL(ips[1].fraction, 0.7, 1e-12);
+        ROOFLINE_COMPARE_REL(ips[2].fraction, 0.1, 1e-12);
+        // The plot draws three scaled roofs, each over its own fraction.
+        QVERIFY(view->plot()->roofGraph(2));
+        ROOFLINE_COMPARE_REL(view->plot()->geometry().ipRoofs[2].points.back().y, 40 / 0.1, 1e-12);
+    }
+
+    void addRenameRemoveThroughPanel()
+    {
+        MainWindow window;
+        QVERIFY(window.openFile(example("gables-fig6d.json"), nullptr));
+        GablesView *view = window.gablesView();
+        quint64 before = view->updateCount();
+        QTest::mouseClick(view->panel()->addButton(), Qt::LeftButton);
+        QVERIFY(waitForUpdate(view, before));
+        QCOMPARE(view->panel()->ipEditorCount(), 3);
+        QVERIFY(!view->plot()->roofGraph(2)); // no work yet: not drawn
+
+        QLineEdit *name = view->panel()->nameEdit(2);
+        name->setText(QStringLiteral("NPU"));
+        before = view->updateCount();
+        emit name->editingFinished();
+        QVERIFY(waitForUpdate(view, before));
+        QCOMPARE(view->document()->soc().ips[2].name, std::string("NPU"));
+
+        // A duplicate name is refused and the editor shows the old name again.
+        QLineEdit *gpuName = view->panel()->nameEdit(1);
+        gpuName->setText(QStringLiteral("CPU"));
+        emit gpuName->editingFinished();
+        QCOMPARE(view->document()->soc().ips[1].name, std::string("GPU"));
+        QCOMPARE(gpuName->text(), QStringLiteral("GPU"));
+
+        before = view->updateCount();
+        QTest::mouseClick(view->panel()->removeButton(1), Qt::LeftButton);
+        QVERIFY(waitForUpdate(view, before));
+        QCOMPARE(view->panel()->ipEditorCount(), 2);
+        const auto &ips = view->document()->soc().ips;
+        QCOMPARE(ips[1].name, std::string("NPU"));
+        ROOFLINE_COMPARE_REL(ips[0].fraction, 1.0, 1e-12); // the GPU's work went to the CPU
+        ROOFLINE_COMPARE_REL(view->result().attainableGops, 40.0, 1e-12);
+    }
+
+    void everyExampleOpens_data()
+    {
+        QTest::addColumn<QString>("path");
+        for (const QString &path : resources::exampleFiles())
+            QTest::newRow(qPrintable(QFileInfo(path).fileName())) << path;
+    }
+    void everyExampleOpens()
+    {
+        QFETCH(QString, path);
+        MainWindow window;
+        QString error;
+        QVERIFY2(window.openFile(path, &error), qPrintable(error));
+        GablesView *view = window.gablesView();
+        QVERIFY(view->result().attainableGops > 0 && std::isfinite(view->result().attainableGops));
+        QVERIFY(!view->readout()->text().contains(QStringLiteral("nan"), Qt::CaseInsensitive));
+        QVERIFY(!view->readout()->text().contains(QStringLiteral("inf"), Qt::CaseInsensitive));
+        QCOMPARE(view->panel()->ipEditorCount(), int(view->document()->soc().ips.size()));
+        QVERIFY(view->plot()->memoryGraph()->dataCount() >= 2);
+        QVERIFY(!view->termsChart()->rowLabels().isEmpty());
+        QVERIFY(!window.isWindowModified());
+    }
+
+    void badFileKeepsCurrentWork()
+    {
+        QTemporaryDir dir;
+        const QString bad = dir.filePath(QStringLiteral("bad.json"));
+        QFile file(bad);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(R"({"format":"roofline-studio/gables","version":1,
+            "soc":{"ppeak_gops":40,"bpeak_gbps":-10,"ips":[{"name":"CPU","acceleration":1,"bandwidth_gbps":6}]},
+            "use_case":{"work":{"CPU":{"fraction":1,"intensity_ops_per_byte":8}}}})");
+        file.close();
+
+        MainWindow window;
+        QVERIFY(window.openFile(example("gables-fig6d.json"), nullptr));
+        window.gablesDocument()->setBpeak(25); // unsaved work
+        const Soc before = window.gablesDocument()->soc();
+        QString error;
+        QVERIFY(!window.openFile(bad, &error));
+        QVERIFY2(error.contains(bad) && error.contains(QStringLiteral("/soc/bpeak_gbps"))
+                     && error.contains(QStringLiteral("must be > 0")),
+                 qPrintable(error));
+        QVERIFY(window.gablesDocument()->soc() == before);
+        QVERIFY(window.gablesDocument()->isModified());
+        QVERIFY(!window.openFile(dir.filePath(QStringLiteral("missing.json")), &error));
+        QVERIFY(error.contains(QStringLiteral("missing.json")));
+    }
+
+    void documentRejectsNonsense()
+    {
+        // Values a control could never produce are ignored, never shown as NaN.
+        GablesDocument doc;
+        doc.setSoc(Soc{"t", "", "", 40, 10, {}, {Ip{"CPU", "", 1, 6, 1, 8, {}}}}, QString());
+        doc.setBpeak(std::nan(""));
+        doc.setBpeak(0);
+        doc.setBpeak(-3);
+        doc.setBpeak(1e300);
+        doc.setIntensity(0, 0);
+        doc.setFraction(7, 0.5);
+        QCOMPARE(doc.soc().bpeakGBps, 10.0);
+        QCOMPARE(doc.soc().ips[0].intensity, 8.0);
+        QVERIFY(!doc.isModified());
+    }
+
+    void saveRoundTrips()
+    {
+        QTemporaryDir dir;
+        MainWindow window;
+        QVERIFY(window.openFile(example("gables-fig6b.json"), nullptr));
+        window.gablesDocument()->setBpeak(30);
+        const QString path = dir.filePath(QStringLiteral("saved.json"));
+        QString error;
+        QVERIFY2(window.saveFile(path, &error), qPrintable(error));
+        QVERIFY(!window.isWindowModified());
+        QVERIFY(window.recentFiles().contains(QFileInfo(path).absoluteFilePath()));
+        MainWindow other;
+        QVERIFY(other.openFile(path, &error));
+        QVERIFY(other.gablesDocument()->soc() == window.gablesDocument()->soc());
+        ROOFLINE_COMPARE_REL(other.gablesView()->result().attainableGops, 2.0, 1e-12);
+    }
+
+    void tooltipsGiveExactValues()
+    {
+        MainWindow window;
+        window.resize(1200, 800);
+        window.show();
+        QVERIFY(window.openFile(example("gables-fig6b.json"), nullptr));
+        GablesPlot *plot = window.gablesView()->plot();
+        plot->replot();
+        const Point &a = plot->geometry().attainable;
+        const QPointF pixel(plot->xAxis->coordToPixel(a.x), plot->yAxis->coordToPixel(a.y));
+        const QString text = plot->tooltipAt(pixel);
+        QVERIFY2(text.contains(QStringLiteral("P_att = 1.3278 Gops/s")), qPrintable(text));
+        QVERIFY(text.contains(QStringLiteral("memory")));
+        // On the GPU's roof, away from any point.
+        const double x = 1.0;
+        const QPointF onRoof(plot->xAxis->coordToPixel(x), plot->yAxis->coordToPixel(15 * x / 0.75));
+        QVERIFY2(plot->tooltipAt(onRoof).contains(QStringLiteral("GPU scaled roof")), qPrintable(plot->tooltipAt(onRoof)));
+    }
+
+    void zoomAndReset()
+    {
+        MainWindow window;
+        QVERIFY(window.openFile(example("gables-fig6b.json"), nullptr));
+        GablesPlot *plot = window.gablesView()->plot();
+        QVERIFY(plot->isAutoRange());
+        plot->xAxis->setRange(1, 10); // as a wheel zoom would
+        QVERIFY(!plot->isAutoRange());
+        // An edit keeps the user's zoom.
+        window.gablesDocument()->setBpeak(30);
+        window.gablesView()->flushPendingUpdate();
+        QCOMPARE(plot->xAxis->range().lower, 1.0);
+        plot->resetView();
+        QVERIFY(plot->isAutoRange());
+        QCOMPARE(plot->xAxis->range().lower, plot->geometry().xRange.lower);
+        QCOMPARE(plot->yAxis->range().upper, plot->geometry().yRange.upper);
+    }
+
+    void manyIpsLegendStaysReadable()
+    {
+        Soc soc{"64", "", "", 10, 1000, {}, {}};
+        for (int i = 0; i < 64; ++i)
+            soc.ips.push_back(Ip{"IP" + std::to_string(i), "", 1.0 + i, 10, 1.0 / 64, 1.0 + i, {}});
+        GablesDocument doc;
+        doc.setSoc(soc, QString());
+        GablesView view(&doc);
+        QCOMPARE(view.panel()->ipEditorCount(), 64);
+        QVERIFY(view.plot()->legend->itemCount() <= 12);
+        QCOMPARE(view.termsChart()->rowLabels().size(), TermsChart::maxRows);
+    }
+
+    void exportSvgHasCurvesAndLabels()
+    {
+        QTemporaryDir dir;
+        MainWindow window;
+        QVERIFY(window.openFile(example("gables-fig6b.json"), nullptr));
+        const QString path = dir.filePath(QStringLiteral("plot.svg"));
+        QString error;
+        QVERIFY2(window.exportCurrentPlot(path, ExportOptions{}, &error), qPrintable(error));
+
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        QXmlStreamReader xml(&file);
+        QString title, desc;
+        QStringList texts;
+        int polylines = 0;
+        double width = 0, height = 0;
+        while (!xml.atEnd()) {
+            if (xml.readNext() != QXmlStreamReader::StartElement)
+                continue;
+            const auto name = xml.name();
+            if (name == QLatin1String("svg")) {
+                width = xml.attributes().value(QLatin1String("width")).toString().remove(QStringLiteral("mm")).toDouble();
+                height = xml.attributes().value(QLatin1String("height")).toString().remove(QStringLiteral("mm")).toDouble();
+            } else if (name == QLatin1String("title")) {
+                title = xml.readElementText();
+            } else if (name == QLatin1String("desc")) {
+                desc = xml.readElementText();
+            } else if (name == QLatin1String("text")) {
+                texts << xml.readElementText(QXmlStreamReader::IncludeChildElements).simplified();
+            } else if (name == QLatin1String("polyline") || name == QLatin1String("path")) {
+                ++polylines;
+            }
+        }
+        QVERIFY2(!xml.hasError(), qPrintable(xml.errorString()));
+        QVERIFY(width > 0 && height > 0);
+        QVERIFY(title.contains(QStringLiteral("Gables Fig. 6b")));
+        QVERIFY(desc.contains(QStringLiteral("P_att = 1.3278 Gops/s")));
+        const QString all = texts.join(QLatin1Char('|'));
+        for (const char *expected : {"Operational intensity I (ops/byte)", "Attainable performance P (Gops/s)",
+                                     "CPU roof / f (f = 0.25)", "GPU roof / f (f = 0.75)", "bound: memory",
+                                     "I_avg"})
+            QVERIFY2(all.contains(QLatin1String(expected)), qPrintable(QStringLiteral("missing %1 in %2").arg(QLatin1String(expected), all)));
+        // The label's number, read back, is P_att within the shown precision.
+        bool found = false;
+        for (const QString &t : texts) {
+            if (t.startsWith(QStringLiteral("P_att = "))) {
+                const double shown = t.section(QLatin1Char(' '), 2, 2).toDouble();
+                QVERIFY(testutils::relativelyEqual(shown, 1 / 0.753125, 1e-3));
+                found = true;
+            }
+        }
+        QVERIFY2(found, qPrintable(all));
+        QVERIFY(polylines >= 3); // two IP roofs and the memory roof at least
+
+        // PNG and PDF exports write non-empty files; a bad suffix is refused.
+        for (const char *name : {"plot.png", "plot.pdf"}) {
+            QVERIFY2(window.exportCurrentPlot(dir.filePath(QLatin1String(name)), ExportOptions{}, &error), qPrintable(error));
+            QVERIFY(QFileInfo(dir.filePath(QLatin1String(name))).size() > 1000);
+        }
+        QVERIFY(!window.exportCurrentPlot(dir.filePath(QStringLiteral("plot.bmpx")), ExportOptions{}, &error));
+        QVERIFY(error.contains(QStringLiteral("unknown export format")));
+        QVERIFY(!window.exportCurrentPlot(QStringLiteral("/nonexistent-dir/plot.svg"), ExportOptions{}, &error));
+        QVERIFY(error.contains(QStringLiteral("/nonexistent-dir/plot.svg")));
+    }
+};
+
+QTEST_MAIN(TestGablesView)
+#include "tst_gablesview.moc"

@@ -1,0 +1,128 @@
+// roofline-studio's command line: headless export, screenshots, overrides,
+// and clear failures, run as a user would run them.
+#include <QImage>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+
+namespace {
+
+struct Run
+{
+    int exitCode = -1;
+    QString out;
+    QString err;
+};
+
+Run studio(const QStringList &args, bool withDisplay = false)
+{
+    QProcess p;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.remove(QStringLiteral("DISPLAY"));
+    env.remove(QStringLiteral("WAYLAND_DISPLAY"));
+    env.remove(QStringLiteral("QT_QPA_PLATFORM"));
+    if (withDisplay)
+        env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+    p.setProcessEnvironment(env);
+    p.start(QStringLiteral(ROOFLINE_STUDIO), args);
+    if (!p.waitForFinished(60000))
+        return {};
+    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2, QString::fromUtf8(p.readAllStandardOutput()),
+            QString::fromUtf8(p.readAllStandardError())};
+}
+
+QString example(const char *name)
+{
+    return QStringLiteral(ROOFLINE_EXAMPLES_DIR "/gables/") + QLatin1String(name);
+}
+
+} // namespace
+
+class TestStudioCli : public QObject
+{
+    Q_OBJECT
+private slots:
+    void exportsWithoutDisplay()
+    {
+        QTemporaryDir dir;
+        const QString svg = dir.filePath(QStringLiteral("a.svg"));
+        const QString png = dir.filePath(QStringLiteral("a.png"));
+        const QString pdf = dir.filePath(QStringLiteral("a.pdf"));
+        const Run r = studio({example("gables-fig6d.json"), QStringLiteral("--export-svg"), svg,
+                              QStringLiteral("--export-png"), png, QStringLiteral("--export-pdf"), pdf});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QFile file(svg);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QByteArray content = file.readAll();
+        QVERIFY(content.contains("<svg"));
+        QVERIFY(content.contains("P_att = 160 Gops/s"));
+        QVERIFY(content.contains("balanced"));
+        QVERIFY(QFileInfo(png).size() > 10000);
+        QVERIFY(QFileInfo(pdf).size() > 1000);
+    }
+
+    void overridesApply()
+    {
+        QTemporaryDir dir;
+        const QString svg = dir.filePath(QStringLiteral("c.svg"));
+        const Run r = studio({example("gables-fig6b.json"), QStringLiteral("--set"), QStringLiteral("/soc/bpeak_gbps=30"),
+                              QStringLiteral("--export-svg"), svg, QStringLiteral("--size"), QStringLiteral("800x600")});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QFile file(svg);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QByteArray content = file.readAll();
+        QVERIFY(content.contains("P_att = 2 Gops/s"));
+        QVERIFY(content.contains("viewBox=\"0 0 800 600\""));
+    }
+
+    void screenshot()
+    {
+        QTemporaryDir dir;
+        const QString png = dir.filePath(QStringLiteral("w.png"));
+        const Run r = studio({example("gables-fig6b.json"), QStringLiteral("--screenshot"), png});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QImage image(png);
+        QCOMPARE(image.size(), QSize(1400, 900));
+    }
+
+    void failures_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<int>("exitCode");
+        QTest::addColumn<QString>("message");
+        const QString out = QStringLiteral("/tmp/never-written.svg");
+        QTest::newRow("missing file") << QStringList{QStringLiteral("/nonexistent.json"), QStringLiteral("--export-svg"), out}
+                                      << 1 << QStringLiteral("/nonexistent.json: cannot open");
+        QTest::newRow("bad override") << QStringList{example("gables-fig6b.json"), QStringLiteral("--set"),
+                                                     QStringLiteral("/soc/bpeak_gbps=-1"), QStringLiteral("--export-svg"), out}
+                                      << 1 << QStringLiteral("/soc/bpeak_gbps: must be > 0");
+        QTest::newRow("unwritable export") << QStringList{example("gables-fig6b.json"), QStringLiteral("--export-svg"),
+                                                          QStringLiteral("/nonexistent-dir/x.svg")}
+                                           << 1 << QStringLiteral("/nonexistent-dir/x.svg");
+        QTest::newRow("bad size") << QStringList{example("gables-fig6b.json"), QStringLiteral("--size"),
+                                                 QStringLiteral("big"), QStringLiteral("--export-svg"), out}
+                                  << 2 << QStringLiteral("--size must be WIDTHxHEIGHT");
+        QTest::newRow("no display, interactive") << QStringList{example("gables-fig6b.json")} << 1
+                                                 << QStringLiteral("no display found");
+    }
+    void failures()
+    {
+        QFETCH(QStringList, args);
+        QFETCH(int, exitCode);
+        QFETCH(QString, message);
+        const Run r = studio(args);
+        QCOMPARE(r.exitCode, exitCode);
+        QVERIFY2(r.err.contains(message), qPrintable(r.err));
+        QVERIFY(!QFile::exists(QStringLiteral("/tmp/never-written.svg")));
+    }
+
+    void version()
+    {
+        const Run r = studio({QStringLiteral("--version")});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY(r.out.contains(QStringLiteral("roofline-studio")));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestStudioCli)
+#include "tst_studio_cli.moc"

@@ -1,0 +1,68 @@
+// The Gables model the user is editing: a Soc plus the per-IP fraction locks,
+// the file it came from and whether it has unsaved changes. Every view and
+// panel edits through this object and listens to its signals.
+#pragma once
+
+#include "gables/io.h"
+#include "gables/model.h"
+
+#include <QObject>
+#include <QString>
+
+#include <vector>
+
+namespace studio {
+
+class GablesDocument : public QObject
+{
+    Q_OBJECT
+public:
+    explicit GablesDocument(QObject *parent = nullptr);
+
+    const roofline::gables::Soc &soc() const { return m_soc; }
+    const std::vector<bool> &locks() const { return m_locked; }
+    bool isLocked(int ip) const;
+    QString filePath() const { return m_filePath; }
+    bool isModified() const { return m_modified; }
+
+    // Replaces the whole model (after loading a file); emits structureChanged.
+    void setSoc(const roofline::gables::Soc &soc, const QString &filePath);
+    // Loads a file; on failure the current model is kept and `error` says why.
+    bool load(const QString &path, QString *error, QStringList *warnings = nullptr);
+    bool save(const QString &path, QString *error);
+    void setModified(bool modified);
+
+    // Value edits: emit valuesChanged. Out-of-range or non-finite values are ignored.
+    void setPpeak(double gops);
+    void setBpeak(double gbps);
+    void setAcceleration(int ip, double value);
+    void setBandwidth(int ip, double gbps);
+    void setIntensity(int ip, double opsPerByte);
+    // Rebalances the unlocked IPs proportionally so that Σ f_i stays 1.
+    void setFraction(int ip, double fraction);
+    void setLocked(int ip, bool locked);
+
+    // Structural edits: emit structureChanged.
+    int addIp();
+    void removeIp(int ip);
+    bool renameIp(int ip, const QString &name, QString *error);
+    void setColor(int ip, const QString &color);
+
+signals:
+    void valuesChanged();    // numbers changed; IP list unchanged
+    void structureChanged(); // IPs added, removed, renamed, recoloured, or a new model
+    void modifiedChanged(bool modified);
+    void filePathChanged(const QString &path);
+
+private:
+    bool validIp(int ip) const { return ip >= 0 && std::size_t(ip) < m_soc.ips.size(); }
+    void touchValues();
+    void touchStructure();
+
+    roofline::gables::Soc m_soc;
+    std::vector<bool> m_locked;
+    QString m_filePath;
+    bool m_modified = false;
+};
+
+} // namespace studio

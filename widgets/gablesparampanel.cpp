@@ -1,0 +1,189 @@
+#include "gablesparampanel.h"
+
+#include "gablesdocument.h"
+#include "gablesplot.h"
+#include "parameterslider.h"
+
+#include <QCheckBox>
+#include <QColorDialog>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <cmath>
+
+namespace studio {
+
+using namespace roofline::gables;
+
+namespace {
+
+// A log scale spanning [lo, hi] by default and widened to keep `value` two
+// decades from either end, within the model's limits.
+SliderScale logScale(double lo, double hi, double value, double limitHi)
+{
+    if (std::isfinite(value) && value > 0) {
+        lo = std::min(lo, std::pow(10.0, std::floor(std::log10(value)) - 2));
+        hi = std::max(hi, std::pow(10.0, std::ceil(std::log10(value)) + 2));
+    }
+    return SliderScale{std::max(lo, 1e-6), std::min(hi, limitHi), true, 1000};
+}
+
+} // namespace
+
+GablesParamPanel::GablesParamPanel(GablesDocument *document, QWidget *parent)
+    : QWidget(parent)
+    , m_document(document)
+{
+    auto *layout = new QVBoxLayout(this);
+
+    auto *socBox = new QGroupBox(tr("SoC"), this);
+    auto *socLayout = new QVBoxLayout(socBox);
+    m_ppeak = new ParameterSlider(tr("Ppeak"), tr("Gops/s"), logScale(0.1, 1e5, 1, Limits::maxRate), 3, socBox);
+    m_ppeak->setToolTipText(tr("Ppeak: peak compute of IP[0], the reference IP, in Gops/s. "
+                               "Every IP's peak is A_i × Ppeak."));
+    m_bpeak = new ParameterSlider(tr("Bpeak"), tr("GB/s"), logScale(0.1, 1e4, 1, Limits::maxRate), 3, socBox);
+    m_bpeak->setToolTipText(tr("Bpeak: off-chip (DRAM) bandwidth shared by all IPs, in GB/s."));
+    socLayout->addWidget(m_ppeak);
+    socLayout->addWidget(m_bpeak);
+    layout->addWidget(socBox);
+    connect(m_ppeak, &ParameterSlider::valueChanged, m_document, &GablesDocument::setPpeak);
+    connect(m_bpeak, &ParameterSlider::valueChanged, m_document, &GablesDocument::setBpeak);
+
+    m_ipLayout = new QVBoxLayout;
+    layout->addLayout(m_ipLayout);
+
+    m_add = new QPushButton(tr("Add IP"), this);
+    m_add->setToolTip(tr("Add an IP with no work (f = 0); give it work with its f slider."));
+    connect(m_add, &QPushButton::clicked, m_document, [this] { m_document->addIp(); });
+    layout->addWidget(m_add);
+    layout->addStretch(1);
+
+    rebuild();
+}
+
+GablesParamPanel::IpControls GablesParamPanel::makeIpControls(int ip)
+{
+    const Ip &model = m_document->soc().ips[std::size_t(ip)];
+    IpControls c;
+    auto *box = new QGroupBox(this);
+    c.box = box;
+    auto *v = new QVBoxLayout(box);
+    v->setSpacing(2);
+
+    auto *header = new QHBoxLayout;
+    auto *index = new QLabel(QStringLiteral("IP[%1]").arg(ip), box);
+    c.name = new QLineEdit(QString::fromStdString(model.name), box);
+    c.name->setToolTip(tr("Name of the IP; must be unique. Press Enter to apply."));
+    c.name->setMaxLength(int(Limits::maxNameLength));
+    c.color = new QToolButton(box);
+    c.color->setToolTip(tr("Colour of this IP's roof and lines"));
+    c.lock = new QCheckBox(tr("lock f"), box);
+    c.lock->setToolTip(tr("Keep this IP's work fraction fixed while other fractions are dragged."));
+    c.lock->setChecked(m_document->isLocked(ip));
+    c.remove = new QToolButton(box);
+    c.remove->setText(QStringLiteral("✕"));
+    c.remove->setToolTip(tr("Remove this IP; its work goes to the others in proportion."));
+    c.remove->setEnabled(m_document->soc().ips.size() > 1);
+    header->addWidget(index);
+    header->addWidget(c.name, 1);
+    header->addWidget(c.color);
+    header->addWidget(c.lock);
+    header->addWidget(c.remove);
+    v->addLayout(header);
+
+    c.fraction = new ParameterSlider(tr("Work f"), QString(), SliderScale{0, 1, false, 1000}, 4, box);
+    c.fraction->setToolTipText(tr("f_i: share of the use case's work done by this IP (0–1, dimensionless). "
+                                  "The unlocked IPs rebalance so that all f sum to 1."));
+    c.intensity = new ParameterSlider(tr("Intensity I"), tr("ops/B"),
+                                      logScale(0.01, 1e4, model.intensity, Limits::maxIntensity), 4, box);
+    c.intensity->setToolTipText(tr("I_i: operational intensity of this IP's work, in operations per byte "
+                                   "moved off chip."));
+    c.acceleration = new ParameterSlider(tr("Accel. A"), QStringLiteral("×"),
+                                         logScale(0.01, 1e4, model.acceleration, Limits::maxAcceleration), 4, box);
+    c.acceleration->setToolTipText(tr("A_i: this IP's peak relative to Ppeak (peak = A_i × Ppeak), dimensionless."));
+    c.bandwidth = new ParameterSlider(tr("Link B"), tr("GB/s"),
+                                      logScale(0.1, 1e4, model.bandwidthGBps, Limits::maxRate), 3, box);
+    c.bandwidth->setToolTipText(tr("B_i: bandwidth of this IP's link to the interconnect, in GB/s."));
+    for (ParameterSlider *s : {c.fraction, c.intensity, c.acceleration, c.bandwidth})
+        v->addWidget(s);
+
+    connect(c.fraction, &ParameterSlider::valueChanged, m_document, [this, ip](double f) {
+        m_document->setFraction(ip, f);
+    });
+    connect(c.intensity, &ParameterSlider::valueChanged, m_document, [this, ip](double x) {
+        m_document->setIntensity(ip, x);
+    });
+    connect(c.acceleration, &ParameterSlider::valueChanged, m_document, [this, ip](double x) {
+        m_document->setAcceleration(ip, x);
+    });
+    connect(c.bandwidth, &ParameterSlider::valueChanged, m_document, [this, ip](double x) {
+        m_document->setBandwidth(ip, x);
+    });
+    connect(c.lock, &QCheckBox::toggled, m_document, [this, ip](bool on) { m_document->setLocked(ip, on); });
+    connect(c.remove, &QToolButton::clicked, m_document, [this, ip] { m_document->removeIp(ip); });
+    connect(c.name, &QLineEdit::editingFinished, this, [this, ip] {
+        if (std::size_t(ip) >= m_ips.size())
+            return;
+        QLineEdit *edit = m_ips[std::size_t(ip)].name;
+        QString error;
+        if (!m_document->renameIp(ip, edit->text(), &error)) {
+            emit message(tr("Rename refused: %1").arg(error));
+            edit->setText(QString::fromStdString(m_document->soc().ips[std::size_t(ip)].name));
+        }
+    });
+    connect(c.color, &QToolButton::clicked, this, [this, ip] {
+        const QColor current = GablesPlot::ipColor(m_document->soc().ips[std::size_t(ip)], ip);
+        const QColor chosen = QColorDialog::getColor(current, this, tr("Colour of IP[%1]").arg(ip));
+        if (chosen.isValid())
+            m_document->setColor(ip, chosen.name());
+    });
+    return c;
+}
+
+void GablesParamPanel::updateColorButton(int ip)
+{
+    const QColor color = GablesPlot::ipColor(m_document->soc().ips[std::size_t(ip)], ip);
+    QPixmap swatch(14, 14);
+    swatch.fill(color);
+    m_ips[std::size_t(ip)].color->setIcon(QIcon(swatch));
+}
+
+void GablesParamPanel::rebuild()
+{
+    setUpdatesEnabled(false);
+    for (IpControls &c : m_ips)
+        delete c.box;
+    m_ips.clear();
+    const Soc &soc = m_document->soc();
+    m_ppeak->setScale(logScale(0.1, 1e5, soc.ppeakGops, Limits::maxRate));
+    m_bpeak->setScale(logScale(0.1, 1e4, soc.bpeakGBps, Limits::maxRate));
+    for (std::size_t i = 0; i < soc.ips.size(); ++i) {
+        m_ips.push_back(makeIpControls(int(i)));
+        m_ipLayout->addWidget(m_ips.back().box);
+        updateColorButton(int(i));
+    }
+    m_add->setEnabled(soc.ips.size() < kMaxIps);
+    refreshValues();
+    setUpdatesEnabled(true);
+}
+
+void GablesParamPanel::refreshValues()
+{
+    const Soc &soc = m_document->soc();
+    m_ppeak->setValue(soc.ppeakGops);
+    m_bpeak->setValue(soc.bpeakGBps);
+    for (std::size_t i = 0; i < m_ips.size() && i < soc.ips.size(); ++i) {
+        const Ip &ip = soc.ips[i];
+        m_ips[i].fraction->setValue(ip.fraction);
+        m_ips[i].intensity->setValue(ip.intensity);
+        m_ips[i].acceleration->setValue(ip.acceleration);
+        m_ips[i].bandwidth->setValue(ip.bandwidthGBps);
+    }
+}
+
+} // namespace studio

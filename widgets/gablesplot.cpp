@@ -1,0 +1,406 @@
+#include "gablesplot.h"
+
+#include "units.h"
+
+#include <QToolTip>
+
+#include <algorithm>
+#include <cmath>
+
+namespace studio {
+
+using namespace roofline::gables;
+
+namespace {
+
+constexpr std::size_t kMaxLegendIps = 10;  // past this only limiting roofs are listed
+constexpr std::size_t kMaxVerticalLabels = 8;
+
+const QColor kMemoryColor(40, 40, 40);
+const QColor kAttainableColor(0, 0, 0);
+
+bool isLimiting(const Bound &bound, Term::Kind kind, int ip)
+{
+    return std::any_of(bound.limiting.begin(), bound.limiting.end(), [&](const Term &t) {
+        return t.ip == ip && (ip >= 0 || t.kind == kind);
+    });
+}
+
+QString ipLabel(const Soc &soc, int ip)
+{
+    return QString::fromStdString(soc.ips[std::size_t(ip)].name);
+}
+
+} // namespace
+
+QColor GablesPlot::ipColor(const Ip &ip, int index)
+{
+    // Tableau 10: distinct, print-safe, readable on white.
+    static const QColor palette[] = {QColor(0x1f77b4), QColor(0xd62728), QColor(0x2ca02c), QColor(0xff7f0e),
+                                     QColor(0x9467bd), QColor(0x8c564b), QColor(0xe377c2), QColor(0x17becf),
+                                     QColor(0xbcbd22), QColor(0x7f7f7f)};
+    const QColor named(QString::fromStdString(ip.color));
+    if (!ip.color.empty() && named.isValid())
+        return named;
+    return palette[std::size_t(index) % std::size(palette)];
+}
+
+GablesPlot::GablesPlot(QWidget *parent)
+    : QCustomPlot(parent)
+{
+    // Curves, markers and text are antialiased; grids and the exactly vertical
+    // I_i lines need not be, which keeps a 64-IP replot within a frame.
+    setAntialiasedElements(QCP::aePlottables | QCP::aeScatters | QCP::aeItems | QCP::aeLegendItems | QCP::aeAxes);
+    setNotAntialiasedElements(QCP::aeGrid | QCP::aeSubGrid);
+    setNoAntialiasingOnDrag(true);
+    setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+    setMinimumSize(420, 320);
+    setAutoAddPlottableToLegend(false); // setModel() decides what the legend lists
+
+    plotLayout()->insertRow(0);
+    m_title = new QCPTextElement(this, QString(), QFont(font().family(), 12, QFont::Bold));
+    plotLayout()->addElement(0, 0, m_title);
+
+    for (QCPAxis *axis : {xAxis, yAxis}) {
+        axis->setScaleType(QCPAxis::stLogarithmic);
+        auto ticker = QSharedPointer<QCPAxisTickerLog>::create();
+        ticker->setLogBase(10);
+        ticker->setSubTickCount(8);
+        axis->setTicker(ticker);
+        axis->setNumberFormat(QStringLiteral("gb"));
+        axis->setNumberPrecision(6);
+        axis->grid()->setSubGridVisible(true);
+        axis->grid()->setSubGridPen(QPen(QColor(238, 238, 238), 0, Qt::SolidLine));
+        axis->grid()->setPen(QPen(QColor(200, 200, 200), 0, Qt::SolidLine));
+        QFont labelFont = axis->labelFont();
+        labelFont.setPointSize(10);
+        axis->setLabelFont(labelFont);
+    }
+    xAxis->setLabel(QStringLiteral("Operational intensity I (ops/byte)"));
+    yAxis->setLabel(QStringLiteral("Attainable performance P (Gops/s)"));
+
+    legend->setVisible(true);
+    legend->setBrush(QColor(255, 255, 255, 225));
+    legend->setBorderPen(QPen(QColor(180, 180, 180)));
+    QFont legendFont = font();
+    legendFont.setPointSize(9);
+    legend->setFont(legendFont);
+    axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);
+
+    m_memoryGraph = addGraph();
+    m_memoryGraph->setPen(QPen(kMemoryColor, 2));
+
+    m_averagePointGraph = addGraph();
+    m_averagePointGraph->setLineStyle(QCPGraph::lsNone);
+    m_averagePointGraph->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssSquare, kMemoryColor, Qt::white, 7));
+    m_averagePointGraph->removeFromLegend();
+
+    m_attainableGraph = addGraph();
+    m_attainableGraph->setLineStyle(QCPGraph::lsNone);
+    m_attainableGraph->setScatterStyle(
+        QCPScatterStyle(QCPScatterStyle::ssStar, QPen(kAttainableColor, 2.5), Qt::NoBrush, 16));
+    m_attainableGraph->setName(QStringLiteral("Attainable performance P_att"));
+
+    m_attainableLabel = new QCPItemText(this);
+    m_attainableLabel->setPadding(QMargins(6, 3, 6, 3));
+    m_attainableLabel->setBrush(QColor(255, 255, 255, 235));
+    m_attainableLabel->setPen(QPen(QColor(120, 120, 120)));
+    QFont labelFont = font();
+    labelFont.setPointSize(10);
+    labelFont.setBold(true);
+    m_attainableLabel->setFont(labelFont);
+    m_attainableLabel->setClipToAxisRect(true);
+
+    connect(xAxis, qOverload<const QCPRange &>(&QCPAxis::rangeChanged), this, [this] {
+        if (!m_applyingRanges)
+            m_autoRange = false;
+    });
+    connect(yAxis, qOverload<const QCPRange &>(&QCPAxis::rangeChanged), this, [this] {
+        if (!m_applyingRanges)
+            m_autoRange = false;
+    });
+}
+
+QCPGraph *GablesPlot::takeGraph(std::vector<QCPGraph *> &pool, std::size_t index)
+{
+    while (pool.size() <= index)
+        pool.push_back(addGraph());
+    return pool[index];
+}
+
+QCPItemStraightLine *GablesPlot::takeLine(std::size_t index)
+{
+    while (m_verticals.size() <= index) {
+        auto *line = new QCPItemStraightLine(this);
+        line->setClipToAxisRect(true);
+        line->setAntialiased(false); // exactly vertical: nothing to smooth
+        m_verticals.push_back(line);
+    }
+    m_verticals[index]->setVisible(true);
+    return m_verticals[index];
+}
+
+QCPItemText *GablesPlot::takeLabel(std::size_t index)
+{
+    while (m_verticalLabels.size() <= index) {
+        auto *label = new QCPItemText(this);
+        label->setClipToAxisRect(true);
+        label->position->setTypeX(QCPItemPosition::ptPlotCoords);
+        label->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
+        label->setPositionAlignment(Qt::AlignHCenter | Qt::AlignBottom);
+        label->setPadding(QMargins(3, 1, 3, 1));
+        label->setBrush(QColor(255, 255, 255, 220));
+        QFont f = font();
+        f.setPointSize(9);
+        label->setFont(f);
+        m_verticalLabels.push_back(label);
+    }
+    m_verticalLabels[index]->setVisible(true);
+    return m_verticalLabels[index];
+}
+
+QCPGraph *GablesPlot::roofGraph(int ip) const
+{
+    for (std::size_t i = 0; i < m_geometry.ipRoofs.size(); ++i) {
+        if (m_geometry.ipRoofs[i].ip == ip)
+            return m_roofGraphs[i];
+    }
+    return nullptr;
+}
+
+void GablesPlot::setModel(const Soc &soc, const Result &result)
+{
+    m_soc = soc;
+    m_result = result;
+    m_geometry = plotGeometry(soc, result);
+    const PlotGeometry &g = m_geometry;
+
+    QString title = QString::fromStdString(soc.name.empty() ? std::string("Gables SoC") : soc.name);
+    if (!soc.useCaseName.empty())
+        title += QStringLiteral(" — ") + QString::fromStdString(soc.useCaseName);
+    m_title->setText(title);
+
+    legend->clearItems();
+    const bool listAllIps = g.ipRoofs.size() <= kMaxLegendIps;
+
+    auto toVectors = [](const std::vector<Point> &points, QVector<double> &x, QVector<double> &y) {
+        x.resize(qsizetype(points.size()));
+        y.resize(qsizetype(points.size()));
+        for (std::size_t i = 0; i < points.size(); ++i) {
+            x[qsizetype(i)] = points[i].x;
+            y[qsizetype(i)] = points[i].y;
+        }
+    };
+    QVector<double> x, y;
+
+    // --- scaled IP roofs and their selected points ---
+    std::size_t hiddenFromLegend = 0;
+    for (std::size_t i = 0; i < g.ipRoofs.size(); ++i) {
+        const Roof &roof = g.ipRoofs[i];
+        const Ip &ip = soc.ips[std::size_t(roof.ip)];
+        const QColor color = ipColor(ip, roof.ip);
+        const bool limiting = isLimiting(result.bound, Term::Kind::Compute, roof.ip);
+
+        QCPGraph *graph = takeGraph(m_roofGraphs, i);
+        graph->setVisible(true);
+        toVectors(roof.points, x, y);
+        graph->setData(x, y, true);
+        // Wide antialiased pens go through Qt's path stroker; with many IPs the
+        // non-limiting roofs use the fast one-pixel path (see docs/performance.md).
+        graph->setPen(QPen(color, limiting ? 4.0 : (g.ipRoofs.size() <= kMaxLegendIps ? 2.0 : 1.0)));
+        graph->setName(QStringLiteral("%1 roof / f (f = %2)%3")
+                           .arg(ipLabel(soc, roof.ip), formatValue(ip.fraction, 3),
+                                limiting ? QStringLiteral(", limiting") : QString()));
+        if (listAllIps || limiting)
+            graph->addToLegend();
+        else
+            ++hiddenFromLegend;
+
+        QCPGraph *point = takeGraph(m_pointGraphs, i);
+        point->setVisible(true);
+        point->setLineStyle(QCPGraph::lsNone);
+        point->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, color, Qt::white, 8));
+        point->setData(QVector<double>{ip.intensity}, QVector<double>{result.ips[std::size_t(roof.ip)].scaledRoofGops},
+                       true);
+        point->setName(QStringLiteral("%1 at I = %2").arg(ipLabel(soc, roof.ip), formatValue(ip.intensity)));
+        point->removeFromLegend();
+    }
+    for (std::size_t i = g.ipRoofs.size(); i < m_roofGraphs.size(); ++i) {
+        m_roofGraphs[i]->setVisible(false);
+        m_roofGraphs[i]->data()->clear();
+        m_pointGraphs[i]->setVisible(false);
+        m_pointGraphs[i]->data()->clear();
+    }
+
+    // --- memory roof, read at I_avg ---
+    const bool memoryLimiting = isLimiting(result.bound, Term::Kind::Memory, -1);
+    toVectors(g.memoryRoof.points, x, y);
+    m_memoryGraph->setData(x, y, true);
+    m_memoryGraph->setPen(QPen(kMemoryColor, memoryLimiting ? 4.0 : 2.0, Qt::DashDotLine));
+    m_memoryGraph->setName(QStringLiteral("Memory roof Bpeak·I (Bpeak = %1 GB/s)%2")
+                               .arg(formatValue(soc.bpeakGBps), memoryLimiting ? QStringLiteral(", limiting")
+                                                                               : QString()));
+    m_memoryGraph->addToLegend();
+    m_averagePointGraph->setData(QVector<double>{result.averageIntensity},
+                                 QVector<double>{soc.bpeakGBps * result.averageIntensity}, true);
+
+    // --- verticals at each I_i and at I_avg, labelled near the bottom, staggered when close ---
+    std::size_t line = 0;
+    struct PendingLabel { double x; QString text; QColor color; };
+    std::vector<PendingLabel> labels;
+    for (const Selection &s : g.selections) {
+        QCPItemStraightLine *v = takeLine(line++);
+        const QColor color = s.ip >= 0 ? ipColor(soc.ips[std::size_t(s.ip)], s.ip) : kMemoryColor;
+        v->setPen(QPen(color, 1.2, Qt::DashLine));
+        v->point1->setCoords(s.selected.x, 1);
+        v->point2->setCoords(s.selected.x, 10);
+        labels.push_back({s.selected.x,
+                          s.ip >= 0 ? QStringLiteral("I %1").arg(ipLabel(soc, s.ip)) : QStringLiteral("I_avg"),
+                          color});
+    }
+    for (std::size_t i = line; i < m_verticals.size(); ++i)
+        m_verticals[i]->setVisible(false);
+
+    std::sort(labels.begin(), labels.end(), [](const PendingLabel &a, const PendingLabel &b) { return a.x < b.x; });
+    const bool showLabels = labels.size() <= kMaxVerticalLabels + 1;
+    std::size_t labelCount = 0;
+    if (showLabels) {
+        const double span = std::log10(g.xRange.upper / g.xRange.lower);
+        std::vector<double> rowEnds; // log-x position where each row's last label ends
+        for (const PendingLabel &l : labels) {
+            const double at = std::log10(l.x / g.xRange.lower) / span;
+            const double half = 0.012 * l.text.size() / 2 + 0.01;
+            std::size_t row = 0;
+            while (row < rowEnds.size() && rowEnds[row] > at - half)
+                ++row;
+            if (row == rowEnds.size())
+                rowEnds.push_back(0);
+            rowEnds[row] = at + half;
+            QCPItemText *label = takeLabel(labelCount++);
+            label->setText(l.text);
+            label->setColor(l.color);
+            label->position->setCoords(l.x, 0.99 - 0.06 * double(row));
+        }
+    }
+    for (std::size_t i = labelCount; i < m_verticalLabels.size(); ++i)
+        m_verticalLabels[i]->setVisible(false);
+
+    // --- the attainable point and its label ---
+    m_attainableGraph->setData(QVector<double>{g.attainable.x}, QVector<double>{g.attainable.y}, true);
+    m_attainableGraph->addToLegend();
+    m_attainableLabel->setText(QStringLiteral("P_att = %1 Gops/s\nbound: %2")
+                                   .arg(formatValue(result.attainableGops, 4),
+                                        QString::fromStdString(describe(result.bound, soc))));
+    if (hiddenFromLegend > 0) {
+        // Many IPs: the legend lists the limiting ones and says how many more there are.
+        m_attainableGraph->setName(QStringLiteral("Attainable performance P_att (%1 more IP roofs not listed)")
+                                       .arg(hiddenFromLegend));
+    } else {
+        m_attainableGraph->setName(QStringLiteral("Attainable performance P_att"));
+    }
+
+    if (m_autoRange)
+        applyRanges();
+    else
+        placeAttainableLabel();
+}
+
+void GablesPlot::placeAttainableLabel()
+{
+    // Put the label beside the star, on the side with more room, so it is never clipped.
+    const QCPRange xr = xAxis->range();
+    const QCPRange yr = yAxis->range();
+    const Point &p = m_geometry.attainable;
+    const double fx = std::log10(p.x / xr.lower) / std::log10(xr.upper / xr.lower);
+    const double fy = std::log10(p.y / yr.lower) / std::log10(yr.upper / yr.lower);
+    const bool left = fx > 0.6;
+    const bool below = fy > 0.75;
+    m_attainableLabel->setPositionAlignment((left ? Qt::AlignRight : Qt::AlignLeft)
+                                            | (below ? Qt::AlignTop : Qt::AlignBottom));
+    // Offset by a fixed share of the visible decades, so it needs no laid-out widget.
+    const double dx = std::pow(xr.upper / xr.lower, left ? -0.025 : 0.025);
+    const double dy = std::pow(yr.upper / yr.lower, below ? -0.045 : 0.045);
+    m_attainableLabel->position->setCoords(p.x * dx, p.y * dy);
+}
+
+void GablesPlot::applyRanges()
+{
+    m_applyingRanges = true;
+    xAxis->setRange(m_geometry.xRange.lower, m_geometry.xRange.upper);
+    yAxis->setRange(m_geometry.yRange.lower, m_geometry.yRange.upper);
+    m_applyingRanges = false;
+    placeAttainableLabel();
+}
+
+void GablesPlot::resetView()
+{
+    m_autoRange = true;
+    applyRanges();
+    replot();
+}
+
+void GablesPlot::mouseDoubleClickEvent(QMouseEvent *event)
+{
+    QCustomPlot::mouseDoubleClickEvent(event);
+    resetView();
+}
+
+QString GablesPlot::tooltipAt(const QPointF &pixel) const
+{
+    if (!axisRect()->rect().contains(pixel.toPoint()))
+        return {};
+    const double x = xAxis->pixelToCoord(pixel.x());
+    constexpr double kNear = 8; // pixels
+    const Point &a = m_geometry.attainable;
+    if (QLineF(pixel, QPointF(xAxis->coordToPixel(a.x), yAxis->coordToPixel(a.y))).length() < kNear + 4) {
+        return QStringLiteral("Attainable performance\nP_att = %1 Gops/s at I = %2 ops/byte\nbound: %3\nT = %4 ns per op")
+            .arg(formatValue(m_result.attainableGops, 6), formatValue(a.x, 6),
+                 QString::fromStdString(describe(m_result.bound, m_soc)), formatValue(m_result.timeNs, 6));
+    }
+    for (const Selection &s : m_geometry.selections) {
+        const QPointF at(xAxis->coordToPixel(s.selected.x), yAxis->coordToPixel(s.selected.y));
+        if (QLineF(pixel, at).length() < kNear) {
+            if (s.ip < 0)
+                return QStringLiteral("Memory roof at I_avg = %1 ops/byte\nBpeak·I_avg = %2 Gops/s\nT_mem = %3 ns per op")
+                    .arg(formatValue(s.selected.x, 6), formatValue(s.selected.y, 6), formatValue(m_result.memoryNs, 6));
+            const Ip &ip = m_soc.ips[std::size_t(s.ip)];
+            const IpTerms &t = m_result.ips[std::size_t(s.ip)];
+            return QStringLiteral("%1 operating point\nI = %2 ops/byte, f = %3\nScaled roof = %4 Gops/s\n"
+                                  "C = %5 ns/op, D/B = %6 ns/op (%7-bound)")
+                .arg(ipLabel(m_soc, s.ip), formatValue(ip.intensity, 6), formatValue(ip.fraction, 6),
+                     formatValue(s.selected.y, 6), formatValue(t.computeNs, 6), formatValue(t.linkNs, 6),
+                     t.linkNs > t.computeNs ? QStringLiteral("link") : QStringLiteral("compute"));
+        }
+    }
+    // Nearest roof under the cursor.
+    double best = kNear;
+    QString text;
+    auto consider = [&](const Roof &roof, const QString &what) {
+        const double v = roofValueAt(roof, x);
+        const double d = std::abs(yAxis->coordToPixel(v) - pixel.y());
+        if (d < best) {
+            best = d;
+            text = QStringLiteral("%1\nat I = %2 ops/byte: %3 Gops/s").arg(what, formatValue(x, 4), formatValue(v, 6));
+        }
+    };
+    for (const Roof &roof : m_geometry.ipRoofs) {
+        const Ip &ip = m_soc.ips[std::size_t(roof.ip)];
+        consider(roof, QStringLiteral("%1 scaled roof: min(%2·I, %3)/%4")
+                           .arg(ipLabel(m_soc, roof.ip), formatValue(ip.bandwidthGBps),
+                                formatValue(ip.peakGops(m_soc.ppeakGops)), formatValue(ip.fraction, 4)));
+    }
+    consider(m_geometry.memoryRoof, QStringLiteral("Memory roof: %1·I").arg(formatValue(m_soc.bpeakGBps)));
+    return text;
+}
+
+void GablesPlot::mouseMoveEvent(QMouseEvent *event)
+{
+    QCustomPlot::mouseMoveEvent(event);
+    const QString text = tooltipAt(event->position());
+    if (text.isEmpty())
+        QToolTip::hideText();
+    else
+        QToolTip::showText(event->globalPosition().toPoint(), text, this);
+}
+
+} // namespace studio

@@ -1,0 +1,67 @@
+// The Gables multi-roofline plot (seed 003, section III.C): one scaled roof per
+// active IP, the memory roof, dashed verticals at each I_i and at I_avg, and
+// the attainable point labelled with its value and bound. It paints the pure
+// geometry computed by roofline::gables::plotGeometry().
+#pragma once
+
+#include "gables/geometry.h"
+#include "gables/model.h"
+
+#include <qcustomplot.h>
+
+#include <vector>
+
+namespace studio {
+
+class GablesPlot : public QCustomPlot
+{
+    Q_OBJECT
+public:
+    explicit GablesPlot(QWidget *parent = nullptr);
+
+    // Rebuilds every plottable from the model; call replot() afterwards.
+    void setModel(const roofline::gables::Soc &soc, const roofline::gables::Result &result);
+    const roofline::gables::PlotGeometry &geometry() const { return m_geometry; }
+
+    // Back to the automatic ranges after the user panned or zoomed.
+    void resetView();
+    bool isAutoRange() const { return m_autoRange; }
+
+    // For tests and export: the roof graph of IP `ip` (nullptr when idle), and the memory roof.
+    QCPGraph *roofGraph(int ip) const;
+    QCPGraph *memoryGraph() const { return m_memoryGraph; }
+    QCPGraph *attainableGraph() const { return m_attainableGraph; }
+    QCPItemText *attainableLabel() const { return m_attainableLabel; }
+    QString tooltipAt(const QPointF &pixel) const;
+
+    static QColor ipColor(const roofline::gables::Ip &ip, int index);
+
+protected:
+    void mouseMoveEvent(QMouseEvent *event) override;
+    void mouseDoubleClickEvent(QMouseEvent *event) override;
+
+private:
+    void applyRanges();
+    void placeAttainableLabel();
+    QCPGraph *takeGraph(std::vector<QCPGraph *> &pool, std::size_t index);
+    QCPItemStraightLine *takeLine(std::size_t index);
+    QCPItemText *takeLabel(std::size_t index);
+
+    roofline::gables::Soc m_soc;
+    roofline::gables::Result m_result;
+    roofline::gables::PlotGeometry m_geometry;
+    bool m_autoRange = true;
+    bool m_applyingRanges = false;
+
+    QCPTextElement *m_title = nullptr;
+    std::vector<QCPGraph *> m_roofGraphs;  // one per active IP, in geometry().ipRoofs order
+    std::vector<QCPGraph *> m_pointGraphs; // the selected point of each active IP
+    QCPGraph *m_memoryGraph = nullptr;
+    QCPGraph *m_averagePointGraph = nullptr;
+    QCPGraph *m_attainableGraph = nullptr;
+    std::vector<QCPItemStraightLine *> m_verticals;
+    std::vector<QCPItemText *> m_verticalLabels;
+    QCPItemText *m_attainableLabel = nullptr;
+};
+
+} // namespace studio

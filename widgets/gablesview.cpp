@@ -1,0 +1,126 @@
+#include "gablesview.h"
+
+#include "gablesdocument.h"
+#include "gablesparampanel.h"
+#include "gablesplot.h"
+#include "termschart.h"
+#include "units.h"
+
+#include <QLabel>
+#include <QScrollArea>
+#include <QSplitter>
+#include <QVBoxLayout>
+
+namespace studio {
+
+using namespace roofline::gables;
+
+GablesView::GablesView(GablesDocument *document, QWidget *parent)
+    : QWidget(parent)
+    , m_document(document)
+{
+    m_plot = new GablesPlot(this);
+    m_terms = new TermsChart(this);
+    m_readout = new QLabel(this);
+    m_readout->setTextFormat(Qt::RichText);
+    m_readout->setWordWrap(true);
+    m_readout->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_readout->setMargin(4);
+
+    m_panel = new GablesParamPanel(document, this);
+    m_panelScroll = new QScrollArea(this);
+    m_panelScroll->setWidget(m_panel);
+    m_panelScroll->setWidgetResizable(true);
+    m_panelScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    m_panelScroll->setMinimumWidth(m_panel->sizeHint().width() + 24);
+
+    auto *left = new QSplitter(Qt::Vertical, this);
+    left->addWidget(m_plot);
+    auto *bottom = new QWidget(left);
+    auto *bottomLayout = new QVBoxLayout(bottom);
+    bottomLayout->setContentsMargins(0, 0, 0, 0);
+    bottomLayout->addWidget(m_readout);
+    bottomLayout->addWidget(m_terms, 1);
+    m_terms->setMinimumHeight(150);
+    left->addWidget(bottom);
+    left->setStretchFactor(0, 3);
+    left->setStretchFactor(1, 1);
+    left->setSizes({650, 230});
+
+    auto *split = new QSplitter(Qt::Horizontal, this);
+    split->addWidget(left);
+    split->addWidget(m_panelScroll);
+    split->setStretchFactor(0, 1);
+    split->setStretchFactor(1, 0);
+    split->setChildrenCollapsible(false);
+
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(split);
+
+    connect(m_document, &GablesDocument::valuesChanged, this, [this] { scheduleUpdate(false); });
+    connect(m_document, &GablesDocument::structureChanged, this, [this] { scheduleUpdate(true); });
+    connect(m_panel, &GablesParamPanel::message, this, [this](const QString &text) {
+        m_readout->setText(QStringLiteral("<span style='color:#b00020'>%1</span>").arg(text.toHtmlEscaped()));
+    });
+
+    m_structuralPending = true;
+    m_pending = true;
+    refresh();
+}
+
+void GablesView::scheduleUpdate(bool structural)
+{
+    m_structuralPending |= structural;
+    if (m_pending)
+        return; // one update per event-loop turn, however many edits arrive
+    m_pending = true;
+    QMetaObject::invokeMethod(this, &GablesView::flushPendingUpdate, Qt::QueuedConnection);
+}
+
+void GablesView::flushPendingUpdate()
+{
+    if (m_pending)
+        refresh();
+}
+
+void GablesView::refresh()
+{
+    m_pending = false;
+    const Soc &soc = m_document->soc();
+    if (soc.ips.empty())
+        return;
+    if (m_structuralPending) {
+        m_structuralPending = false;
+        m_panel->rebuild();
+        m_panelScroll->setMinimumWidth(m_panel->sizeHint().width() + 24);
+    } else {
+        m_panel->refreshValues();
+    }
+    m_result = evaluate(soc);
+    m_plot->setModel(soc, m_result);
+    m_terms->setModel(soc, m_result);
+
+    QString terms;
+    terms += QStringLiteral("<b>P<sub>att</sub> = %1 Gops/s</b> &nbsp; bound: <b>%2</b><br>")
+                 .arg(formatValue(m_result.attainableGops, 5),
+                      QString::fromStdString(describe(m_result.bound, soc)).toHtmlEscaped());
+    terms += QStringLiteral("I<sub>avg</sub> = %1 ops/byte &nbsp; T<sub>mem</sub> = %2 ns/op (%3 bytes/op at %4 GB/s)")
+                 .arg(formatValue(m_result.averageIntensity), formatValue(m_result.memoryNs),
+                      formatValue(m_result.memoryDataBytes), formatValue(soc.bpeakGBps));
+    m_readout->setText(terms);
+
+    m_plot->replot();
+    m_terms->replot();
+    ++m_updateCount;
+    emit updated();
+}
+
+QString GablesView::summary() const
+{
+    return QStringLiteral("P_att = %1 Gops/s · bound: %2 · I_avg = %3 ops/byte")
+        .arg(formatValue(m_result.attainableGops, 5),
+             QString::fromStdString(describe(m_result.bound, m_document->soc())), formatValue(m_result.averageIntensity));
+}
+
+} // namespace studio

@@ -1,0 +1,60 @@
+// The Gables view: the multi-roofline plot, the time-terms chart and the
+// readout on the left, the parameter panel on the right. Edits arrive from
+// the document; redraws are coalesced so that a burst of slider events in one
+// event-loop turn costs one evaluation and one replot.
+#pragma once
+
+#include "gables/model.h"
+
+#include <QWidget>
+
+class QLabel;
+class QScrollArea;
+
+namespace studio {
+
+class GablesDocument;
+class GablesParamPanel;
+class GablesPlot;
+class TermsChart;
+
+class GablesView : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit GablesView(GablesDocument *document, QWidget *parent = nullptr);
+
+    GablesDocument *document() const { return m_document; }
+    GablesPlot *plot() const { return m_plot; }
+    TermsChart *termsChart() const { return m_terms; }
+    GablesParamPanel *panel() const { return m_panel; }
+    QLabel *readout() const { return m_readout; }
+    const roofline::gables::Result &result() const { return m_result; }
+    // One line for the status bar: "P_att = 160 Gops/s · bound: balanced (…)".
+    QString summary() const;
+    // How many coalesced updates ran (tests and the benchmark wait on it).
+    quint64 updateCount() const { return m_updateCount; }
+
+    // Evaluates and redraws now if an update is pending.
+    void flushPendingUpdate();
+
+signals:
+    void updated(); // after every coalesced evaluate + redraw
+
+private:
+    void scheduleUpdate(bool structural);
+    void refresh();
+
+    GablesDocument *m_document;
+    GablesPlot *m_plot = nullptr;
+    TermsChart *m_terms = nullptr;
+    GablesParamPanel *m_panel = nullptr;
+    QScrollArea *m_panelScroll = nullptr;
+    QLabel *m_readout = nullptr;
+    roofline::gables::Result m_result;
+    bool m_pending = false;
+    bool m_structuralPending = false;
+    quint64 m_updateCount = 0;
+};
+
+} // namespace studio

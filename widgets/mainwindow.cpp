@@ -1,0 +1,289 @@
+#include "mainwindow.h"
+
+#include "gablesdocument.h"
+#include "gablesplot.h"
+#include "gablesview.h"
+#include "resources.h"
+#include "roofline_version.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QLabel>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QSettings>
+#include <QStatusBar>
+#include <QTabWidget>
+
+namespace studio {
+
+namespace {
+constexpr int kMaxRecentFiles = 8;
+const auto kRecentKey = QStringLiteral("recentFiles");
+
+// The "name" of an example file, for the Open Example menu.
+QString exampleTitle(const QString &path)
+{
+    QFile file(path);
+    if (file.open(QIODevice::ReadOnly)) {
+        const QJsonObject object = QJsonDocument::fromJson(file.readAll()).object();
+        const QString name = object.value(QStringLiteral("name")).toString();
+        if (!name.isEmpty())
+            return name;
+    }
+    return QFileInfo(path).completeBaseName();
+}
+} // namespace
+
+MainWindow::MainWindow(QWidget *parent)
+    : QMainWindow(parent)
+{
+    setWindowIcon(QIcon(resources::appIconPath()));
+    m_gablesDocument = new GablesDocument(this);
+    m_gablesView = new GablesView(m_gablesDocument, this);
+
+    m_tabs = new QTabWidget(this);
+    m_tabs->setDocumentMode(true);
+    m_tabs->addTab(m_gablesView, tr("Gables SoC roofline"));
+    setCentralWidget(m_tabs);
+
+    m_statusReadout = new QLabel(this);
+    statusBar()->addPermanentWidget(m_statusReadout, 1);
+    connect(m_gablesView, &GablesView::updated, this, [this] { m_statusReadout->setText(statusText()); });
+    connect(m_gablesDocument, &GablesDocument::modifiedChanged, this, [this] { updateTitle(); });
+    connect(m_gablesDocument, &GablesDocument::filePathChanged, this, [this] { updateTitle(); });
+
+    createMenus();
+    updateTitle();
+    resize(1400, 900);
+    const QSettings settings;
+    restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
+}
+
+void MainWindow::createMenus()
+{
+    QMenu *file = menuBar()->addMenu(tr("&File"));
+    QAction *open = file->addAction(tr("&Open…"), this, [this] {
+        if (!maybeSave())
+            return;
+        const QString path = QFileDialog::getOpenFileName(this, tr("Open SoC model"), QString(),
+                                                          tr("Roofline Studio models (*.json);;All files (*)"));
+        if (!path.isEmpty())
+            openInteractive(path);
+    });
+    open->setShortcut(QKeySequence::Open);
+
+    QMenu *examples = file->addMenu(tr("Open &Example"));
+    for (const QString &path : resources::exampleFiles()) {
+        examples->addAction(exampleTitle(path), this, [this, path] {
+            if (maybeSave())
+                openInteractive(path);
+        });
+    }
+    m_recentMenu = file->addMenu(tr("Open &Recent"));
+    updateRecentMenu();
+    file->addSeparator();
+
+    QAction *save = file->addAction(tr("&Save"), this, [this] {
+        const QString path = m_gablesDocument->filePath();
+        QString error;
+        if (path.isEmpty() || path.startsWith(QLatin1Char(':'))) {
+            // Embedded examples are read-only: ask where to save.
+            const QString target = QFileDialog::getSaveFileName(this, tr("Save SoC model"), QString(),
+                                                                tr("Roofline Studio models (*.json)"));
+            if (!target.isEmpty() && !saveFile(target, &error))
+                QMessageBox::warning(this, tr("Save failed"), error);
+        } else if (!saveFile(path, &error)) {
+            QMessageBox::warning(this, tr("Save failed"), error);
+        }
+    });
+    save->setShortcut(QKeySequence::Save);
+    QAction *saveAs = file->addAction(tr("Save &As…"), this, [this] {
+        const QString target = QFileDialog::getSaveFileName(this, tr("Save SoC model as"), QString(),
+                                                            tr("Roofline Studio models (*.json)"));
+        QString error;
+        if (!target.isEmpty() && !saveFile(target, &error))
+            QMessageBox::warning(this, tr("Save failed"), error);
+    });
+    saveAs->setShortcut(QKeySequence::SaveAs);
+
+    QMenu *exportMenu = file->addMenu(tr("&Export Plot"));
+    exportMenu->addAction(tr("As &SVG…"), this, [this] { exportInteractive(ExportFormat::Svg); })
+        ->setShortcut(QKeySequence(tr("Ctrl+E")));
+    exportMenu->addAction(tr("As &PDF…"), this, [this] { exportInteractive(ExportFormat::Pdf); });
+    exportMenu->addAction(tr("As P&NG…"), this, [this] { exportInteractive(ExportFormat::Png); });
+    file->addSeparator();
+    file->addAction(tr("&Quit"), this, &QWidget::close)->setShortcut(QKeySequence::Quit);
+
+    QMenu *view = menuBar()->addMenu(tr("&View"));
+    view->addAction(tr("&Reset Zoom"), this, [this] { m_gablesView->plot()->resetView(); })
+        ->setShortcut(QKeySequence(tr("Ctrl+0")));
+
+    QMenu *help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&About Roofline Studio"), this, [this] {
+        QMessageBox::about(this, tr("About Roofline Studio"),
+                           tr("<b>Roofline Studio %1</b><p>Interactive analytical performance models of SoCs and "
+                              "deep-learning accelerators.</p><p>Gables: Hill &amp; Reddi, <i>Gables: A Roofline "
+                              "Model for Mobile SoCs</i>, HPCA 2019.</p>")
+                               .arg(QStringLiteral(ROOFLINE_VERSION)));
+    });
+}
+
+bool MainWindow::openFile(const QString &path, QString *error, QStringList *warnings)
+{
+    if (!m_gablesDocument->load(path, error, warnings))
+        return false;
+    if (!path.startsWith(QLatin1Char(':')))
+        addRecentFile(QFileInfo(path).absoluteFilePath());
+    m_gablesView->flushPendingUpdate();
+    m_gablesView->plot()->resetView();
+    return true;
+}
+
+bool MainWindow::saveFile(const QString &path, QString *error)
+{
+    if (!m_gablesDocument->save(path, error))
+        return false;
+    addRecentFile(QFileInfo(path).absoluteFilePath());
+    return true;
+}
+
+QCustomPlot *MainWindow::currentPlot() const
+{
+    return m_gablesView->plot();
+}
+
+bool MainWindow::exportCurrentPlot(const QString &path, const ExportOptions &options, QString *error)
+{
+    ExportFormat format;
+    if (!formatFromSuffix(path, &format)) {
+        if (error)
+            *error = tr("%1: unknown export format; use .svg, .pdf or .png").arg(path);
+        return false;
+    }
+    m_gablesView->flushPendingUpdate();
+    ExportOptions withMeta = options;
+    const auto &soc = m_gablesDocument->soc();
+    if (withMeta.title.isEmpty())
+        withMeta.title = QStringLiteral("Gables roofline: %1").arg(QString::fromStdString(soc.name));
+    if (withMeta.description.isEmpty())
+        withMeta.description = QStringLiteral("Roofline Studio %1. %2").arg(QStringLiteral(ROOFLINE_VERSION),
+                                                                           m_gablesView->summary());
+    return exportPlot(currentPlot(), path, format, withMeta, error);
+}
+
+QString MainWindow::statusText() const
+{
+    return m_gablesView->summary();
+}
+
+void MainWindow::openInteractive(const QString &path)
+{
+    QString error;
+    QStringList warnings;
+    if (!openFile(path, &error, &warnings)) {
+        QMessageBox::warning(this, tr("Could not open the file"),
+                             tr("%1\n\nYour current model is unchanged.").arg(error));
+        return;
+    }
+    if (!warnings.isEmpty())
+        statusBar()->showMessage(warnings.join(QLatin1Char(' ')), 15000);
+}
+
+void MainWindow::exportInteractive(ExportFormat format)
+{
+    const QString suffix = format == ExportFormat::Svg ? QStringLiteral("svg")
+        : format == ExportFormat::Pdf                  ? QStringLiteral("pdf")
+                                                       : QStringLiteral("png");
+    QString base = QFileInfo(m_gablesDocument->filePath()).completeBaseName();
+    if (base.isEmpty())
+        base = QStringLiteral("roofline");
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export plot"), base + QLatin1Char('.') + suffix,
+                                                      tr("%1 files (*.%2)").arg(suffix.toUpper(), suffix));
+    if (path.isEmpty())
+        return;
+    QString error;
+    if (!exportCurrentPlot(path, ExportOptions{}, &error))
+        QMessageBox::warning(this, tr("Export failed"), error);
+    else
+        statusBar()->showMessage(tr("Exported %1").arg(path), 5000);
+}
+
+void MainWindow::updateTitle()
+{
+    QString name = m_gablesDocument->filePath().isEmpty() ? tr("untitled")
+                                                          : QFileInfo(m_gablesDocument->filePath()).fileName();
+    setWindowTitle(tr("%1[*] — Roofline Studio").arg(name));
+    setWindowModified(m_gablesDocument->isModified());
+}
+
+QStringList MainWindow::recentFiles() const
+{
+    return QSettings().value(kRecentKey).toStringList();
+}
+
+void MainWindow::addRecentFile(const QString &path)
+{
+    QSettings settings;
+    QStringList files = settings.value(kRecentKey).toStringList();
+    files.removeAll(path);
+    files.prepend(path);
+    while (files.size() > kMaxRecentFiles)
+        files.removeLast();
+    settings.setValue(kRecentKey, files);
+    updateRecentMenu();
+}
+
+void MainWindow::updateRecentMenu()
+{
+    m_recentMenu->clear();
+    const QStringList files = recentFiles();
+    for (const QString &path : files) {
+        m_recentMenu->addAction(QFileInfo(path).fileName(), this, [this, path] {
+            if (maybeSave())
+                openInteractive(path);
+        })->setToolTip(path);
+    }
+    m_recentMenu->setEnabled(!files.isEmpty());
+}
+
+bool MainWindow::maybeSave()
+{
+    if (!m_gablesDocument->isModified())
+        return true;
+    const auto answer = QMessageBox::question(
+        this, tr("Unsaved changes"), tr("The current model has unsaved changes. Save them first?"),
+        QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
+    if (answer == QMessageBox::Cancel)
+        return false;
+    if (answer == QMessageBox::Discard)
+        return true;
+    QString path = m_gablesDocument->filePath();
+    if (path.isEmpty() || path.startsWith(QLatin1Char(':')))
+        path = QFileDialog::getSaveFileName(this, tr("Save SoC model"), QString(), tr("Roofline Studio models (*.json)"));
+    if (path.isEmpty())
+        return false;
+    QString error;
+    if (!saveFile(path, &error)) {
+        QMessageBox::warning(this, tr("Save failed"), error);
+        return false;
+    }
+    return true;
+}
+
+void MainWindow::closeEvent(QCloseEvent *event)
+{
+    if (!maybeSave()) {
+        event->ignore();
+        return;
+    }
+    QSettings().setValue(QStringLiteral("window/geometry"), saveGeometry());
+    event->accept();
+}
+
+} // namespace studio
