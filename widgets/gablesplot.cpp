@@ -111,14 +111,14 @@ GablesPlot::GablesPlot(QWidget *parent)
     m_attainableLabel->setFont(labelFont);
     m_attainableLabel->setClipToAxisRect(true);
 
-    connect(xAxis, qOverload<const QCPRange &>(&QCPAxis::rangeChanged), this, [this] {
-        if (!m_applyingRanges)
+    for (QCPAxis *axis : {xAxis, yAxis}) {
+        connect(axis, qOverload<const QCPRange &>(&QCPAxis::rangeChanged), this, [this] {
+            if (m_applyingRanges)
+                return;
             m_autoRange = false;
-    });
-    connect(yAxis, qOverload<const QCPRange &>(&QCPAxis::rangeChanged), this, [this] {
-        if (!m_applyingRanges)
-            m_autoRange = false;
-    });
+            updateNumberFormats();
+        });
+    }
 }
 
 QCPGraph *GablesPlot::takeGraph(std::vector<QCPGraph *> &pool, std::size_t index)
@@ -175,10 +175,9 @@ void GablesPlot::setModel(const Soc &soc, const Result &result)
     m_geometry = plotGeometry(soc, result);
     const PlotGeometry &g = m_geometry;
 
-    QString title = QString::fromStdString(soc.name.empty() ? std::string("Gables SoC") : soc.name);
-    if (!soc.useCaseName.empty())
-        title += QStringLiteral(" — ") + QString::fromStdString(soc.useCaseName);
-    m_title->setText(title);
+    m_titleText = QString::fromStdString(soc.name.empty() ? std::string("Gables SoC") : soc.name);
+    m_subtitleText = QString::fromStdString(soc.useCaseName);
+    updateTitle();
 
     legend->clearItems();
     const bool listAllIps = g.ipRoofs.size() <= kMaxLegendIps;
@@ -305,6 +304,49 @@ void GablesPlot::setModel(const Soc &soc, const Result &result)
         placeAttainableLabel();
 }
 
+namespace {
+// Greedy word wrap to `width` pixels; a single over-long word is elided.
+QString wrapText(const QString &text, const QFontMetrics &metrics, int width)
+{
+    QStringList lines;
+    QString line;
+    for (const QString &word : text.split(QLatin1Char(' '), Qt::SkipEmptyParts)) {
+        const QString candidate = line.isEmpty() ? word : line + QLatin1Char(' ') + word;
+        if (!line.isEmpty() && metrics.horizontalAdvance(candidate) > width) {
+            lines << line;
+            line = word;
+        } else {
+            line = candidate;
+        }
+    }
+    if (!line.isEmpty())
+        lines << line;
+    for (QString &l : lines)
+        l = metrics.elidedText(l, Qt::ElideRight, width);
+    return lines.join(QLatin1Char('\n'));
+}
+} // namespace
+
+void GablesPlot::updateTitle()
+{
+    // Wrap for the narrower of the widget and a typical export, so neither clips.
+    const int width = std::max(300, std::min(this->width(), 1000) - 40);
+    QString text = wrapText(m_titleText, QFontMetrics(m_title->font()), width);
+    if (!m_subtitleText.isEmpty()) {
+        QFont small = m_title->font();
+        small.setBold(false);
+        small.setPointSize(10);
+        text += QLatin1Char('\n') + wrapText(m_subtitleText, QFontMetrics(small), width);
+    }
+    m_title->setText(text);
+}
+
+void GablesPlot::resizeEvent(QResizeEvent *event)
+{
+    updateTitle();
+    QCustomPlot::resizeEvent(event);
+}
+
 void GablesPlot::placeAttainableLabel()
 {
     // Put the label beside the star, on the side with more room, so it is never clipped.
@@ -329,7 +371,20 @@ void GablesPlot::applyRanges()
     xAxis->setRange(m_geometry.xRange.lower, m_geometry.xRange.upper);
     yAxis->setRange(m_geometry.yRange.lower, m_geometry.yRange.upper);
     m_applyingRanges = false;
+    updateNumberFormats();
     placeAttainableLabel();
+}
+
+void GablesPlot::updateNumberFormats()
+{
+    // Plain numbers while they stay short, else powers of ten on every tick,
+    // never a mix of both on one axis.
+    for (QCPAxis *axis : {xAxis, yAxis}) {
+        const QCPRange r = axis->range();
+        const bool powers = r.upper > 1e5 || r.lower < 1e-3;
+        axis->setNumberFormat(powers ? QStringLiteral("eb") : QStringLiteral("g"));
+        axis->setNumberPrecision(powers ? 0 : 6);
+    }
 }
 
 void GablesPlot::resetView()

@@ -39,10 +39,13 @@ public:
 protected:
     void mouseMoveEvent(QMouseEvent *event) override;
     void mouseDoubleClickEvent(QMouseEvent *event) override;
+    void resizeEvent(QResizeEvent *event) override;
 
 private:
     void applyRanges();
     void placeAttainableLabel();
+    void updateTitle();
+    void updateNumberFormats();
     QCPGraph *takeGraph(std::vector<QCPGraph *> &pool, std::size_t index);
     QCPItemStraightLine *takeLine(std::size_t index);
     QCPItemText *takeLabel(std::size_t index);
@@ -54,6 +57,8 @@ private:
     bool m_applyingRanges = false;
 
     QCPTextElement *m_title = nullptr;
+    QString m_titleText;
+    QString m_subtitleText;
     std::vector<QCPGraph *> m_roofGraphs;  // one per active IP, in geometry().ipRoofs order
     std::vector<QCPGraph *> m_pointGraphs; // the selected point of each active IP
     QCPGraph *m_memoryGraph = nullptr;

@@ -105,9 +105,12 @@ void GablesView::refresh()
     terms += QStringLiteral("<b>P<sub>att</sub> = %1 Gops/s</b> &nbsp; bound: <b>%2</b><br>")
                  .arg(formatValue(m_result.attainableGops, 5),
                       QString::fromStdString(describe(m_result.bound, soc)).toHtmlEscaped());
-    terms += QStringLiteral("I<sub>avg</sub> = %1 ops/byte &nbsp; T<sub>mem</sub> = %2 ns/op (%3 bytes/op at %4 GB/s)")
-                 .arg(formatValue(m_result.averageIntensity), formatValue(m_result.memoryNs),
-                      formatValue(m_result.memoryDataBytes), formatValue(soc.bpeakGBps));
+    const TimeUnit unit = timeUnitFor(m_result.timeNs);
+    terms += QStringLiteral("I<sub>avg</sub> = %1 ops/byte &nbsp; T = 1/P<sub>att</sub> = %2 %5/op &nbsp; "
+                            "T<sub>mem</sub> = %3 %5/op (%4 bytes/op at %6 GB/s)")
+                 .arg(formatValue(m_result.averageIntensity), formatValue(m_result.timeNs * unit.perNs),
+                      formatValue(m_result.memoryNs * unit.perNs), formatValue(m_result.memoryDataBytes), unit.name,
+                      formatValue(soc.bpeakGBps));
     m_readout->setText(terms);
 
     m_plot->replot();

@@ -20,7 +20,7 @@ TermsChart::TermsChart(QWidget *parent)
     yAxis->setRangeReversed(true);
     yAxis->grid()->setVisible(false);
     yAxis->setTickLength(0, 0);
-    xAxis->setLabel(QStringLiteral("Time per op of use-case work (ns/op)"));
+    xAxis->setNumberFormat(QStringLiteral("g"));
     for (QCPAxis *axis : {xAxis, yAxis}) {
         QFont f = axis->tickLabelFont();
         f.setPointSize(9);
@@ -101,15 +101,23 @@ void TermsChart::setModel(const Soc &soc, const Result &result)
         ++key;
     }
 
+    // Show times in a unit that keeps the numbers short (ns, ps, fs, ...).
+    m_unit = timeUnitFor(result.timeNs);
+    for (double &v : compute)
+        v *= m_unit.perNs;
+    for (double &v : link)
+        v *= m_unit.perNs;
+    const double maxT = result.timeNs * m_unit.perNs;
+    xAxis->setLabel(QStringLiteral("Time per op of use-case work (%1/op); dashed: max T = 1/P_att").arg(m_unit.name));
     m_compute->setData(keys, compute, true);
     m_link->setData(keys, link, true);
-    m_memory->setData(QVector<double>{memoryKey}, QVector<double>{result.memoryNs}, true);
-    m_maxLine->point1->setCoords(result.timeNs, 0);
-    m_maxLine->point2->setCoords(result.timeNs, 1);
-    m_maxLine->setVisible(result.timeNs > 0);
+    m_memory->setData(QVector<double>{memoryKey}, QVector<double>{result.memoryNs * m_unit.perNs}, true);
+    m_maxLine->point1->setCoords(maxT, 0);
+    m_maxLine->point2->setCoords(maxT, 1);
+    m_maxLine->setVisible(maxT > 0);
 
     yAxis->setRange(0.4, key - 0.4);
-    xAxis->setRange(0, result.timeNs > 0 ? result.timeNs * 1.18 : 1);
+    xAxis->setRange(0, maxT > 0 ? maxT * 1.18 : 1);
 }
 
 QStringList TermsChart::rowLabels() const

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "gables/model.h"
+#include "units.h"
 
 #include <qcustomplot.h>
 
@@ -20,6 +21,7 @@ public:
 
     // For tests: the row labels top to bottom and the bars' values.
     QStringList rowLabels() const;
+    const TimeUnit &unit() const { return m_unit; }
     QCPBars *computeBars() const { return m_compute; }
     QCPBars *linkBars() const { return m_link; }
     QCPBars *memoryBars() const { return m_memory; }
@@ -33,6 +35,7 @@ private:
     QCPItemStraightLine *m_maxLine = nullptr;
     QSharedPointer<QCPAxisTickerText> m_ticker;
     QStringList m_rows;
+    TimeUnit m_unit;
 };
 
 } // namespace studio

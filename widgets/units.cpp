@@ -13,4 +13,16 @@ QString formatValue(double value, int significantDigits)
     return QString::number(value, 'g', std::max(significantDigits, 1 + int(std::floor(std::log10(std::max(std::abs(value), 1.0))))));
 }
 
+TimeUnit timeUnitFor(double maxNs)
+{
+    struct Candidate { double perNs; const char16_t *name; };
+    static const Candidate units[] = {{1e-9, u"s"}, {1e-6, u"ms"}, {1e-3, u"µs"}, {1, u"ns"},
+                                      {1e3, u"ps"}, {1e6, u"fs"}, {1e9, u"as"}};
+    for (const Candidate &u : units) {
+        if (maxNs * u.perNs >= 1)
+            return {u.perNs, QString::fromUtf16(u.name)};
+    }
+    return {1, QStringLiteral("ns")};
+}
+
 } // namespace studio
