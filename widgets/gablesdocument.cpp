@@ -3,6 +3,7 @@
 #include <QFile>
 #include <QSaveFile>
 
+#include <algorithm>
 #include <cmath>
 
 namespace studio {
@@ -153,6 +154,87 @@ void GablesDocument::setLocked(int ip, bool locked)
         return;
     m_locked.resize(m_soc.ips.size(), false);
     m_locked[std::size_t(ip)] = locked;
+}
+
+void GablesDocument::setSerialized(bool serialized)
+{
+    if (m_soc.serialized == serialized)
+        return;
+    m_soc.serialized = serialized;
+    touchValues();
+}
+
+void GablesDocument::setMemorySideMemory(bool enabled)
+{
+    if (m_soc.memorySideMemory == enabled)
+        return;
+    m_soc.memorySideMemory = enabled;
+    touchStructure();
+}
+
+void GablesDocument::setMsmBandwidth(double gbps)
+{
+    if (!std::isfinite(gbps) || gbps < 0 || gbps > Limits::maxRate || gbps == m_soc.msmBandwidthGBps)
+        return;
+    m_soc.msmBandwidthGBps = gbps;
+    touchValues();
+}
+
+void GablesDocument::setMissRatio(int ip, double missRatio)
+{
+    if (!validIp(ip) || !std::isfinite(missRatio) || missRatio < 0 || missRatio > 1)
+        return;
+    m_soc.ips[std::size_t(ip)].missRatio = missRatio;
+    touchValues();
+}
+
+int GablesDocument::addBus()
+{
+    Bus bus;
+    for (std::size_t n = m_soc.buses.size() + 1;; ++n) {
+        bus.name = "Bus " + std::to_string(n);
+        if (std::none_of(m_soc.buses.begin(), m_soc.buses.end(), [&](const Bus &b) { return b.name == bus.name; }))
+            break;
+    }
+    bus.bandwidthGBps = m_soc.bpeakGBps;
+    m_soc.buses.push_back(bus);
+    touchStructure();
+    return int(m_soc.buses.size()) - 1;
+}
+
+void GablesDocument::removeBus(int bus)
+{
+    if (bus < 0 || std::size_t(bus) >= m_soc.buses.size())
+        return;
+    const std::string name = m_soc.buses[std::size_t(bus)].name;
+    m_soc.buses.erase(m_soc.buses.begin() + bus);
+    for (Ip &ip : m_soc.ips)
+        ip.buses.erase(std::remove(ip.buses.begin(), ip.buses.end(), name), ip.buses.end());
+    touchStructure();
+}
+
+void GablesDocument::setBusBandwidth(int bus, double gbps)
+{
+    if (bus < 0 || std::size_t(bus) >= m_soc.buses.size() || !isRate(gbps))
+        return;
+    m_soc.buses[std::size_t(bus)].bandwidthGBps = gbps;
+    touchValues();
+}
+
+void GablesDocument::setIpOnBus(int ip, int bus, bool on)
+{
+    if (!validIp(ip) || bus < 0 || std::size_t(bus) >= m_soc.buses.size())
+        return;
+    auto &list = m_soc.ips[std::size_t(ip)].buses;
+    const std::string &name = m_soc.buses[std::size_t(bus)].name;
+    const bool present = std::find(list.begin(), list.end(), name) != list.end();
+    if (present == on)
+        return;
+    if (on)
+        list.push_back(name);
+    else
+        list.erase(std::remove(list.begin(), list.end(), name), list.end());
+    touchValues();
 }
 
 int GablesDocument::addIp()

@@ -42,6 +42,16 @@ public:
     void setFraction(int ip, double fraction);
     void setLocked(int ip, bool locked);
 
+    // Extensions (models.md 1.4).
+    void setSerialized(bool serialized);                 // valuesChanged
+    void setMemorySideMemory(bool enabled);              // structureChanged (adds or removes controls)
+    void setMsmBandwidth(double gbps);                   // 0: the cache's bandwidth is no bound
+    void setMissRatio(int ip, double missRatio);
+    int addBus();                                        // structureChanged
+    void removeBus(int bus);                             // structureChanged; IPs leave it
+    void setBusBandwidth(int bus, double gbps);
+    void setIpOnBus(int ip, int bus, bool on);
+
     // Structural edits: emit structureChanged.
     int addIp();
     void removeIp(int ip);

@@ -5,6 +5,8 @@
 #include "parameterslider.h"
 
 #include <QCheckBox>
+#include <QLabel>
+#include <QSignalBlocker>
 #include <QColorDialog>
 #include <QGroupBox>
 #include <QHBoxLayout>
@@ -54,6 +56,8 @@ GablesParamPanel::GablesParamPanel(GablesDocument *document, QWidget *parent)
     connect(m_ppeak, &ParameterSlider::valueChanged, m_document, &GablesDocument::setPpeak);
     connect(m_bpeak, &ParameterSlider::valueChanged, m_document, &GablesDocument::setBpeak);
 
+    layout->addWidget(makeExtensionsBox());
+
     m_ipLayout = new QVBoxLayout;
     layout->addLayout(m_ipLayout);
 
@@ -64,6 +68,86 @@ GablesParamPanel::GablesParamPanel(GablesDocument *document, QWidget *parent)
     layout->addStretch(1);
 
     rebuild();
+}
+
+QWidget *GablesParamPanel::makeExtensionsBox()
+{
+    auto *box = new QGroupBox(tr("Extensions (models.md 1.4, our formulation)"), this);
+    box->setToolTip(tr("Extensions of the basic Gables model. All are off by default; with them off every "
+                       "number equals the paper's model."));
+    auto *v = new QVBoxLayout(box);
+    m_serialized = new QCheckBox(tr("IPs run one after another (serialized work)"), box);
+    m_serialized->setToolTip(tr("T = Σ_i max(C_i, D_i/B_i, m_i·D_i/Bpeak) instead of the maximum over "
+                                "concurrent IPs."));
+    v->addWidget(m_serialized);
+    connect(m_serialized, &QCheckBox::toggled, m_document, &GablesDocument::setSerialized);
+
+    m_msmEnabled = new QCheckBox(tr("Memory-side memory (system cache before DRAM)"), box);
+    m_msmEnabled->setToolTip(tr("Each IP's traffic reaches DRAM only in its miss ratio m_i: "
+                                "T_mem = Σ m_i·D_i / Bpeak."));
+    v->addWidget(m_msmEnabled);
+    connect(m_msmEnabled, &QCheckBox::toggled, m_document, [this](bool on) {
+        if (on && m_document->soc().msmBandwidthGBps == 0)
+            m_document->setMsmBandwidth(4 * m_document->soc().bpeakGBps);
+        m_document->setMemorySideMemory(on);
+    });
+    auto *msmRow = new QHBoxLayout;
+    m_msmLimited = new QCheckBox(box);
+    m_msmLimited->setToolTip(tr("Whether the cache's own bandwidth B_msm bounds performance: "
+                                "T_msm = Σ D_i / B_msm."));
+    m_msm = new ParameterSlider(tr("B_msm"), tr("GB/s"), logScale(0.1, 1e5, 1, Limits::maxRate), 3, box);
+    m_msm->setToolTipText(tr("B_msm: bandwidth of the memory-side memory, in GB/s."));
+    msmRow->addWidget(m_msmLimited);
+    msmRow->addWidget(m_msm, 1);
+    v->addLayout(msmRow);
+    connect(m_msmLimited, &QCheckBox::toggled, m_document, [this](bool on) {
+        m_document->setMsmBandwidth(on ? std::max(m_msm->value(), 1e-3) : 0.0);
+    });
+    connect(m_msm, &ParameterSlider::valueChanged, m_document, [this](double gbps) {
+        if (m_msmLimited->isChecked())
+            m_document->setMsmBandwidth(gbps);
+    });
+
+    auto *busTitle = new QLabel(tr("Interconnect buses (each IP lists the buses on its path):"), box);
+    busTitle->setWordWrap(true);
+    v->addWidget(busTitle);
+    m_busLayout = new QVBoxLayout;
+    v->addLayout(m_busLayout);
+    m_addBus = new QPushButton(tr("Add bus"), box);
+    m_addBus->setToolTip(tr("Add a shared bus; tick it in each IP that uses it. T_bus = Σ D_i / B_bus."));
+    connect(m_addBus, &QPushButton::clicked, m_document, [this] { m_document->addBus(); });
+    v->addWidget(m_addBus);
+    return box;
+}
+
+void GablesParamPanel::rebuildBuses()
+{
+    for (QWidget *row : m_busRows)
+        delete row;
+    m_busRows.clear();
+    m_busSliders.clear();
+    const Soc &soc = m_document->soc();
+    for (std::size_t j = 0; j < soc.buses.size(); ++j) {
+        auto *row = new QWidget(this);
+        auto *h = new QHBoxLayout(row);
+        h->setContentsMargins(0, 0, 0, 0);
+        auto *slider = new ParameterSlider(QString::fromStdString(soc.buses[j].name), tr("GB/s"),
+                                           logScale(0.1, 1e4, soc.buses[j].bandwidthGBps, Limits::maxRate), 3, row);
+        slider->setToolTipText(tr("Bandwidth of bus %1, shared by the IPs on it, in GB/s.")
+                                   .arg(QString::fromStdString(soc.buses[j].name)));
+        auto *remove = new QToolButton(row);
+        remove->setText(QStringLiteral("✕"));
+        remove->setToolTip(tr("Remove this bus"));
+        h->addWidget(slider, 1);
+        h->addWidget(remove);
+        const int bus = int(j);
+        connect(slider, &ParameterSlider::valueChanged, m_document,
+                [this, bus](double gbps) { m_document->setBusBandwidth(bus, gbps); });
+        connect(remove, &QToolButton::clicked, m_document, [this, bus] { m_document->removeBus(bus); });
+        m_busLayout->addWidget(row);
+        m_busRows.push_back(row);
+        m_busSliders.push_back(slider);
+    }
 }
 
 GablesParamPanel::IpControls GablesParamPanel::makeIpControls(int ip)
@@ -111,6 +195,31 @@ GablesParamPanel::IpControls GablesParamPanel::makeIpControls(int ip)
     c.bandwidth->setToolTipText(tr("B_i: bandwidth of this IP's link to the interconnect, in GB/s."));
     for (ParameterSlider *s : {c.fraction, c.intensity, c.acceleration, c.bandwidth})
         v->addWidget(s);
+    const Soc &soc = m_document->soc();
+    if (soc.memorySideMemory) {
+        c.missRatio = new ParameterSlider(tr("Miss m"), QString(), SliderScale{0, 1, false, 1000}, 4, box);
+        c.missRatio->setToolTipText(tr("m_i: share of this IP's off-chip bytes that miss the memory-side memory "
+                                       "and reach DRAM (0–1, dimensionless)."));
+        v->addWidget(c.missRatio);
+        connect(c.missRatio, &ParameterSlider::valueChanged, m_document,
+                [this, ip](double m) { m_document->setMissRatio(ip, m); });
+    }
+    if (!soc.buses.empty()) {
+        auto *row = new QHBoxLayout;
+        row->addWidget(new QLabel(tr("On buses:"), box));
+        for (std::size_t j = 0; j < soc.buses.size(); ++j) {
+            auto *on = new QCheckBox(QString::fromStdString(soc.buses[j].name), box);
+            on->setToolTip(tr("This IP's traffic crosses bus %1").arg(QString::fromStdString(soc.buses[j].name)));
+            const int bus = int(j);
+            connect(on, &QCheckBox::toggled, m_document, [this, ip, bus](bool checked) {
+                m_document->setIpOnBus(ip, bus, checked);
+            });
+            row->addWidget(on);
+            c.busBoxes.push_back(on);
+        }
+        row->addStretch(1);
+        v->addLayout(row);
+    }
 
     connect(c.fraction, &ParameterSlider::valueChanged, m_document, [this, ip](double f) {
         m_document->setFraction(ip, f);
@@ -168,6 +277,8 @@ void GablesParamPanel::rebuild()
         updateColorButton(int(i));
     }
     m_add->setEnabled(soc.ips.size() < kMaxIps);
+    m_msm->setScale(logScale(0.1, 1e5, soc.msmBandwidthGBps > 0 ? soc.msmBandwidthGBps : soc.bpeakGBps, Limits::maxRate));
+    rebuildBuses();
     refreshValues();
     setUpdatesEnabled(true);
 }
@@ -183,7 +294,26 @@ void GablesParamPanel::refreshValues()
         m_ips[i].intensity->setValue(ip.intensity);
         m_ips[i].acceleration->setValue(ip.acceleration);
         m_ips[i].bandwidth->setValue(ip.bandwidthGBps);
+        if (m_ips[i].missRatio)
+            m_ips[i].missRatio->setValue(ip.missRatio);
+        for (std::size_t j = 0; j < m_ips[i].busBoxes.size() && j < soc.buses.size(); ++j) {
+            const QSignalBlocker block(m_ips[i].busBoxes[j]);
+            m_ips[i].busBoxes[j]->setChecked(std::find(ip.buses.begin(), ip.buses.end(), soc.buses[j].name)
+                                             != ip.buses.end());
+        }
     }
+    {
+        const QSignalBlocker a(m_serialized), b(m_msmEnabled), c(m_msmLimited);
+        m_serialized->setChecked(soc.serialized);
+        m_msmEnabled->setChecked(soc.memorySideMemory);
+        m_msmLimited->setChecked(soc.msmBandwidthGBps > 0);
+    }
+    m_msmLimited->setEnabled(soc.memorySideMemory);
+    m_msm->setEnabled(soc.memorySideMemory && soc.msmBandwidthGBps > 0);
+    if (soc.msmBandwidthGBps > 0)
+        m_msm->setValue(soc.msmBandwidthGBps);
+    for (std::size_t j = 0; j < m_busSliders.size() && j < soc.buses.size(); ++j)
+        m_busSliders[j]->setValue(soc.buses[j].bandwidthGBps);
 }
 
 } // namespace studio

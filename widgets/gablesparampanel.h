@@ -41,6 +41,14 @@ public:
     QLineEdit *nameEdit(int ip) const { return m_ips.at(std::size_t(ip)).name; }
     QToolButton *removeButton(int ip) const { return m_ips.at(std::size_t(ip)).remove; }
     QPushButton *addButton() const { return m_add; }
+    ParameterSlider *missRatioSlider(int ip) const { return m_ips.at(std::size_t(ip)).missRatio; }
+    QCheckBox *busBox(int ip, int bus) const { return m_ips.at(std::size_t(ip)).busBoxes.at(std::size_t(bus)); }
+    ParameterSlider *busSlider(int bus) const { return m_busSliders.at(std::size_t(bus)); }
+    ParameterSlider *msmSlider() const { return m_msm; }
+    QCheckBox *serializedBox() const { return m_serialized; }
+    QCheckBox *msmBox() const { return m_msmEnabled; }
+    QCheckBox *msmLimitBox() const { return m_msmLimited; }
+    QPushButton *addBusButton() const { return m_addBus; }
 
 signals:
     void message(const QString &text); // for the status bar, e.g. a rejected rename
@@ -57,14 +65,26 @@ private:
         ParameterSlider *intensity = nullptr;
         ParameterSlider *acceleration = nullptr;
         ParameterSlider *bandwidth = nullptr;
+        ParameterSlider *missRatio = nullptr; // with a memory-side memory only
+        std::vector<QCheckBox *> busBoxes;    // one per bus
     };
     IpControls makeIpControls(int ip);
+    QWidget *makeExtensionsBox();
+    void rebuildBuses();
     void updateColorButton(int ip);
 
     GablesDocument *m_document;
     ParameterSlider *m_ppeak = nullptr;
     ParameterSlider *m_bpeak = nullptr;
     QVBoxLayout *m_ipLayout = nullptr;
+    QCheckBox *m_serialized = nullptr;
+    QCheckBox *m_msmEnabled = nullptr;
+    QCheckBox *m_msmLimited = nullptr;
+    ParameterSlider *m_msm = nullptr;
+    QVBoxLayout *m_busLayout = nullptr;
+    QPushButton *m_addBus = nullptr;
+    std::vector<QWidget *> m_busRows;
+    std::vector<ParameterSlider *> m_busSliders;
     QPushButton *m_add = nullptr;
     std::vector<IpControls> m_ips;
 };

@@ -19,16 +19,54 @@ constexpr std::size_t kMaxVerticalLabels = 8;
 const QColor kMemoryColor(40, 40, 40);
 const QColor kAttainableColor(0, 0, 0);
 
-bool isLimiting(const Bound &bound, Term::Kind kind, int ip)
+// Whether a roof is among the bound's limiting terms: an IP's roof (either of
+// its terms), or the memory, cache or bus roof of the given kind.
+bool isLimiting(const Bound &bound, Term::Kind kind, int ip, int bus = -1)
 {
+    if (bound.kind == Bound::Kind::Serialized)
+        return false; // no single roof sets a serialized time
     return std::any_of(bound.limiting.begin(), bound.limiting.end(), [&](const Term &t) {
-        return t.ip == ip && (ip >= 0 || t.kind == kind);
+        if (ip >= 0)
+            return t.ip == ip;
+        return t.ip < 0 && t.kind == kind && t.bus == bus;
     });
 }
 
 QString ipLabel(const Soc &soc, int ip)
 {
     return QString::fromStdString(soc.ips[std::size_t(ip)].name);
+}
+
+const QColor kMsmColor(110, 110, 110);
+const QColor kBusColors[] = {QColor(0x6a3d9a), QColor(0xb15928), QColor(0x1b7837), QColor(0x01665e)};
+
+QColor busColor(int bus)
+{
+    return kBusColors[std::size_t(bus) % std::size(kBusColors)];
+}
+
+// The short name of a selection's vertical: "I CPU", "I_avg", "I_mem", "I NoC".
+QString selectionLabel(const Soc &soc, const Result &result, const Selection &s)
+{
+    switch (s.kind) {
+    case RoofKind::Ip: return QStringLiteral("I %1").arg(ipLabel(soc, s.ip));
+    case RoofKind::Memory:
+        return result.memoryIntensity == result.averageIntensity ? QStringLiteral("I_avg") : QStringLiteral("I_mem");
+    case RoofKind::MemorySideMemory: return QStringLiteral("I_avg");
+    case RoofKind::Bus: return QStringLiteral("I %1").arg(QString::fromStdString(soc.buses[std::size_t(s.bus)].name));
+    }
+    return {};
+}
+
+QColor selectionColor(const Soc &soc, const Selection &s)
+{
+    switch (s.kind) {
+    case RoofKind::Ip: return GablesPlot::ipColor(soc.ips[std::size_t(s.ip)], s.ip);
+    case RoofKind::Memory: return kMemoryColor;
+    case RoofKind::MemorySideMemory: return kMsmColor;
+    case RoofKind::Bus: return busColor(s.bus);
+    }
+    return kMemoryColor;
 }
 
 } // namespace
@@ -90,10 +128,6 @@ GablesPlot::GablesPlot(QWidget *parent)
     m_memoryGraph = addGraph();
     m_memoryGraph->setPen(QPen(kMemoryColor, 2));
 
-    m_averagePointGraph = addGraph();
-    m_averagePointGraph->setLineStyle(QCPGraph::lsNone);
-    m_averagePointGraph->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssSquare, kMemoryColor, Qt::white, 7));
-    m_averagePointGraph->removeFromLegend();
 
     m_attainableGraph = addGraph();
     m_attainableGraph->setLineStyle(QCPGraph::lsNone);
@@ -240,8 +274,44 @@ void GablesPlot::setModel(const Soc &soc, const Result &result)
                                .arg(formatValue(soc.bpeakGBps), memoryLimiting ? QStringLiteral(", limiting")
                                                                                : QString()));
     m_memoryGraph->addToLegend();
-    m_averagePointGraph->setData(QVector<double>{result.averageIntensity},
-                                 QVector<double>{soc.bpeakGBps * result.averageIntensity}, true);
+
+    // --- extensions: the memory-side memory's roof and one roof per busy bus ---
+    for (std::size_t i = 0; i < g.extraRoofs.size(); ++i) {
+        const Roof &roof = g.extraRoofs[i];
+        QCPGraph *graph = takeGraph(m_extraRoofGraphs, i);
+        graph->setVisible(true);
+        toVectors(roof.points, x, y);
+        graph->setData(x, y, true);
+        const bool msm = roof.kind == RoofKind::MemorySideMemory;
+        const bool limiting = isLimiting(result.bound, msm ? Term::Kind::MemorySideMemory : Term::Kind::Bus, -1, roof.bus);
+        graph->setPen(QPen(msm ? kMsmColor : busColor(roof.bus), limiting ? 4.0 : 2.0, Qt::DashDotDotLine));
+        graph->setName(msm ? QStringLiteral("Memory-side memory roof B_msm·I (B_msm = %1 GB/s)%2")
+                                 .arg(formatValue(soc.msmBandwidthGBps), limiting ? QStringLiteral(", limiting") : QString())
+                           : QStringLiteral("Bus %1 roof (%2 GB/s)%3")
+                                 .arg(QString::fromStdString(soc.buses[std::size_t(roof.bus)].name),
+                                      formatValue(soc.buses[std::size_t(roof.bus)].bandwidthGBps),
+                                      limiting ? QStringLiteral(", limiting") : QString()));
+        graph->addToLegend();
+    }
+    for (std::size_t i = g.extraRoofs.size(); i < m_extraRoofGraphs.size(); ++i) {
+        m_extraRoofGraphs[i]->setVisible(false);
+        m_extraRoofGraphs[i]->data()->clear();
+    }
+    // Squares where the memory, cache and bus roofs are read.
+    std::size_t extraPoints = 0;
+    for (const Selection &sel : g.selections) {
+        if (sel.kind == RoofKind::Ip)
+            continue;
+        QCPGraph *point = takeGraph(m_extraPointGraphs, extraPoints++);
+        point->setVisible(true);
+        point->setLineStyle(QCPGraph::lsNone);
+        point->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssSquare, selectionColor(soc, sel), Qt::white, 7));
+        point->setData(QVector<double>{sel.selected.x}, QVector<double>{sel.selected.y}, true);
+    }
+    for (std::size_t i = extraPoints; i < m_extraPointGraphs.size(); ++i) {
+        m_extraPointGraphs[i]->setVisible(false);
+        m_extraPointGraphs[i]->data()->clear();
+    }
 
     // --- verticals at each I_i and at I_avg, labelled near the bottom, staggered when close ---
     std::size_t line = 0;
@@ -249,18 +319,19 @@ void GablesPlot::setModel(const Soc &soc, const Result &result)
     std::vector<PendingLabel> labels;
     for (const Selection &s : g.selections) {
         QCPItemStraightLine *v = takeLine(line++);
-        const QColor color = s.ip >= 0 ? ipColor(soc.ips[std::size_t(s.ip)], s.ip) : kMemoryColor;
+        const QColor color = selectionColor(soc, s);
         v->setPen(QPen(color, 1.2, Qt::DashLine));
         v->point1->setCoords(s.selected.x, 1);
         v->point2->setCoords(s.selected.x, 10);
-        labels.push_back({s.selected.x,
-                          s.ip >= 0 ? QStringLiteral("I %1").arg(ipLabel(soc, s.ip)) : QStringLiteral("I_avg"),
-                          color});
+        labels.push_back({s.selected.x, selectionLabel(soc, result, s), color});
     }
     for (std::size_t i = line; i < m_verticals.size(); ++i)
         m_verticals[i]->setVisible(false);
 
     std::sort(labels.begin(), labels.end(), [](const PendingLabel &a, const PendingLabel &b) { return a.x < b.x; });
+    labels.erase(std::unique(labels.begin(), labels.end(),
+                             [](const PendingLabel &a, const PendingLabel &b) { return a.x == b.x && a.text == b.text; }),
+                 labels.end());
     const bool showLabels = labels.size() <= kMaxVerticalLabels + 1;
     std::size_t labelCount = 0;
     if (showLabels) {
@@ -415,9 +486,18 @@ QString GablesPlot::tooltipAt(const QPointF &pixel) const
     for (const Selection &s : m_geometry.selections) {
         const QPointF at(xAxis->coordToPixel(s.selected.x), yAxis->coordToPixel(s.selected.y));
         if (QLineF(pixel, at).length() < kNear) {
-            if (s.ip < 0)
-                return QStringLiteral("Memory roof at I_avg = %1 ops/byte\nBpeak·I_avg = %2 Gops/s\nT_mem = %3 ns per op")
-                    .arg(formatValue(s.selected.x, 6), formatValue(s.selected.y, 6), formatValue(m_result.memoryNs, 6));
+            if (s.kind == RoofKind::Memory)
+                return QStringLiteral("Memory roof at %1 = %2 ops/byte\nBpeak·I = %3 Gops/s\nT_mem = %4 ns per op")
+                    .arg(selectionLabel(m_soc, m_result, s), formatValue(s.selected.x, 6), formatValue(s.selected.y, 6),
+                         formatValue(m_result.memoryNs, 6));
+            if (s.kind == RoofKind::MemorySideMemory)
+                return QStringLiteral("Memory-side memory roof at I_avg = %1 ops/byte\nB_msm·I_avg = %2 Gops/s\n"
+                                      "T_msm = %3 ns per op")
+                    .arg(formatValue(s.selected.x, 6), formatValue(s.selected.y, 6), formatValue(m_result.msmNs, 6));
+            if (s.kind == RoofKind::Bus)
+                return QStringLiteral("Bus %1 at I = 1/Σ D_i = %2 ops/byte\nB_bus·I = %3 Gops/s\nT_bus = %4 ns per op")
+                    .arg(QString::fromStdString(m_soc.buses[std::size_t(s.bus)].name), formatValue(s.selected.x, 6),
+                         formatValue(s.selected.y, 6), formatValue(m_result.busNs[std::size_t(s.bus)], 6));
             const Ip &ip = m_soc.ips[std::size_t(s.ip)];
             const IpTerms &t = m_result.ips[std::size_t(s.ip)];
             return QStringLiteral("%1 operating point\nI = %2 ops/byte, f = %3\nScaled roof = %4 Gops/s\n"
@@ -445,6 +525,13 @@ QString GablesPlot::tooltipAt(const QPointF &pixel) const
                                 formatValue(ip.peakGops(m_soc.ppeakGops)), formatValue(ip.fraction, 4)));
     }
     consider(m_geometry.memoryRoof, QStringLiteral("Memory roof: %1·I").arg(formatValue(m_soc.bpeakGBps)));
+    for (const Roof &roof : m_geometry.extraRoofs) {
+        consider(roof, roof.kind == RoofKind::Bus
+                           ? QStringLiteral("Bus %1 roof: %2·I")
+                                 .arg(QString::fromStdString(m_soc.buses[std::size_t(roof.bus)].name),
+                                      formatValue(m_soc.buses[std::size_t(roof.bus)].bandwidthGBps))
+                           : QStringLiteral("Memory-side memory roof: %1·I").arg(formatValue(m_soc.msmBandwidthGBps)));
+    }
     return text;
 }
 

@@ -62,7 +62,8 @@ private:
     std::vector<QCPGraph *> m_roofGraphs;  // one per active IP, in geometry().ipRoofs order
     std::vector<QCPGraph *> m_pointGraphs; // the selected point of each active IP
     QCPGraph *m_memoryGraph = nullptr;
-    QCPGraph *m_averagePointGraph = nullptr;
+    std::vector<QCPGraph *> m_extraRoofGraphs;  // memory-side memory, buses
+    std::vector<QCPGraph *> m_extraPointGraphs; // where the memory, cache and bus roofs are read
     QCPGraph *m_attainableGraph = nullptr;
     std::vector<QCPItemStraightLine *> m_verticals;
     std::vector<QCPItemText *> m_verticalLabels;

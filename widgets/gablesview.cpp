@@ -111,6 +111,18 @@ void GablesView::refresh()
                  .arg(formatValue(m_result.averageIntensity), formatValue(m_result.timeNs * unit.perNs),
                       formatValue(m_result.memoryNs * unit.perNs), formatValue(m_result.memoryDataBytes), unit.name,
                       formatValue(soc.bpeakGBps));
+    if (soc.memorySideMemory && soc.msmBandwidthGBps > 0)
+        terms += QStringLiteral("<br>T<sub>msm</sub> = %1 %2/op").arg(formatValue(m_result.msmNs * unit.perNs), unit.name);
+    for (std::size_t j = 0; j < soc.buses.size(); ++j) {
+        terms += QStringLiteral("%1T<sub>bus %2</sub> = %3 %4/op")
+                     .arg(j == 0 && !(soc.memorySideMemory && soc.msmBandwidthGBps > 0) ? QStringLiteral("<br>")
+                                                                                         : QStringLiteral(" &nbsp; "),
+                          QString::fromStdString(soc.buses[j].name).toHtmlEscaped(),
+                          formatValue(m_result.busNs[j] * unit.perNs), unit.name);
+    }
+    if (soc.serialized)
+        terms += QStringLiteral("<br>Serialized: the IPs run one after another, T = Σ max(C<sub>i</sub>, "
+                                "D<sub>i</sub>/B<sub>i</sub>, m<sub>i</sub>D<sub>i</sub>/B<sub>peak</sub>)");
     m_readout->setText(terms);
 
     m_plot->replot();

@@ -40,7 +40,7 @@ TermsChart::TermsChart(QWidget *parent)
     };
     m_compute = makeBars(QStringLiteral("compute C_i"), QColor(0x4c78a8));
     m_link = makeBars(QStringLiteral("link D_i/B_i"), QColor(0xf58518));
-    m_memory = makeBars(QStringLiteral("memory T_mem"), QColor(0x545454));
+    m_memory = makeBars(QStringLiteral("shared: memory, cache, bus"), QColor(0x545454));
     m_memory->setWidth(0.6);
     auto *group = new QCPBarsGroup(this);
     m_compute->setBarsGroup(group);
@@ -53,70 +53,79 @@ TermsChart::TermsChart(QWidget *parent)
     QFont lf = font();
     lf.setPointSize(8);
     legend->setFont(lf);
-    legend->setBrush(QColor(255, 255, 255, 220));
+    legend->setBorderPen(Qt::NoPen);
     legend->setFillOrder(QCPLegend::foColumnsFirst);
-    axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignBottom | Qt::AlignRight);
+    // The legend sits in a row of its own above the bars so it never hides one.
+    axisRect()->insetLayout()->take(legend);
+    plotLayout()->insertRow(0);
+    plotLayout()->addElement(0, 0, legend);
+    legend->setMargins(QMargins(4, 2, 4, 0));
+    plotLayout()->setRowStretchFactor(0, 0.001);
 }
 
 void TermsChart::setModel(const Soc &soc, const Result &result)
 {
-    // Rank active IPs by their time T_i; keep the top rows.
-    std::vector<int> order;
+    // One row per active IP (compute and link bars) and one per shared
+    // resource (DRAM, memory-side memory, each bus), ranked by time.
+    struct Row
+    {
+        QString label;
+        double compute = 0, link = 0, shared = 0;
+        bool isIp = false;
+        double time() const { return std::max({compute, link, shared}); }
+    };
+    std::vector<Row> rows;
     for (std::size_t i = 0; i < soc.ips.size(); ++i) {
         if (result.ips[i].active)
-            order.push_back(int(i));
+            rows.push_back({QString::fromStdString(soc.ips[i].name), result.ips[i].computeNs, result.ips[i].linkNs, 0, true});
     }
-    std::stable_sort(order.begin(), order.end(),
-                     [&](int a, int b) { return result.ips[std::size_t(a)].timeNs > result.ips[std::size_t(b)].timeNs; });
-    const int hidden = std::max(0, int(order.size()) - (maxRows - 1));
-    order.resize(std::min<std::size_t>(order.size(), maxRows - 1));
-
-    QVector<double> keys, compute, link;
-    m_ticker->clear();
-    m_rows.clear();
-    double key = 1;
-    // Memory goes in its rank among the IPs, so the longest bar is on top.
-    bool memoryPlaced = false;
-    double memoryKey = 0;
-    for (int ip : order) {
-        if (!memoryPlaced && result.memoryNs >= result.ips[std::size_t(ip)].timeNs) {
-            memoryKey = key++;
-            memoryPlaced = true;
-            m_rows << QStringLiteral("memory");
-        }
-        keys << key;
-        compute << result.ips[std::size_t(ip)].computeNs;
-        link << result.ips[std::size_t(ip)].linkNs;
-        m_rows << QString::fromStdString(soc.ips[std::size_t(ip)].name);
-        ++key;
-    }
-    if (!memoryPlaced) {
-        memoryKey = key++;
-        m_rows << QStringLiteral("memory");
-    }
-    for (int i = 0; i < m_rows.size(); ++i)
-        m_ticker->addTick(i + 1, m_rows[i]);
-    if (hidden > 0) {
-        m_ticker->addTick(key, QStringLiteral("(+%1 more)").arg(hidden));
-        ++key;
-    }
+    rows.push_back({QStringLiteral("memory"), 0, 0, result.memoryNs, false});
+    if (soc.msmBandwidthGBps > 0)
+        rows.push_back({QStringLiteral("mem-side mem."), 0, 0, result.msmNs, false});
+    for (std::size_t j = 0; j < soc.buses.size(); ++j)
+        rows.push_back({QStringLiteral("bus ") + QString::fromStdString(soc.buses[j].name), 0, 0, result.busNs[j], false});
+    std::stable_sort(rows.begin(), rows.end(), [](const Row &a, const Row &b) { return a.time() > b.time(); });
+    const int hidden = std::max(0, int(rows.size()) - maxRows);
+    rows.resize(std::min<std::size_t>(rows.size(), maxRows));
 
     // Show times in a unit that keeps the numbers short (ns, ps, fs, ...).
-    m_unit = timeUnitFor(result.timeNs);
-    for (double &v : compute)
-        v *= m_unit.perNs;
-    for (double &v : link)
-        v *= m_unit.perNs;
-    const double maxT = result.timeNs * m_unit.perNs;
-    xAxis->setLabel(QStringLiteral("Time per op of use-case work (%1/op); dashed: max T = 1/P_att").arg(m_unit.name));
-    m_compute->setData(keys, compute, true);
-    m_link->setData(keys, link, true);
-    m_memory->setData(QVector<double>{memoryKey}, QVector<double>{result.memoryNs * m_unit.perNs}, true);
+    const double maxNs = soc.serialized ? std::max_element(rows.begin(), rows.end(), [](const Row &a, const Row &b) {
+                                              return a.time() < b.time();
+                                          })->time()
+                                        : result.timeNs;
+    m_unit = timeUnitFor(maxNs);
+    QVector<double> ipKeys, compute, link, sharedKeys, shared;
+    m_ticker->clear();
+    m_rows.clear();
+    for (std::size_t r = 0; r < rows.size(); ++r) {
+        const double key = double(r + 1);
+        if (rows[r].isIp) {
+            ipKeys << key;
+            compute << rows[r].compute * m_unit.perNs;
+            link << rows[r].link * m_unit.perNs;
+        } else {
+            sharedKeys << key;
+            shared << rows[r].shared * m_unit.perNs;
+        }
+        m_rows << rows[r].label;
+        m_ticker->addTick(key, rows[r].label);
+    }
+    double lastKey = double(rows.size());
+    if (hidden > 0)
+        m_ticker->addTick(++lastKey, QStringLiteral("(+%1 more)").arg(hidden));
+
+    const double maxT = maxNs * m_unit.perNs;
+    xAxis->setLabel(soc.serialized
+                        ? QStringLiteral("Time per op of use-case work (%1/op); serialized: the IPs' times add up").arg(m_unit.name)
+                        : QStringLiteral("Time per op of use-case work (%1/op); dashed: max T = 1/P_att").arg(m_unit.name));
+    m_compute->setData(ipKeys, compute, true);
+    m_link->setData(ipKeys, link, true);
+    m_memory->setData(sharedKeys, shared, true);
     m_maxLine->point1->setCoords(maxT, 0);
     m_maxLine->point2->setCoords(maxT, 1);
-    m_maxLine->setVisible(maxT > 0);
+    m_maxLine->setVisible(maxT > 0 && !soc.serialized);
 
-    yAxis->setRange(0.4, key - 0.4);
+    yAxis->setRange(0.4, lastKey + 0.6);
     xAxis->setRange(0, maxT > 0 ? maxT * 1.18 : 1);
 }
 

@@ -24,25 +24,28 @@ using namespace roofline;
 constexpr int kExitInvalidInput = 1;
 constexpr int kExitUsage = 2;
 
-const char *kUsage = R"(Usage: roofline-cli COMMAND [OPTIONS] FILE
+const char *kUsage = R"USAGE(Usage: roofline-cli COMMAND [OPTIONS] FILE
 
 Commands:
   evaluate FILE.json   Evaluate a Gables SoC file and print the result
-  validate FILE.json   Check a file; print warnings and errors only
+  validate FILE.json   Check a file (and any --set); print its warnings and errors,
+                       or "FILE: valid (N IPs)"
+  FILE may be - to read standard input.
 
 Options:
-  --set POINTER=VALUE  Override one parameter before evaluating; may repeat.
+  --set POINTER=VALUE  Override one parameter before evaluating; may repeat
+                       (also written --set=POINTER=VALUE).
                        POINTER is the field's JSON pointer, IPs by name or index:
                          /soc/ppeak_gops=40  /soc/bpeak_gbps=30
                          /soc/ips/GPU/acceleration=5  /soc/ips/1/bandwidth_gbps=15
                          /use_case/work/GPU/fraction=0.75 (the other IPs rebalance)
                          /use_case/work/GPU/intensity_ops_per_byte=8
-  --format json|text   Output format of evaluate (default: json)
+  --format json|text   Output format of evaluate (default: json; also --format=text)
   -h, --help           Show this help
   --version            Show the version
 
 Exit status: 0 success, 1 invalid input, 2 wrong usage.
-)";
+)USAGE";
 
 void printDiagnostics(const Diagnostics &diagnostics)
 {
@@ -64,7 +67,7 @@ void printText(const gables::Soc &soc, const gables::Result &r)
         const auto &ip = soc.ips[i];
         const auto &t = r.ips[i];
         std::printf("%-16s %8s %10s %12s %12s %12s\n", ip.name.c_str(), formatNumber(ip.fraction, 4).c_str(),
-                    formatNumber(ip.intensity, 4).c_str(), formatNumber(t.computeNs, 5).c_str(),
+                    formatNumber(ip.intensity, 6).c_str(), formatNumber(t.computeNs, 5).c_str(),
                     formatNumber(t.linkNs, 5).c_str(), t.active ? formatNumber(t.timeNs, 5).c_str() : "idle");
     }
 }
@@ -108,13 +111,17 @@ int run(int argc, char **argv)
             }
             return &args[++i];
         };
-        if (a == "--set") {
-            const std::string *v = needValue("--set");
-            if (!v)
+        if (a == "--set" || a.rfind("--set=", 0) == 0) {
+            const std::string *v = a == "--set" ? needValue("--set") : nullptr;
+            if (a == "--set" && !v)
                 return kExitUsage;
-            overrides.push_back(*v);
-        } else if (a.rfind("--set=", 0) == 0) {
-            overrides.push_back(a.substr(6));
+            const std::string assignment = v ? *v : a.substr(6);
+            if (assignment.find('=') == std::string::npos) {
+                std::cerr << "roofline-cli: --set needs POINTER=VALUE, e.g. /soc/bpeak_gbps=30, got \"" << assignment
+                          << "\"\n";
+                return kExitUsage;
+            }
+            overrides.push_back(assignment);
         } else if (a == "--format") {
             const std::string *v = needValue("--format");
             if (!v)
@@ -124,6 +131,8 @@ int run(int argc, char **argv)
             format = a.substr(9);
         } else if (a == "-h" || a == "--help") {
             std::cout << kUsage;
+            for (const cli::Command &c : cli::extraCommands())
+                std::cout << "\n" << c.usage;
             return 0;
         } else if (!a.empty() && a[0] == '-' && a != "-") {
             std::cerr << "roofline-cli: unknown option \"" << a << "\"\n";
@@ -153,7 +162,7 @@ int run(int argc, char **argv)
     gables::Soc soc = *loaded.soc;
 
     Diagnostics overrideDiagnostics;
-    overrideDiagnostics.setFile(file);
+    overrideDiagnostics.setFile(file == "-" ? "<stdin>" : file);
     for (const std::string &o : overrides) {
         if (!gables::applyOverride(soc, o, overrideDiagnostics)) {
             printDiagnostics(overrideDiagnostics);

@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cmath>
+#include <vector>
 
 namespace roofline {
 
@@ -173,11 +174,78 @@ void JsonObjectReader::finish()
     }
 }
 
+namespace {
+
+// Follows the parser through the document so that errors it cannot place
+// (duplicate keys, numbers that overflow) can still be named by JSON pointer.
+class PointerTracker
+{
+public:
+    // Returns false to report a duplicate key; the caller records the error.
+    bool event(json::parse_event_t event, const json &parsed)
+    {
+        switch (event) {
+        case json::parse_event_t::object_start:
+            m_frames.push_back(Frame{false, 0, {}, {}});
+            break;
+        case json::parse_event_t::array_start:
+            m_frames.push_back(Frame{true, 0, {}, {}});
+            break;
+        case json::parse_event_t::key: {
+            Frame &f = m_frames.back();
+            f.key = parsed.get<std::string>();
+            if (!f.keys.insert(f.key).second && m_duplicate.empty())
+                m_duplicate = pointer();
+            break;
+        }
+        case json::parse_event_t::object_end:
+        case json::parse_event_t::array_end:
+            m_frames.pop_back();
+            advance();
+            break;
+        case json::parse_event_t::value:
+            advance();
+            break;
+        }
+        return true;
+    }
+
+    std::string pointer() const
+    {
+        std::string out;
+        for (const Frame &f : m_frames)
+            out += "/" + (f.array ? std::to_string(f.index) : jsonPointerToken(f.key));
+        return out;
+    }
+    const std::string &duplicate() const { return m_duplicate; }
+
+private:
+    struct Frame
+    {
+        bool array = false;
+        std::size_t index = 0;
+        std::string key;
+        std::set<std::string> keys;
+    };
+    void advance()
+    {
+        if (!m_frames.empty() && m_frames.back().array)
+            ++m_frames.back().index;
+    }
+
+    std::vector<Frame> m_frames;
+    std::string m_duplicate;
+};
+
+} // namespace
+
 bool parseJsonText(const std::string &text, json &out, Diagnostics &diagnostics)
 {
+    PointerTracker tracker;
     try {
-        out = json::parse(text);
-        return true;
+        out = json::parse(text, [&tracker](int, json::parse_event_t event, json &parsed) {
+            return tracker.event(event, parsed);
+        });
     } catch (const json::parse_error &e) {
         // e.byte is 1-based; turn it into line and column for people.
         std::size_t line = 1, column = 1;
@@ -198,13 +266,18 @@ bool parseJsonText(const std::string &text, json &out, Diagnostics &diagnostics)
                           "invalid JSON: " + reason);
         return false;
     } catch (const json::exception &e) {
-        // e.g. out_of_range.406 "number overflow parsing '1e999'": no position is known.
+        // e.g. out_of_range.406 "number overflow parsing '1e999'": the tracker knows where.
         std::string reason = e.what();
         if (auto pos = reason.find("] "); pos != std::string::npos)
             reason = reason.substr(pos + 2);
-        diagnostics.error("", "invalid JSON: " + reason);
+        diagnostics.error(tracker.pointer(), "invalid JSON: " + reason);
         return false;
     }
+    if (!tracker.duplicate().empty()) {
+        diagnostics.error(tracker.duplicate(), "key appears twice in the same object; remove one of them");
+        return false;
+    }
+    return true;
 }
 
 } // namespace roofline

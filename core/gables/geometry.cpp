@@ -9,6 +9,7 @@ namespace roofline::gables {
 Roof scaledRoof(const Ip &ip, int index, double ppeakGops, Interval x)
 {
     Roof roof;
+    roof.kind = RoofKind::Ip;
     roof.ip = index;
     roof.ridge = ip.ridgeIntensity(ppeakGops);
     const double f = ip.fraction;
@@ -20,10 +21,12 @@ Roof scaledRoof(const Ip &ip, int index, double ppeakGops, Interval x)
     return roof;
 }
 
-Roof memoryRoof(double bpeakGBps, Interval x)
+Roof bandwidthRoof(double bandwidthGBps, Interval x, RoofKind kind, int bus)
 {
     Roof roof;
-    roof.points = {{x.lower, bpeakGBps * x.lower}, {x.upper, bpeakGBps * x.upper}};
+    roof.kind = kind;
+    roof.bus = bus;
+    roof.points = {{x.lower, bandwidthGBps * x.lower}, {x.upper, bandwidthGBps * x.upper}};
     return roof;
 }
 
@@ -71,6 +74,11 @@ PlotGeometry plotGeometry(const Soc &soc, const Result &result)
         includeX(ip.ridgeIntensity(soc.ppeakGops));
     }
     includeX(result.averageIntensity);
+    includeX(result.memoryIntensity);
+    for (double bytes : result.busDataBytes) {
+        if (bytes > 0)
+            includeX(1.0 / bytes);
+    }
     includeX(soc.ppeakGops / soc.bpeakGBps); // the memory roof's ridge against Ppeak
     if (xHi <= 0) {
         xLo = 0.1;
@@ -84,14 +92,30 @@ PlotGeometry plotGeometry(const Soc &soc, const Result &result)
         if (!soc.ips[i].isActive())
             continue;
         g.ipRoofs.push_back(scaledRoof(soc.ips[i], int(i), soc.ppeakGops, g.xRange));
-        g.selections.push_back({int(i), {soc.ips[i].intensity, result.ips[i].scaledRoofGops}});
+        g.selections.push_back({RoofKind::Ip, int(i), -1, {soc.ips[i].intensity, result.ips[i].scaledRoofGops}});
     }
-    g.memoryRoof = memoryRoof(soc.bpeakGBps, g.xRange);
-    if (result.averageIntensity > 0)
-        g.selections.push_back({-1, {result.averageIntensity, soc.bpeakGBps * result.averageIntensity}});
+    g.memoryRoof = bandwidthRoof(soc.bpeakGBps, g.xRange);
+    if (result.memoryIntensity > 0)
+        g.selections.push_back({RoofKind::Memory, -1, -1, {result.memoryIntensity, soc.bpeakGBps * result.memoryIntensity}});
+    if (soc.memorySideMemory && soc.msmBandwidthGBps > 0) {
+        g.extraRoofs.push_back(bandwidthRoof(soc.msmBandwidthGBps, g.xRange, RoofKind::MemorySideMemory));
+        if (result.averageIntensity > 0)
+            g.selections.push_back({RoofKind::MemorySideMemory, -1, -1,
+                                    {result.averageIntensity, soc.msmBandwidthGBps * result.averageIntensity}});
+    }
+    for (std::size_t j = 0; j < soc.buses.size() && j < result.busDataBytes.size(); ++j) {
+        if (result.busDataBytes[j] <= 0)
+            continue; // an idle bus sets no bound
+        const double at = 1.0 / result.busDataBytes[j];
+        g.extraRoofs.push_back(bandwidthRoof(soc.buses[j].bandwidthGBps, g.xRange, RoofKind::Bus, int(j)));
+        g.selections.push_back({RoofKind::Bus, -1, int(j), {at, soc.buses[j].bandwidthGBps * at}});
+    }
 
-    // Equation 8: the attainable point is the lowest selected point; its height is P_att.
-    if (!g.selections.empty()) {
+    if (soc.serialized) {
+        // No roof selects the serialized time; the point sits at I_avg.
+        g.attainable = {result.averageIntensity, result.attainableGops};
+    } else if (!g.selections.empty()) {
+        // Equation 8: the attainable point is the lowest selected point; its height is P_att.
         g.attainable = std::min_element(g.selections.begin(), g.selections.end(), [](const Selection &a,
                                                                                      const Selection &b) {
                            return a.selected.y < b.selected.y;

@@ -22,10 +22,14 @@ struct Interval
     bool operator==(const Interval &) const = default;
 };
 
+enum class RoofKind { Ip, Memory, MemorySideMemory, Bus };
+
 // A roof drawn as a polyline over the x range (straight on log-log axes).
 struct Roof
 {
-    int ip = -1;               // -1: the memory roofline
+    RoofKind kind = RoofKind::Memory;
+    int ip = -1;               // for RoofKind::Ip
+    int bus = -1;              // for RoofKind::Bus
     std::vector<Point> points; // sorted by x; includes the ridge when inside the range
     double ridge = 0;          // x where the slanted part meets the flat part (0 for memory)
     bool operator==(const Roof &) const = default;
@@ -35,8 +39,12 @@ struct Roof
 // bottom of the plot up to the point it selects on its roof.
 struct Selection
 {
-    int ip = -1;     // -1: I_avg on the memory roof
-    Point selected;  // (I_i, Scaled_i(I_i)) or (I_avg, Bpeak * I_avg)
+    RoofKind kind = RoofKind::Memory;
+    int ip = -1;     // for RoofKind::Ip
+    int bus = -1;    // for RoofKind::Bus
+    // (I_i, Scaled_i(I_i)); (I_avg, Bpeak I_avg) on the memory roof (I_mem with
+    // miss ratios); (I_avg, B_msm I_avg); (I_bus, B_bus I_bus), I_bus = 1/Σ_{i on bus} D_i.
+    Point selected;
     bool operator==(const Selection &) const = default;
 };
 
@@ -46,15 +54,16 @@ struct PlotGeometry
     Interval yRange;
     std::vector<Roof> ipRoofs; // one per active IP, in IP order
     Roof memoryRoof;
-    std::vector<Selection> selections; // active IPs in order, then I_avg
-    Point attainable;                  // the lowest selected point (equation 8)
+    std::vector<Roof> extraRoofs;      // the memory-side memory, then each bus that carries data
+    std::vector<Selection> selections; // active IPs in order, then memory, then the extra roofs
+    Point attainable;                  // the lowest selected point (equation 8); (I_avg, P_att) when serialized
     bool operator==(const PlotGeometry &) const = default;
 };
 
 // Roof_i(I)/f_i = min(B_i I, A_i Ppeak)/f_i over [xMin, xMax]; requires f_i > 0.
 Roof scaledRoof(const Ip &ip, int index, double ppeakGops, Interval x);
-// Bpeak * I over [xMin, xMax].
-Roof memoryRoof(double bpeakGBps, Interval x);
+// bandwidth * I over [xMin, xMax].
+Roof bandwidthRoof(double bandwidthGBps, Interval x, RoofKind kind = RoofKind::Memory, int bus = -1);
 
 // Axis ranges that show every ridge, every selected point and the attainable
 // point with a decade of margin, snapped to whole decades.

@@ -39,7 +39,7 @@ void checkName(const std::string &name, const std::string &pointer, Diagnostics 
     if (name.empty())
         diagnostics.error(pointer, "must not be empty");
     else if (name.size() > Limits::maxNameLength)
-        diagnostics.error(pointer, "must be at most " + std::to_string(Limits::maxNameLength) + " characters");
+        diagnostics.error(pointer, "must be at most " + std::to_string(Limits::maxNameLength) + " bytes long (UTF-8)");
 }
 
 void checkRange(double value, const Range &range, const std::string &pointer, Diagnostics &diagnostics)
@@ -73,6 +73,26 @@ void validate(const Soc &soc, Diagnostics &diagnostics)
         checkRange(ip.fraction, kFraction, workPointer(ip.name) + "/fraction", diagnostics);
         checkRange(ip.intensity, kIntensity, workPointer(ip.name) + "/intensity_ops_per_byte", diagnostics);
     }
+    std::set<std::string> busNames;
+    for (std::size_t j = 0; j < soc.buses.size(); ++j) {
+        const std::string p = "/soc/buses/" + std::to_string(j);
+        checkName(soc.buses[j].name, p + "/name", diagnostics);
+        if (!busNames.insert(soc.buses[j].name).second)
+            diagnostics.error(p + "/name", "duplicate bus name \"" + soc.buses[j].name + "\"");
+        checkRange(soc.buses[j].bandwidthGBps, kRate, p + "/bandwidth_gbps", diagnostics);
+    }
+    for (std::size_t i = 0; i < soc.ips.size(); ++i) {
+        const Ip &ip = soc.ips[i];
+        checkRange(ip.missRatio, kFraction, workPointer(ip.name) + "/miss_ratio", diagnostics);
+        for (std::size_t k = 0; k < ip.buses.size(); ++k) {
+            if (!busNames.count(ip.buses[k]))
+                diagnostics.error(ipPointer(i) + "/buses/" + std::to_string(k),
+                                  "no bus named \"" + ip.buses[k] + "\" in /soc/buses");
+        }
+    }
+    if (soc.msmBandwidthGBps != 0)
+        checkRange(soc.msmBandwidthGBps, kRate, "/soc/memory_side_memory/bandwidth_gbps", diagnostics);
+
     const double sum = fractionSum(soc.ips);
     if (!soc.ips.empty() && std::isfinite(sum) && std::abs(sum - 1) > 1e-6)
         diagnostics.error("/use_case/work", "work fractions must sum to 1, they sum to " + formatNumber(sum, 9));
@@ -115,6 +135,29 @@ LoadResult parseSoc(const std::string &text, const std::string &fileLabel)
             soc.bpeakGBps = *v;
         if (!source.empty())
             soc.sources["bpeak_gbps"] = source;
+        if (const json *msm = hw.member("memory_side_memory", false)) {
+            soc.memorySideMemory = true;
+            JsonObjectReader m(*msm, "/soc/memory_side_memory", diags);
+            if (auto v = m.optionalNumber("bandwidth_gbps", kRate))
+                soc.msmBandwidthGBps = *v;
+            m.finish();
+        }
+        if (const json *buses = hw.member("buses", false)) {
+            if (!buses->is_array()) {
+                diags.error("/soc/buses", "expected an array of buses, got " + jsonTypeName(*buses));
+            } else {
+                for (std::size_t j = 0; j < buses->size(); ++j) {
+                    const std::string p = "/soc/buses/" + std::to_string(j);
+                    JsonObjectReader b((*buses)[j], p, diags);
+                    Bus bus;
+                    bus.name = b.string("name").value_or("");
+                    if (auto v = b.number("bandwidth_gbps", kRate, &bus.source))
+                        bus.bandwidthGBps = *v;
+                    b.finish();
+                    soc.buses.push_back(std::move(bus));
+                }
+            }
+        }
         if (const json *ips = hw.member("ips", true)) {
             if (!ips->is_array()) {
                 diags.error("/soc/ips", "expected an array of IPs, got " + jsonTypeName(*ips));
@@ -134,6 +177,8 @@ LoadResult parseSoc(const std::string &text, const std::string &fileLabel)
                             diags.error(ipPointer(i) + "/name", "duplicate IP name \"" + ip.name + "\"");
                     }
                     ip.color = r.optionalString("color").value_or("");
+                    if (!ip.color.empty() && !isColor(ip.color))
+                        diags.error(ipPointer(i) + "/color", "must be a colour written #rrggbb, got \"" + ip.color + "\"");
                     std::string src;
                     if (auto v = r.number("acceleration", kAcceleration, &src))
                         ip.acceleration = *v;
@@ -144,6 +189,20 @@ LoadResult parseSoc(const std::string &text, const std::string &fileLabel)
                         ip.bandwidthGBps = *v;
                     if (!src.empty())
                         ip.sources["bandwidth_gbps"] = src;
+                    if (const json *onBuses = r.member("buses", false)) {
+                        if (!onBuses->is_array()) {
+                            diags.error(ipPointer(i) + "/buses", "expected an array of bus names, got "
+                                                                     + jsonTypeName(*onBuses));
+                        } else {
+                            for (std::size_t k = 0; k < onBuses->size(); ++k) {
+                                if ((*onBuses)[k].is_string())
+                                    ip.buses.push_back((*onBuses)[k].get<std::string>());
+                                else
+                                    diags.error(ipPointer(i) + "/buses/" + std::to_string(k),
+                                                "expected a bus name, got " + jsonTypeName((*onBuses)[k]));
+                            }
+                        }
+                    }
                     r.finish();
                     soc.ips.push_back(std::move(ip));
                 }
@@ -156,6 +215,12 @@ LoadResult parseSoc(const std::string &text, const std::string &fileLabel)
     if (const json *useCase = top.member("use_case", true)) {
         JsonObjectReader uc(*useCase, "/use_case", diags);
         soc.useCaseName = uc.optionalString("name").value_or("");
+        if (auto schedule = uc.optionalString("schedule")) {
+            if (*schedule == "serialized")
+                soc.serialized = true;
+            else if (*schedule != "concurrent")
+                diags.error("/use_case/schedule", "expected \"concurrent\" or \"serialized\", got \"" + *schedule + "\"");
+        }
         if (const json *work = uc.member("work", true)) {
             if (!work->is_object()) {
                 diags.error("/use_case/work", "expected an object keyed by IP name, got " + jsonTypeName(*work));
@@ -181,6 +246,14 @@ LoadResult parseSoc(const std::string &text, const std::string &fileLabel)
                         it->intensity = *v;
                     if (!src.empty())
                         it->sources["intensity_ops_per_byte"] = src;
+                    src.clear();
+                    if (w.has("miss_ratio") && !soc.memorySideMemory)
+                        diags.error(p + "/miss_ratio", "a miss ratio needs a memory-side memory: add "
+                                                       "\"memory_side_memory\": {} to /soc");
+                    if (auto v = w.optionalNumber("miss_ratio", kFraction, &src))
+                        it->missRatio = *v;
+                    if (!src.empty())
+                        it->sources["miss_ratio"] = src;
                     w.finish();
                 }
                 for (const Ip &ip : soc.ips) {
@@ -255,16 +328,39 @@ json toJson(const Soc &soc)
             j["color"] = ip.color;
         j["acceleration"] = sourced(ip.acceleration, ip.sources, "acceleration");
         j["bandwidth_gbps"] = sourced(ip.bandwidthGBps, ip.sources, "bandwidth_gbps");
+        if (!ip.buses.empty())
+            j["buses"] = ip.buses;
         ips.push_back(std::move(j));
-        work[ip.name] = json{{"fraction", sourced(ip.fraction, ip.sources, "fraction")},
-                             {"intensity_ops_per_byte", sourced(ip.intensity, ip.sources, "intensity_ops_per_byte")}};
+        json w = json{{"fraction", sourced(ip.fraction, ip.sources, "fraction")},
+                      {"intensity_ops_per_byte", sourced(ip.intensity, ip.sources, "intensity_ops_per_byte")}};
+        if (soc.memorySideMemory && (ip.missRatio != 1 || ip.sources.count("miss_ratio")))
+            w["miss_ratio"] = sourced(ip.missRatio, ip.sources, "miss_ratio");
+        work[ip.name] = std::move(w);
     }
-    root["soc"] = json{{"ppeak_gops", sourced(soc.ppeakGops, soc.sources, "ppeak_gops")},
-                       {"bpeak_gbps", sourced(soc.bpeakGBps, soc.sources, "bpeak_gbps")},
-                       {"ips", std::move(ips)}};
+    json hw = json{{"ppeak_gops", sourced(soc.ppeakGops, soc.sources, "ppeak_gops")},
+                   {"bpeak_gbps", sourced(soc.bpeakGBps, soc.sources, "bpeak_gbps")}};
+    if (soc.memorySideMemory) {
+        hw["memory_side_memory"] = json::object();
+        if (soc.msmBandwidthGBps > 0)
+            hw["memory_side_memory"]["bandwidth_gbps"] = soc.msmBandwidthGBps;
+    }
+    if (!soc.buses.empty()) {
+        json buses = json::array();
+        for (const Bus &bus : soc.buses) {
+            json b = {{"name", bus.name}};
+            b["bandwidth_gbps"] = bus.source.empty() ? json(bus.bandwidthGBps)
+                                                     : json{{"value", bus.bandwidthGBps}, {"source", bus.source}};
+            buses.push_back(std::move(b));
+        }
+        hw["buses"] = std::move(buses);
+    }
+    hw["ips"] = std::move(ips);
+    root["soc"] = std::move(hw);
     json useCase = json::object();
     if (!soc.useCaseName.empty())
         useCase["name"] = soc.useCaseName;
+    if (soc.serialized)
+        useCase["schedule"] = "serialized";
     useCase["work"] = std::move(work);
     root["use_case"] = std::move(useCase);
     return root;
@@ -287,14 +383,31 @@ json resultToJson(const Soc &soc, const Result &result)
     bound["description"] = describe(result.bound, soc);
     json limiting = json::array();
     for (const Term &t : result.bound.limiting) {
-        limiting.push_back({{"term", kindName(t.kind)},
-                            {"ip", t.ip >= 0 ? json(soc.ips[t.ip].name) : json(nullptr)},
-                            {"time_ns_per_op", t.timeNs}});
+        json term = {{"term", kindName(t.kind)},
+                     {"ip", t.ip >= 0 ? json(soc.ips[t.ip].name) : json(nullptr)},
+                     {"time_ns_per_op", t.timeNs}};
+        if (t.bus >= 0)
+            term["bus"] = soc.buses[t.bus].name;
+        limiting.push_back(std::move(term));
     }
     bound["limiting_terms"] = std::move(limiting);
     out["bound"] = std::move(bound);
     out["average_intensity_ops_per_byte"] = result.averageIntensity;
+    out["schedule"] = soc.serialized ? "serialized" : "concurrent";
+    if (soc.memorySideMemory)
+        out["memory_side_memory"] = {{"bandwidth_gbps", soc.msmBandwidthGBps > 0 ? json(soc.msmBandwidthGBps) : json(nullptr)},
+                                     {"time_ns_per_op", result.msmNs}};
+    if (!soc.buses.empty()) {
+        json buses = json::array();
+        for (std::size_t j = 0; j < soc.buses.size(); ++j)
+            buses.push_back({{"name", soc.buses[j].name},
+                             {"bandwidth_gbps", soc.buses[j].bandwidthGBps},
+                             {"data_bytes_per_op", result.busDataBytes[j]},
+                             {"time_ns_per_op", result.busNs[j]}});
+        out["buses"] = std::move(buses);
+    }
     out["memory"] = {{"data_bytes_per_op", result.memoryDataBytes},
+                     {"intensity_ops_per_byte", result.memoryIntensity},
                      {"bandwidth_gbps", soc.bpeakGBps},
                      {"time_ns_per_op", result.memoryNs}};
     json ips = json::array();
@@ -303,6 +416,7 @@ json resultToJson(const Soc &soc, const Result &result)
         const IpTerms &t = result.ips[i];
         json j = {{"name", ip.name},
                   {"fraction", ip.fraction},
+                  {"miss_ratio", ip.missRatio},
                   {"intensity_ops_per_byte", ip.intensity},
                   {"peak_gops", ip.peakGops(soc.ppeakGops)},
                   {"bandwidth_gbps", ip.bandwidthGBps},
@@ -388,10 +502,26 @@ bool applyOverride(Soc &soc, const std::string &assignment, Diagnostics &diagnos
     auto unknownPath = [&] {
         diagnostics.error(where, "unknown parameter; use /soc/ppeak_gops, /soc/bpeak_gbps, "
                                  "/soc/ips/<IP>/acceleration, /soc/ips/<IP>/bandwidth_gbps, "
-                                 "/use_case/work/<IP>/fraction or /use_case/work/<IP>/intensity_ops_per_byte");
+                                 "/soc/memory_side_memory/bandwidth_gbps, /soc/buses/<bus>/bandwidth_gbps, "
+                                 "/use_case/work/<IP>/fraction, /use_case/work/<IP>/intensity_ops_per_byte "
+                                 "or /use_case/work/<IP>/miss_ratio");
         return false;
     };
-    if (t.size() == 2 && t[0] == "soc" && t[1] == "ppeak_gops") {
+    if (t.size() == 3 && t[0] == "soc" && t[1] == "memory_side_memory" && t[2] == "bandwidth_gbps") {
+        changed.memorySideMemory = true;
+        changed.msmBandwidthGBps = value;
+    } else if (t.size() == 4 && t[0] == "soc" && t[1] == "buses" && t[3] == "bandwidth_gbps") {
+        std::optional<std::size_t> bus;
+        for (std::size_t j = 0; j < changed.buses.size(); ++j) {
+            if (changed.buses[j].name == t[2] || std::to_string(j) == t[2])
+                bus = j;
+        }
+        if (!bus) {
+            diagnostics.error(where, "no bus named or numbered \"" + t[2] + "\"");
+            return false;
+        }
+        changed.buses[*bus].bandwidthGBps = value;
+    } else if (t.size() == 2 && t[0] == "soc" && t[1] == "ppeak_gops") {
         changed.ppeakGops = value;
     } else if (t.size() == 2 && t[0] == "soc" && t[1] == "bpeak_gbps") {
         changed.bpeakGBps = value;
@@ -408,12 +538,21 @@ bool applyOverride(Soc &soc, const std::string &assignment, Diagnostics &diagnos
             ip.bandwidthGBps = value;
         } else if (t[0] == "use_case" && t[3] == "intensity_ops_per_byte") {
             ip.intensity = value;
+        } else if (t[0] == "use_case" && t[3] == "miss_ratio") {
+            changed.memorySideMemory = true;
+            ip.missRatio = value;
         } else if (t[0] == "use_case" && t[3] == "fraction") {
             if (!kFraction.contains(value)) {
                 diagnostics.error(where, "must be " + kFraction.describe() + ", got " + formatNumber(value));
                 return false;
             }
-            setFraction(changed.ips, *index, value);
+            const double set = setFraction(changed.ips, *index, value);
+            if (std::abs(set - value) > 1e-12) {
+                diagnostics.error(where, "cannot set the fraction to " + formatNumber(value)
+                                             + ": no other IP can take the rest of the work (it stays "
+                                             + formatNumber(set) + ")");
+                return false;
+            }
         } else {
             return unknownPath();
         }

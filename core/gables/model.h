@@ -20,9 +20,24 @@ struct Ip
     double bandwidthGBps = 1;   // B_i: the IP's link to the interconnect
     double fraction = 0;        // f_i: share of the use case's work, Σ f_i = 1
     double intensity = 1;       // I_i: ops per byte moved off chip
+    // Extensions (models.md 1.4), neutral by default:
+    double missRatio = 1;            // m_i: share of D_i that misses the memory-side memory (when the Soc has one)
+    std::vector<std::string> buses;  // names of the buses on this IP's path to memory
     // Free-text source of each number, keyed by the file's field name
     // ("acceleration", "bandwidth_gbps", "fraction", "intensity_ops_per_byte").
     std::map<std::string, std::string> sources;
+
+    // An IP with the given roofline and work; everything else at its default.
+    static Ip make(std::string name, double acceleration, double bandwidthGBps, double fraction, double intensity)
+    {
+        Ip ip;
+        ip.name = std::move(name);
+        ip.acceleration = acceleration;
+        ip.bandwidthGBps = bandwidthGBps;
+        ip.fraction = fraction;
+        ip.intensity = intensity;
+        return ip;
+    }
 
     bool isActive() const { return fraction > 0; }
     double peakGops(double ppeakGops) const { return acceleration * ppeakGops; }
@@ -30,6 +45,16 @@ struct Ip
     double ridgeIntensity(double ppeakGops) const { return peakGops(ppeakGops) / bandwidthGBps; }
 
     bool operator==(const Ip &) const = default;
+};
+
+// An interconnect bus shared by the IPs that list it (models.md 1.4).
+struct Bus
+{
+    std::string name;
+    double bandwidthGBps = 1;
+    std::string source;
+
+    bool operator==(const Bus &) const = default;
 };
 
 struct Soc
@@ -41,6 +66,11 @@ struct Soc
     double bpeakGBps = 1;  // Bpeak: off-chip memory bandwidth
     std::map<std::string, std::string> sources; // "ppeak_gops", "bpeak_gbps"
     std::vector<Ip> ips;
+    // Extensions (models.md 1.4), all off by default:
+    bool memorySideMemory = false; // a system cache in front of DRAM: the IPs' miss ratios apply
+    double msmBandwidthGBps = 0;   // its bandwidth B_msm; 0: not a bound
+    std::vector<Bus> buses;      // interconnect buses; each adds T_bus,j to the max
+    bool serialized = false;     // IPs run one after another instead of concurrently
 
     bool operator==(const Soc &) const = default;
 };
@@ -48,9 +78,10 @@ struct Soc
 // One of the terms whose maximum sets the SoC's time.
 struct Term
 {
-    enum class Kind { Compute, Link, Memory };
+    enum class Kind { Compute, Link, Memory, MemorySideMemory, Bus };
     Kind kind = Kind::Memory;
-    int ip = -1; // -1 for memory
+    int ip = -1;  // for Compute and Link
+    int bus = -1; // for Bus
     double timeNs = 0;
 
     bool operator==(const Term &) const = default;
@@ -64,15 +95,17 @@ struct IpTerms
     double linkNs = 0;    // D_i / B_i
     double timeNs = 0;    // T_i = max(D_i/B_i, C_i)
     double scaledRoofGops = 0; // Scaled_i(I_i) = 1/T_i; 0 for an idle IP
+    double serialNs = 0;  // serialized work: max(C_i, D_i/B_i, m_i D_i/Bpeak)
 
     bool operator==(const IpTerms &) const = default;
 };
 
 struct Bound
 {
-    enum class Kind { IpCompute, IpLink, Memory, Balanced };
+    enum class Kind { IpCompute, IpLink, Memory, MemorySideMemory, Bus, Balanced, Serialized };
     Kind kind = Kind::Memory;
-    int ip = -1;               // for IpCompute and IpLink
+    int ip = -1;               // for IpCompute and IpLink; for Serialized the IP that takes longest
+    int bus = -1;              // for Bus
     std::vector<Term> limiting; // every term within the balance tolerance of the maximum
 
     bool operator==(const Bound &) const = default;
@@ -81,11 +114,15 @@ struct Bound
 struct Result
 {
     std::vector<IpTerms> ips;
-    double memoryDataBytes = 0; // Σ D_i
-    double memoryNs = 0;        // T_mem = Σ D_i / Bpeak
+    double memoryDataBytes = 0; // Σ m_i D_i (Σ D_i without a memory-side memory)
+    double memoryNs = 0;        // T_mem = Σ m_i D_i / Bpeak
+    double msmNs = 0;           // T_msm = Σ D_i / B_msm (0 when not modelled)
+    std::vector<double> busDataBytes; // per bus: Σ_{i on j} D_i
+    std::vector<double> busNs;        // per bus: T_bus,j = Σ_{i on j} D_i / B_bus,j
     double timeNs = 0;          // max(T_0 … T_{N-1}, T_mem)
     double attainableGops = 0;  // P_att = 1 / timeNs
     double averageIntensity = 0; // I_avg = 1 / Σ_{f_i>0} f_i/I_i
+    double memoryIntensity = 0;  // where the DRAM roof is read: 1 / Σ m_i f_i/I_i (= I_avg when all m_i = 1)
     Bound bound;
 
     bool operator==(const Result &) const = default;
@@ -96,15 +133,16 @@ struct Result
 inline constexpr double kBalanceTolerance = 1e-3;
 
 // Evaluates the model (seed 003, section III.D, equations for T_IP[i], T_memory
-// and P_attainable). Requires a Soc that passes validate(); IPs with f_i = 0
-// contribute nothing, so no division by zero can happen.
+// and P_attainable), with the extensions of models.md 1.4 when the Soc enables
+// them. Requires a Soc that passes validate(); IPs with f_i = 0 contribute
+// nothing, so no division by zero can happen.
 Result evaluate(const Soc &soc);
 
 // "IP[1] GPU link", "memory", "balanced (CPU compute, GPU link, memory)".
 std::string describe(const Bound &bound, const Soc &soc);
 std::string describe(const Term &term, const Soc &soc);
-const char *kindName(Bound::Kind kind); // "ip_compute", "ip_link", "memory", "balanced"
-const char *kindName(Term::Kind kind);  // "compute", "link", "memory"
+const char *kindName(Bound::Kind kind); // "ip_compute", "ip_link", "memory", "bus", "balanced", ...
+const char *kindName(Term::Kind kind);  // "compute", "link", "memory", "memory_side_memory", "bus"
 
 // --- Work fractions -------------------------------------------------------
 

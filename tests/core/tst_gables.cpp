@@ -11,6 +11,7 @@ using namespace roofline::gables;
 using Kind = Bound::Kind;
 
 Q_DECLARE_METATYPE(roofline::gables::Bound::Kind)
+Q_DECLARE_METATYPE(roofline::gables::RoofKind)
 
 namespace {
 
@@ -21,7 +22,7 @@ Soc fig6(double f, double bpeak = 10, double i1 = 0.1)
     soc.name = "fig6";
     soc.ppeakGops = 40;
     soc.bpeakGBps = bpeak;
-    soc.ips = {Ip{"CPU", "", 1, 6, 1 - f, 8, {}}, Ip{"GPU", "", 5, 15, f, i1, {}}};
+    soc.ips = {Ip::make("CPU", 1, 6, 1 - f, 8), Ip::make("GPU", 5, 15, f, i1)};
     return soc;
 }
 
@@ -141,7 +142,7 @@ private slots:
         soc.ppeakGops = 10;
         soc.bpeakGBps = 1e6;
         for (int i = 0; i < n; ++i)
-            soc.ips.push_back(Ip{"IP" + std::to_string(i), "", 2, 1e3, 1.0 / n, 100, {}});
+            soc.ips.push_back(Ip::make("IP" + std::to_string(i), 2, 1e3, 1.0 / n, 100));
         const Result r = evaluate(soc);
         ROOFLINE_COMPARE_REL(r.attainableGops, n * 20.0, 1e-12);
         QCOMPARE(r.bound.kind, Kind::Balanced); // all N compute roofs are equal
@@ -207,7 +208,7 @@ private slots:
         QFETCH(QList<double>, after);
         std::vector<Ip> ips;
         for (double f : before)
-            ips.push_back(Ip{"x", "", 1, 1, f, 1, {}});
+            ips.push_back(Ip::make("x", 1, 1, f, 1));
         ::roofline::gables::setFraction(ips, std::size_t(index), value, std::vector<bool>(locked.begin(), locked.end()));
         for (int i = 0; i < after.size(); ++i)
             ROOFLINE_COMPARE_REL(ips[std::size_t(i)].fraction, after[i], 1e-12);
@@ -238,7 +239,7 @@ private slots:
         ROOFLINE_COMPARE_REL(roofValueAt(g.memoryRoof, 3.0), 30.0, 1e-12);
         // Selections: I0, I1 on their roofs, then I_avg on the memory roof.
         QCOMPARE(int(g.selections.size()), 3);
-        QCOMPARE(g.selections[2].ip, -1);
+        QCOMPARE(g.selections[2].kind, RoofKind::Memory);
         ROOFLINE_COMPARE_REL(g.attainable.x, r.averageIntensity, 1e-12);
         ROOFLINE_COMPARE_REL(g.attainable.y, 1 / 0.753125, 1e-12);
         // Ranges are whole decades and contain everything selected.
@@ -248,6 +249,78 @@ private slots:
         }
         const double decades = std::log10(g.xRange.lower);
         QCOMPARE(decades, std::round(decades));
+    }
+
+    // --- Extensions (models.md 1.4); with them off every number above is unchanged ---
+
+    void memorySideMemory()
+    {
+        // Fig. 6b with a system cache catching 80% of the GPU's traffic:
+        // T_mem = (0.03125 + 0.2 * 7.5) / 10 = 0.153125, below the GPU link's 0.5.
+        Soc soc = ::fig6(0.75);
+        soc.ips[1].missRatio = 0.2;
+        QCOMPARE(evaluate(soc), evaluate(::fig6(0.75))); // miss ratios need the cache switched on
+        soc.memorySideMemory = true;
+        Result r = evaluate(soc);
+        ROOFLINE_COMPARE_REL(r.memoryNs, 0.153125, 1e-12);
+        ROOFLINE_COMPARE_REL(r.attainableGops, 2.0, 1e-12);
+        QCOMPARE(r.bound.kind, Kind::IpLink);
+        ROOFLINE_COMPARE_REL(r.memoryIntensity, 1 / 1.53125, 1e-12);
+        ROOFLINE_COMPARE_REL(r.averageIntensity, 1 / 7.53125, 1e-12); // I_avg ignores the cache
+
+        // The cache's own bandwidth sees all traffic: T_msm = 7.53125 / 10.
+        soc.msmBandwidthGBps = 10;
+        r = evaluate(soc);
+        ROOFLINE_COMPARE_REL(r.msmNs, 0.753125, 1e-12);
+        QCOMPARE(r.bound.kind, Kind::MemorySideMemory);
+        QCOMPARE(describe(r.bound, soc), std::string("memory-side memory"));
+        const PlotGeometry g = plotGeometry(soc, r);
+        QCOMPARE(int(g.extraRoofs.size()), 1);
+        QCOMPARE(g.extraRoofs[0].kind, RoofKind::MemorySideMemory);
+        ROOFLINE_COMPARE_REL(g.attainable.y, r.attainableGops, 1e-12);
+        ROOFLINE_COMPARE_REL(g.attainable.x, r.averageIntensity, 1e-12);
+    }
+
+    void buses()
+    {
+        // Fig. 6d with both IPs behind one 10 GB/s NoC: T_bus = 0.125 / 10 = 0.0125 ns/op.
+        Soc soc = ::fig6(0.75, 20, 8);
+        soc.buses = {Bus{"NoC", 10, ""}, Bus{"idle", 1, ""}};
+        soc.ips[0].buses = {"NoC"};
+        soc.ips[1].buses = {"NoC"};
+        const Result r = evaluate(soc);
+        ROOFLINE_COMPARE_REL(r.busNs[0], 0.0125, 1e-12);
+        QCOMPARE(r.busNs[1], 0.0);
+        ROOFLINE_COMPARE_REL(r.attainableGops, 80.0, 1e-12);
+        QCOMPARE(r.bound.kind, Kind::Bus);
+        QCOMPARE(r.bound.bus, 0);
+        QCOMPARE(describe(r.bound, soc), std::string("bus NoC"));
+        const PlotGeometry g = plotGeometry(soc, r);
+        QCOMPARE(int(g.extraRoofs.size()), 1); // the idle bus is not drawn
+        ROOFLINE_COMPARE_REL(g.attainable.x, 8.0, 1e-12);
+        ROOFLINE_COMPARE_REL(g.attainable.y, 80.0, 1e-12);
+    }
+
+    void serializedWork()
+    {
+        // Fig. 6d run one IP after the other: T = max(C0, D0/B0, D0/Bpeak) + max(C1, D1/B1, D1/Bpeak)
+        //                                       = 0.00625 + 0.00625 = 0.0125 ns/op.
+        Soc soc = ::fig6(0.75, 20, 8);
+        soc.serialized = true;
+        const Result r = evaluate(soc);
+        ROOFLINE_COMPARE_REL(r.timeNs, 0.0125, 1e-12);
+        ROOFLINE_COMPARE_REL(r.attainableGops, 80.0, 1e-12);
+        QCOMPARE(r.bound.kind, Kind::Serialized);
+        QCOMPARE(int(r.bound.limiting.size()), 2);
+        // Fig. 6b serialized: the GPU's memory time D1/Bpeak = 0.75 dominates its part.
+        Soc b = ::fig6(0.75);
+        b.serialized = true;
+        const Result rb = evaluate(b);
+        ROOFLINE_COMPARE_REL(rb.timeNs, 0.00625 + 0.75, 1e-12);
+        QCOMPARE(rb.bound.ip, 1);
+        QCOMPARE(describe(rb.bound, b), std::string("serialized (longest: IP[1] GPU)"));
+        const PlotGeometry g = plotGeometry(b, rb);
+        ROOFLINE_COMPARE_REL(g.attainable.y, rb.attainableGops, 1e-12);
     }
 
     void geometryHasNoNaN_data()

@@ -49,6 +49,33 @@ private slots:
         QVERIFY(*again.soc == *r.soc);
     }
 
+    void extensionsRoundTrip()
+    {
+        json doc = validDocument();
+        doc["soc"]["memory_side_memory"] = {{"bandwidth_gbps", 50}};
+        doc["soc"]["buses"] = json::parse(R"([{"name": "NoC", "bandwidth_gbps": {"value": 12, "source": "guess"}}])");
+        doc["soc"]["ips"][1]["buses"] = {"NoC"};
+        doc["use_case"]["work"]["GPU"]["miss_ratio"] = 0.25;
+        doc["use_case"]["schedule"] = "serialized";
+        const LoadResult r = parseSoc(doc.dump(), "x.json");
+        QVERIFY2(r.soc, r.diagnostics.toString().c_str());
+        QVERIFY(r.soc->memorySideMemory);
+        QCOMPARE(r.soc->msmBandwidthGBps, 50.0);
+        QCOMPARE(r.soc->buses.size(), std::size_t(1));
+        QCOMPARE(r.soc->buses[0].source, std::string("guess"));
+        QCOMPARE(r.soc->ips[1].buses, std::vector<std::string>{"NoC"});
+        QCOMPARE(r.soc->ips[1].missRatio, 0.25);
+        QVERIFY(r.soc->serialized);
+        const LoadResult again = parseSoc(serialize(*r.soc), "again.json");
+        QVERIFY2(again.soc, again.diagnostics.toString().c_str());
+        QVERIFY(*again.soc == *r.soc);
+        // Without extensions nothing extra is written.
+        const LoadResult plain = parseSoc(validDocument().dump(), "p.json");
+        const std::string text = serialize(*plain.soc);
+        QVERIFY(text.find("buses") == std::string::npos && text.find("miss_ratio") == std::string::npos
+                && text.find("schedule") == std::string::npos);
+    }
+
     void normalisesFractionsWithWarning()
     {
         json doc = validDocument();
@@ -83,7 +110,8 @@ private slots:
         row("zero Ppeak", R"([{"op":"replace","path":"/soc/ppeak_gops","value":0}])", "/soc/ppeak_gops", "must be > 0 and <= 1e+09, got 0");
         row("negative bandwidth", R"([{"op":"replace","path":"/soc/ips/1/bandwidth_gbps","value":-3}])", "/soc/ips/1/bandwidth_gbps", "must be > 0 and <= 1e+09, got -3");
         row("huge bandwidth", R"([{"op":"replace","path":"/soc/ips/0/bandwidth_gbps","value":1e300}])", "/soc/ips/0/bandwidth_gbps", "got 1e+300");
-        row("overflow to infinity", "RAW_REPLACE:\"bandwidth_gbps\":6|\"bandwidth_gbps\":1e999", "", "number overflow parsing '1e999'");
+        row("overflow to infinity", "RAW_REPLACE:\"bandwidth_gbps\":6|\"bandwidth_gbps\":1e999", "/soc/ips/0/bandwidth_gbps", "number overflow parsing '1e999'");
+        row("duplicate key", "RAW_REPLACE:\"bpeak_gbps\":|\"bpeak_gbps\":3,\"bpeak_gbps\":", "/soc/bpeak_gbps", "key appears twice");
         row("string for a number", R"([{"op":"replace","path":"/soc/bpeak_gbps","value":"10"}])", "/soc/bpeak_gbps", "expected a number, got a string");
         row("sourced number without value", R"([{"op":"replace","path":"/soc/bpeak_gbps","value":{"source":"x"}}])", "/soc/bpeak_gbps/value", "required field is missing");
         row("unknown key in sourced number", R"([{"op":"replace","path":"/soc/bpeak_gbps","value":{"value":1,"sorce":"x"}}])", "/soc/bpeak_gbps/sorce", "unknown key");
@@ -97,8 +125,16 @@ private slots:
         row("duplicate IP name", R"([{"op":"replace","path":"/soc/ips/1/name","value":"CPU"}])", "/soc/ips/1/name", "duplicate IP name");
         row("empty IP name", R"([{"op":"replace","path":"/soc/ips/1/name","value":""}])", "/soc/ips/1/name", "must not be empty");
         row("bad colour", R"([{"op":"replace","path":"/soc/ips/0/color","value":"blue"}])", "/soc/ips/0/color", "#rrggbb");
+        row("bad colour reported with other errors", R"([{"op":"replace","path":"/soc/ips/0/color","value":"blue"},{"op":"remove","path":"/soc/ppeak_gops"}])", "/soc/ips/0/color", "#rrggbb");
         row("no IPs", R"([{"op":"replace","path":"/soc/ips","value":[]}])", "/soc/ips", "at least one IP");
         row("IPs not an array", R"([{"op":"replace","path":"/soc/ips","value":{}}])", "/soc/ips", "expected an array");
+        row("bus reference unknown", R"([{"op":"add","path":"/soc/ips/1/buses","value":["NoC"]}])", "/soc/ips/1/buses/0", "no bus named \"NoC\"");
+        row("duplicate bus", R"([{"op":"add","path":"/soc/buses","value":[{"name":"A","bandwidth_gbps":1},{"name":"A","bandwidth_gbps":2}]}])", "/soc/buses/1/name", "duplicate bus name");
+        row("zero bus bandwidth", R"([{"op":"add","path":"/soc/buses","value":[{"name":"A","bandwidth_gbps":0}]}])", "/soc/buses/0/bandwidth_gbps", "must be > 0");
+        row("miss ratio above 1", R"([{"op":"add","path":"/soc/memory_side_memory","value":{}},{"op":"add","path":"/use_case/work/GPU/miss_ratio","value":1.2}])", "/use_case/work/GPU/miss_ratio", "must be >= 0 and <= 1");
+        row("miss ratio without cache", R"([{"op":"add","path":"/use_case/work/GPU/miss_ratio","value":0.5}])", "/use_case/work/GPU/miss_ratio", "a miss ratio needs a memory-side memory");
+        row("unknown schedule", R"([{"op":"add","path":"/use_case/schedule","value":"parallel"}])", "/use_case/schedule", "expected \"concurrent\" or \"serialized\"");
+        row("msm bandwidth zero", R"([{"op":"add","path":"/soc/memory_side_memory","value":{"bandwidth_gbps":0}}])", "/soc/memory_side_memory/bandwidth_gbps", "must be > 0");
         row("missing use case", R"([{"op":"remove","path":"/use_case"}])", "/use_case", "required field is missing");
     }
     void errors()
@@ -132,6 +168,23 @@ private slots:
         QVERIFY2(found, qPrintable(QStringLiteral("expected %1: ...%2..., got:\n%3").arg(pointer, message, all)));
     }
 
+    void fractionOverrideThatCannotHold()
+    {
+        // With one IP the work has nowhere else to go: say so instead of silently keeping f = 1.
+        json doc = validDocument();
+        doc["soc"]["ips"].erase(1);
+        doc["use_case"]["work"].erase("GPU");
+        doc["use_case"]["work"]["CPU"]["fraction"] = 1;
+        LoadResult r = parseSoc(doc.dump(), "one.json");
+        QVERIFY2(r.soc, r.diagnostics.toString().c_str());
+        Soc soc = *r.soc;
+        Diagnostics diagnostics;
+        QVERIFY(!applyOverride(soc, "/use_case/work/CPU/fraction=0", diagnostics));
+        QVERIFY2(diagnostics.toString().find("no other IP can take the rest of the work") != std::string::npos,
+                 diagnostics.toString().c_str());
+        QVERIFY(applyOverride(soc, "/use_case/work/CPU/fraction=1", diagnostics)); // a no-op is fine
+    }
+
     void missingFile()
     {
         const LoadResult r = loadSocFile("/nonexistent/soc.json");
@@ -158,6 +211,7 @@ private slots:
         QTest::newRow("zero") << "/soc/bpeak_gbps=0" << false << 0.0 << "must be > 0";
         QTest::newRow("negative") << "/soc/ips/CPU/acceleration=-1" << false << 0.0 << "must be > 0";
         QTest::newRow("no equals sign") << "/soc/bpeak_gbps" << false << 0.0 << "expected POINTER=VALUE";
+        QTest::newRow("miss ratio") << "/use_case/work/GPU/miss_ratio=0.2" << true << 2.0 << "";
         QTest::newRow("fraction out of range") << "/use_case/work/GPU/fraction=2" << false << 0.0 << "must be >= 0 and <= 1";
     }
     void overrides()

@@ -181,6 +181,61 @@ private slots:
         ROOFLINE_COMPARE_REL(view->result().attainableGops, 40.0, 1e-12);
     }
 
+    void extensionsThroughPanel()
+    {
+        MainWindow window;
+        QVERIFY(window.openFile(example("gables-fig6d.json"), nullptr));
+        GablesView *view = window.gablesView();
+        GablesParamPanel *panel = view->panel();
+        QVERIFY(!panel->missRatioSlider(1)); // no cache, no miss-ratio controls
+
+        // Serialized work: 0.00625 + 0.00625 ns/op -> 80 Gops/s.
+        quint64 before = view->updateCount();
+        panel->serializedBox()->setChecked(true);
+        QVERIFY(waitForUpdate(view, before));
+        ROOFLINE_COMPARE_REL(view->result().attainableGops, 80.0, 1e-12);
+        QVERIFY(view->readout()->text().contains(QStringLiteral("serialized")));
+        before = view->updateCount();
+        panel->serializedBox()->setChecked(false);
+        QVERIFY(waitForUpdate(view, before));
+        ROOFLINE_COMPARE_REL(view->result().attainableGops, 160.0, 1e-12);
+
+        // A shared 10 GB/s bus for both IPs becomes the bound: 0.125 / 10 -> 80 Gops/s.
+        before = view->updateCount();
+        QTest::mouseClick(panel->addBusButton(), Qt::LeftButton);
+        QVERIFY(waitForUpdate(view, before));
+        panel->busSlider(0)->spinBox()->setValue(10);
+        panel->busBox(0, 0)->setChecked(true);
+        before = view->updateCount();
+        panel->busBox(1, 0)->setChecked(true);
+        QVERIFY(waitForUpdate(view, before));
+        ROOFLINE_COMPARE_REL(view->result().attainableGops, 80.0, 1e-12);
+        QCOMPARE(view->result().bound.kind, Bound::Kind::Bus);
+        QVERIFY(view->termsChart()->rowLabels().first() == QStringLiteral("bus Bus 1"));
+        QCOMPARE(int(view->plot()->geometry().extraRoofs.size()), 1);
+
+        // A cache that catches the GPU's traffic: miss ratio sliders appear and act on T_mem.
+        before = view->updateCount();
+        panel->msmBox()->setChecked(true);
+        QVERIFY(waitForUpdate(view, before));
+        QTRY_VERIFY(panel->missRatioSlider(1));
+        before = view->updateCount();
+        panel->missRatioSlider(1)->spinBox()->setValue(0.5);
+        QVERIFY(waitForUpdate(view, before));
+        ROOFLINE_COMPARE_REL(view->result().memoryNs, (0.03125 + 0.5 * 0.09375) / 20, 1e-12);
+        QVERIFY(view->document()->soc().memorySideMemory);
+
+        // Removing the bus takes it off every IP.
+        before = view->updateCount();
+        view->document()->removeBus(0);
+        QVERIFY(waitForUpdate(view, before));
+        QVERIFY(view->document()->soc().ips[0].buses.empty());
+        // Memory no longer ties: CPU compute and GPU link stay balanced at 160 Gops/s.
+        QCOMPARE(view->result().bound.kind, Bound::Kind::Balanced);
+        QCOMPARE(int(view->result().bound.limiting.size()), 2);
+        ROOFLINE_COMPARE_REL(view->result().attainableGops, 160.0, 1e-12);
+    }
+
     void everyExampleOpens_data()
     {
         QTest::addColumn<QString>("path");
@@ -233,7 +288,11 @@ private slots:
     {
         // Values a control could never produce are ignored, never shown as NaN.
         GablesDocument doc;
-        doc.setSoc(Soc{"t", "", "", 40, 10, {}, {Ip{"CPU", "", 1, 6, 1, 8, {}}}}, QString());
+        Soc soc;
+        soc.ppeakGops = 40;
+        soc.bpeakGBps = 10;
+        soc.ips = {Ip::make("CPU", 1, 6, 1, 8)};
+        doc.setSoc(soc, QString());
         doc.setBpeak(std::nan(""));
         doc.setBpeak(0);
         doc.setBpeak(-3);
@@ -301,9 +360,11 @@ private slots:
 
     void manyIpsLegendStaysReadable()
     {
-        Soc soc{"64", "", "", 10, 1000, {}, {}};
+        Soc soc;
+        soc.ppeakGops = 10;
+        soc.bpeakGBps = 1000;
         for (int i = 0; i < 64; ++i)
-            soc.ips.push_back(Ip{"IP" + std::to_string(i), "", 1.0 + i, 10, 1.0 / 64, 1.0 + i, {}});
+            soc.ips.push_back(Ip::make("IP" + std::to_string(i), 1.0 + i, 10, 1.0 / 64, 1.0 + i));
         GablesDocument doc;
         doc.setSoc(soc, QString());
         GablesView view(&doc);
