@@ -1,6 +1,7 @@
 #include "gablesview.h"
 
 #include "gablesdocument.h"
+#include "resources.h"
 #include "gablesparampanel.h"
 #include "gablesplot.h"
 #include "termschart.h"
@@ -16,7 +17,7 @@ namespace studio {
 using namespace roofline::gables;
 
 GablesView::GablesView(GablesDocument *document, QWidget *parent)
-    : QWidget(parent)
+    : ModelView(parent)
     , m_document(document)
 {
     m_plot = new GablesPlot(this);
@@ -58,6 +59,9 @@ GablesView::GablesView(GablesDocument *document, QWidget *parent)
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(split);
 
+    connect(m_document, &GablesDocument::modifiedChanged, this, &ModelView::modifiedChanged);
+    connect(m_document, &GablesDocument::filePathChanged, this, &ModelView::filePathChanged);
+    connect(this, &GablesView::updated, this, &ModelView::summaryChanged);
     connect(m_document, &GablesDocument::valuesChanged, this, [this] { scheduleUpdate(false); });
     connect(m_document, &GablesDocument::structureChanged, this, [this] { scheduleUpdate(true); });
     connect(m_panel, &GablesParamPanel::message, this, [this](const QString &text) {
@@ -129,6 +133,76 @@ void GablesView::refresh()
     m_terms->replot();
     ++m_updateCount;
     emit updated();
+}
+
+QString GablesView::title() const
+{
+    return tr("Gables SoC roofline");
+}
+
+QStringList GablesView::formatIds() const
+{
+    return {QString::fromLatin1(kFormatId)};
+}
+
+QStringList GablesView::exampleFiles() const
+{
+    return resources::exampleFiles(QStringLiteral("gables"));
+}
+
+bool GablesView::openFile(const QString &path, QString *error, QStringList *warnings)
+{
+    if (!m_document->load(path, error, warnings))
+        return false;
+    flushPendingUpdate();
+    m_plot->resetView();
+    return true;
+}
+
+bool GablesView::saveFile(const QString &path, QString *error)
+{
+    return m_document->save(path, error);
+}
+
+QString GablesView::filePath() const
+{
+    return m_document->filePath();
+}
+
+bool GablesView::isModified() const
+{
+    return m_document->isModified();
+}
+
+bool GablesView::applyOverride(const QString &assignment, QString *error)
+{
+    Soc soc = m_document->soc();
+    roofline::Diagnostics diagnostics;
+    diagnostics.setFile(m_document->filePath().toStdString());
+    if (!roofline::gables::applyOverride(soc, assignment.toStdString(), diagnostics)) {
+        if (error)
+            *error = QString::fromStdString(diagnostics.toString()).trimmed();
+        return false;
+    }
+    m_document->setSoc(soc, m_document->filePath());
+    m_document->setModified(true);
+    flushPendingUpdate();
+    return true;
+}
+
+QCustomPlot *GablesView::exportPlot() const
+{
+    return m_plot;
+}
+
+QString GablesView::exportTitle() const
+{
+    return tr("Gables roofline: %1").arg(QString::fromStdString(m_document->soc().name));
+}
+
+void GablesView::resetZoom()
+{
+    m_plot->resetView();
 }
 
 QString GablesView::summary() const

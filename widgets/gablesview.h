@@ -5,8 +5,7 @@
 #pragma once
 
 #include "gables/model.h"
-
-#include <QWidget>
+#include "modelview.h"
 
 class QLabel;
 class QScrollArea;
@@ -18,11 +17,25 @@ class GablesParamPanel;
 class GablesPlot;
 class TermsChart;
 
-class GablesView : public QWidget
+class GablesView : public ModelView
 {
     Q_OBJECT
 public:
     explicit GablesView(GablesDocument *document, QWidget *parent = nullptr);
+
+    // ModelView
+    QString title() const override;
+    QStringList formatIds() const override;
+    QStringList exampleFiles() const override;
+    bool openFile(const QString &path, QString *error, QStringList *warnings) override;
+    bool canSave() const override { return true; }
+    bool saveFile(const QString &path, QString *error) override;
+    QString filePath() const override;
+    bool isModified() const override;
+    bool applyOverride(const QString &assignment, QString *error) override;
+    QCustomPlot *exportPlot() const override;
+    QString exportTitle() const override;
+    void resetZoom() override;
 
     GablesDocument *document() const { return m_document; }
     GablesPlot *plot() const { return m_plot; }
@@ -31,12 +44,12 @@ public:
     QLabel *readout() const { return m_readout; }
     const roofline::gables::Result &result() const { return m_result; }
     // One line for the status bar: "P_att = 160 Gops/s · bound: balanced (…)".
-    QString summary() const;
+    QString summary() const override;
     // How many coalesced updates ran (tests and the benchmark wait on it).
     quint64 updateCount() const { return m_updateCount; }
 
     // Evaluates and redraws now if an update is pending.
-    void flushPendingUpdate();
+    void flushPendingUpdate() override;
 
 signals:
     void updated(); // after every coalesced evaluate + redraw

@@ -3,6 +3,7 @@
 #include "gablesdocument.h"
 #include "gablesplot.h"
 #include "gablesview.h"
+#include "modelview.h"
 #include "resources.h"
 #include "roofline_version.h"
 
@@ -44,20 +45,20 @@ MainWindow::MainWindow(QWidget *parent)
     : QMainWindow(parent)
 {
     setWindowIcon(QIcon(resources::appIconPath()));
-    m_gablesDocument = new GablesDocument(this);
-    m_gablesView = new GablesView(m_gablesDocument, this);
-
     m_tabs = new QTabWidget(this);
     m_tabs->setDocumentMode(true);
-    m_tabs->addTab(m_gablesView, tr("Gables SoC roofline"));
     setCentralWidget(m_tabs);
-
     m_statusReadout = new QLabel(this);
     statusBar()->addPermanentWidget(m_statusReadout, 1);
-    connect(m_gablesView, &GablesView::updated, this, [this] { m_statusReadout->setText(statusText()); });
-    connect(m_gablesDocument, &GablesDocument::modifiedChanged, this, [this] { updateTitle(); });
-    connect(m_gablesDocument, &GablesDocument::filePathChanged, this, [this] { updateTitle(); });
 
+    m_gablesDocument = new GablesDocument(this);
+    m_gablesView = new GablesView(m_gablesDocument, this);
+    addView(m_gablesView);
+
+    connect(m_tabs, &QTabWidget::currentChanged, this, [this] {
+        updateTitle();
+        m_statusReadout->setText(statusText());
+    });
     createMenus();
     updateTitle();
     resize(1400, 900);
@@ -65,32 +66,62 @@ MainWindow::MainWindow(QWidget *parent)
     restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
 }
 
+void MainWindow::addView(ModelView *view)
+{
+    m_views.push_back(view);
+    m_tabs->addTab(view, view->title());
+    connect(view, &ModelView::summaryChanged, this, [this, view] {
+        if (view == currentView())
+            m_statusReadout->setText(statusText());
+    });
+    connect(view, &ModelView::modifiedChanged, this, [this] { updateTitle(); });
+    connect(view, &ModelView::filePathChanged, this, [this] { updateTitle(); });
+}
+
+ModelView *MainWindow::currentView() const
+{
+    return qobject_cast<ModelView *>(m_tabs->currentWidget());
+}
+
+void MainWindow::setCurrentView(ModelView *view)
+{
+    m_tabs->setCurrentWidget(view);
+}
+
+ModelView *MainWindow::viewForFormat(const QString &formatId) const
+{
+    for (ModelView *view : m_views) {
+        if (view->formatIds().contains(formatId))
+            return view;
+    }
+    return nullptr;
+}
+
 void MainWindow::createMenus()
 {
     QMenu *file = menuBar()->addMenu(tr("&File"));
     QAction *open = file->addAction(tr("&Open…"), this, [this] {
-        if (!maybeSave())
-            return;
-        const QString path = QFileDialog::getOpenFileName(this, tr("Open SoC model"), QString(),
+        const QString path = QFileDialog::getOpenFileName(this, tr("Open model"), QString(),
                                                           tr("Roofline Studio models (*.json);;All files (*)"));
         if (!path.isEmpty())
             openInteractive(path);
     });
     open->setShortcut(QKeySequence::Open);
 
-    QMenu *examples = file->addMenu(tr("Open &Example"));
-    for (const QString &path : resources::exampleFiles()) {
-        examples->addAction(exampleTitle(path), this, [this, path] {
-            if (maybeSave())
-                openInteractive(path);
-        });
+    m_examplesMenu = file->addMenu(tr("Open &Example"));
+    for (ModelView *view : m_views) {
+        QMenu *menu = m_views.size() > 1 ? m_examplesMenu->addMenu(view->title()) : m_examplesMenu;
+        for (const QString &path : view->exampleFiles())
+            menu->addAction(exampleTitle(path), this, [this, path] { openInteractive(path); });
     }
     m_recentMenu = file->addMenu(tr("Open &Recent"));
     updateRecentMenu();
     file->addSeparator();
 
     QAction *save = file->addAction(tr("&Save"), this, [this] {
-        const QString path = m_gablesDocument->filePath();
+        if (!currentView()->canSave())
+            return;
+        const QString path = currentView()->filePath();
         QString error;
         if (path.isEmpty() || path.startsWith(QLatin1Char(':'))) {
             // Embedded examples are read-only: ask where to save.
@@ -121,8 +152,13 @@ void MainWindow::createMenus()
     file->addAction(tr("&Quit"), this, &QWidget::close)->setShortcut(QKeySequence::Quit);
 
     QMenu *view = menuBar()->addMenu(tr("&View"));
-    view->addAction(tr("&Reset Zoom"), this, [this] { m_gablesView->plot()->resetView(); })
+    view->addAction(tr("&Reset Zoom"), this, [this] { currentView()->resetZoom(); })
         ->setShortcut(QKeySequence(tr("Ctrl+0")));
+    view->addAction(tr("&Next View"), this, [this] { m_tabs->setCurrentIndex((m_tabs->currentIndex() + 1) % m_tabs->count()); })
+        ->setShortcut(QKeySequence::NextChild);
+    view->addAction(tr("&Previous View"), this, [this] {
+        m_tabs->setCurrentIndex((m_tabs->currentIndex() + m_tabs->count() - 1) % m_tabs->count());
+    })->setShortcut(QKeySequence::PreviousChild);
 
     QMenu *help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&About Roofline Studio"), this, [this] {
@@ -136,26 +172,48 @@ void MainWindow::createMenus()
 
 bool MainWindow::openFile(const QString &path, QString *error, QStringList *warnings)
 {
-    if (!m_gablesDocument->load(path, error, warnings))
+    QString formatError;
+    const QString format = readFormatId(path, &formatError);
+    if (format.isEmpty()) {
+        if (error)
+            *error = formatError;
         return false;
+    }
+    ModelView *view = viewForFormat(format);
+    if (!view) {
+        QStringList known;
+        for (ModelView *v : m_views)
+            known << v->formatIds();
+        if (error)
+            *error = tr("%1: /format: unknown format \"%2\"; this build opens %3").arg(path, format, known.join(QStringLiteral(", ")));
+        return false;
+    }
+    if (!view->openFile(path, error, warnings))
+        return false;
+    setCurrentView(view);
     if (!path.startsWith(QLatin1Char(':')))
         addRecentFile(QFileInfo(path).absoluteFilePath());
-    m_gablesView->flushPendingUpdate();
-    m_gablesView->plot()->resetView();
+    updateTitle();
+    m_statusReadout->setText(statusText());
     return true;
 }
 
 bool MainWindow::saveFile(const QString &path, QString *error)
 {
-    if (!m_gablesDocument->save(path, error))
+    if (!currentView()->saveFile(path, error))
         return false;
     addRecentFile(QFileInfo(path).absoluteFilePath());
     return true;
 }
 
+bool MainWindow::applyOverride(const QString &assignment, QString *error)
+{
+    return currentView()->applyOverride(assignment, error);
+}
+
 QCustomPlot *MainWindow::currentPlot() const
 {
-    return m_gablesView->plot();
+    return currentView()->exportPlot();
 }
 
 bool MainWindow::exportCurrentPlot(const QString &path, const ExportOptions &options, QString *error)
@@ -166,24 +224,26 @@ bool MainWindow::exportCurrentPlot(const QString &path, const ExportOptions &opt
             *error = tr("%1: unknown export format; use .svg, .pdf or .png").arg(path);
         return false;
     }
-    m_gablesView->flushPendingUpdate();
+    ModelView *view = currentView();
+    view->flushPendingUpdate();
     ExportOptions withMeta = options;
-    const auto &soc = m_gablesDocument->soc();
     if (withMeta.title.isEmpty())
-        withMeta.title = QStringLiteral("Gables roofline: %1").arg(QString::fromStdString(soc.name));
+        withMeta.title = view->exportTitle();
     if (withMeta.description.isEmpty())
-        withMeta.description = QStringLiteral("Roofline Studio %1. %2").arg(QStringLiteral(ROOFLINE_VERSION),
-                                                                           m_gablesView->summary());
-    return exportPlot(currentPlot(), path, format, withMeta, error);
+        withMeta.description = QStringLiteral("Roofline Studio %1. %2").arg(QStringLiteral(ROOFLINE_VERSION), view->summary());
+    return exportPlot(view->exportPlot(), path, format, withMeta, error);
 }
 
 QString MainWindow::statusText() const
 {
-    return m_gablesView->summary();
+    return currentView() ? currentView()->summary() : QString();
 }
 
 void MainWindow::openInteractive(const QString &path)
 {
+    QString formatError;
+    if (ModelView *target = viewForFormat(readFormatId(path, &formatError)); target && !maybeSave(target))
+        return;
     QString error;
     QStringList warnings;
     if (!openFile(path, &error, &warnings)) {
@@ -200,7 +260,7 @@ void MainWindow::exportInteractive(ExportFormat format)
     const QString suffix = format == ExportFormat::Svg ? QStringLiteral("svg")
         : format == ExportFormat::Pdf                  ? QStringLiteral("pdf")
                                                        : QStringLiteral("png");
-    QString base = QFileInfo(m_gablesDocument->filePath()).completeBaseName();
+    QString base = QFileInfo(currentView()->filePath()).completeBaseName();
     if (base.isEmpty())
         base = QStringLiteral("roofline");
     const QString path = QFileDialog::getSaveFileName(this, tr("Export plot"), base + QLatin1Char('.') + suffix,
@@ -216,10 +276,12 @@ void MainWindow::exportInteractive(ExportFormat format)
 
 void MainWindow::updateTitle()
 {
-    QString name = m_gablesDocument->filePath().isEmpty() ? tr("untitled")
-                                                          : QFileInfo(m_gablesDocument->filePath()).fileName();
-    setWindowTitle(tr("%1[*] — Roofline Studio").arg(name));
-    setWindowModified(m_gablesDocument->isModified());
+    ModelView *view = currentView();
+    if (!view)
+        return;
+    const QString name = view->filePath().isEmpty() ? tr("untitled") : QFileInfo(view->filePath()).fileName();
+    setWindowTitle(tr("%1[*] — %2 — Roofline Studio").arg(name, view->title()));
+    setWindowModified(view->isModified());
 }
 
 QStringList MainWindow::recentFiles() const
@@ -244,43 +306,44 @@ void MainWindow::updateRecentMenu()
     m_recentMenu->clear();
     const QStringList files = recentFiles();
     for (const QString &path : files) {
-        m_recentMenu->addAction(QFileInfo(path).fileName(), this, [this, path] {
-            if (maybeSave())
-                openInteractive(path);
-        })->setToolTip(path);
+        m_recentMenu->addAction(QFileInfo(path).fileName(), this, [this, path] { openInteractive(path); })
+            ->setToolTip(path);
     }
     m_recentMenu->setEnabled(!files.isEmpty());
 }
 
-bool MainWindow::maybeSave()
+bool MainWindow::maybeSave(ModelView *view)
 {
-    if (!m_gablesDocument->isModified())
+    if (!view->isModified() || !view->canSave())
         return true;
     const auto answer = QMessageBox::question(
-        this, tr("Unsaved changes"), tr("The current model has unsaved changes. Save them first?"),
+        this, tr("Unsaved changes"), tr("The %1 model has unsaved changes. Save them first?").arg(view->title()),
         QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
     if (answer == QMessageBox::Cancel)
         return false;
     if (answer == QMessageBox::Discard)
         return true;
-    QString path = m_gablesDocument->filePath();
+    QString path = view->filePath();
     if (path.isEmpty() || path.startsWith(QLatin1Char(':')))
-        path = QFileDialog::getSaveFileName(this, tr("Save SoC model"), QString(), tr("Roofline Studio models (*.json)"));
+        path = QFileDialog::getSaveFileName(this, tr("Save model"), QString(), tr("Roofline Studio models (*.json)"));
     if (path.isEmpty())
         return false;
     QString error;
-    if (!saveFile(path, &error)) {
+    if (!view->saveFile(path, &error)) {
         QMessageBox::warning(this, tr("Save failed"), error);
         return false;
     }
+    addRecentFile(QFileInfo(path).absoluteFilePath());
     return true;
 }
 
 void MainWindow::closeEvent(QCloseEvent *event)
 {
-    if (!maybeSave()) {
-        event->ignore();
-        return;
+    for (ModelView *view : m_views) {
+        if (!maybeSave(view)) {
+            event->ignore();
+            return;
+        }
     }
     QSettings().setValue(QStringLiteral("window/geometry"), saveGeometry());
     event->accept();

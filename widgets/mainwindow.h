@@ -1,11 +1,13 @@
-// The studio's main window: one tab per model view (Gables now; AMAIX and the
-// timeline plug in as further tabs), the File menu with examples, recent
-// files and plot export, and a status-bar readout of the current result.
+// The studio's main window: one tab per model view (see ModelView), a File
+// menu that routes each file to the view of its format, examples, recent
+// files, plot export, and a status-bar readout of the current view.
 #pragma once
 
 #include "plotexport.h"
 
 #include <QMainWindow>
+
+#include <vector>
 
 class QCustomPlot;
 class QLabel;
@@ -16,6 +18,7 @@ namespace studio {
 
 class GablesDocument;
 class GablesView;
+class ModelView;
 
 class MainWindow : public QMainWindow
 {
@@ -23,12 +26,17 @@ class MainWindow : public QMainWindow
 public:
     explicit MainWindow(QWidget *parent = nullptr);
 
-    // Loads a model file or embedded example. On failure the current work is
-    // kept and `error` names the file, the field and the reason.
+    // Loads a model file (or an embedded example) into the view of its format
+    // and shows that view. On failure all current work is kept and `error`
+    // names the file, the field and the reason.
     bool openFile(const QString &path, QString *error, QStringList *warnings = nullptr);
-    bool saveFile(const QString &path, QString *error);
+    bool saveFile(const QString &path, QString *error); // the current view's model
     bool exportCurrentPlot(const QString &path, const ExportOptions &options, QString *error);
+    bool applyOverride(const QString &assignment, QString *error); // to the current view
 
+    ModelView *currentView() const;
+    const std::vector<ModelView *> &views() const { return m_views; }
+    void setCurrentView(ModelView *view);
     GablesDocument *gablesDocument() const { return m_gablesDocument; }
     GablesView *gablesView() const { return m_gablesView; }
     QCustomPlot *currentPlot() const;
@@ -39,19 +47,23 @@ protected:
     void closeEvent(QCloseEvent *event) override;
 
 private:
+    void addView(ModelView *view);
     void createMenus();
     void updateTitle();
     void updateRecentMenu();
     void addRecentFile(const QString &path);
-    bool maybeSave();
+    bool maybeSave(ModelView *view);
     void openInteractive(const QString &path);
     void exportInteractive(ExportFormat format);
+    ModelView *viewForFormat(const QString &formatId) const;
 
     QTabWidget *m_tabs = nullptr;
+    std::vector<ModelView *> m_views;
     GablesDocument *m_gablesDocument = nullptr;
     GablesView *m_gablesView = nullptr;
     QLabel *m_statusReadout = nullptr;
     QMenu *m_recentMenu = nullptr;
+    QMenu *m_examplesMenu = nullptr;
 };
 
 } // namespace studio

@@ -6,10 +6,8 @@
 //
 // Exports and screenshots work without a display (the offscreen platform is
 // chosen automatically when no display is available).
-#include "gables/io.h"
-#include "gablesdocument.h"
-#include "gablesview.h"
 #include "mainwindow.h"
+#include "modelview.h"
 #include "resources.h"
 #include "roofline_version.h"
 
@@ -79,10 +77,11 @@ int main(int argc, char **argv)
         QStringLiteral("Interactive analytical performance models of SoCs and DNN accelerators."));
     parser.addHelpOption();
     parser.addVersionOption();
-    parser.addPositionalArgument(QStringLiteral("file"),
-                                 QStringLiteral("Model file to open (default: the %1 example).")
+    parser.addPositionalArgument(QStringLiteral("files"),
+                                 QStringLiteral("Model files to open, each in the view of its format (default: the %1 "
+                                                "example). Exports show the view of the last file.")
                                      .arg(QFileInfo(studio::resources::defaultExample()).fileName()),
-                                 QStringLiteral("[file]"));
+                                 QStringLiteral("[files...]"));
     const QCommandLineOption exportSvg(QStringLiteral("export-svg"), QStringLiteral("Write the plot as SVG and exit."),
                                        QStringLiteral("out.svg"));
     const QCommandLineOption exportPng(QStringLiteral("export-png"), QStringLiteral("Write the plot as PNG and exit."),
@@ -110,41 +109,32 @@ int main(int argc, char **argv)
         width = m.captured(1).toInt();
         height = m.captured(2).toInt();
     }
-    if (parser.positionalArguments().size() > 1) {
-        fail(QStringLiteral("only one file may be given"));
-        return 2;
-    }
-
     studio::MainWindow window;
-    const QString file = parser.positionalArguments().value(0, studio::resources::defaultExample());
+    QStringList files = parser.positionalArguments();
+    if (files.isEmpty())
+        files << studio::resources::defaultExample();
     QString error;
-    QStringList warnings;
-    if (!window.openFile(file, &error, &warnings)) {
-        fail(error);
-        if (headless)
-            return 1;
-        // Interactive: open the default example instead and say why.
-        window.openFile(studio::resources::defaultExample(), nullptr);
-        QTimer::singleShot(0, &window, [&window, error] {
-            QMessageBox::warning(&window, QObject::tr("Could not open the file"), error);
-        });
-    }
-    for (const QString &w : warnings)
-        fail(w);
-
-    // Overrides go through the same core function as roofline-cli.
-    if (parser.isSet(set)) {
-        roofline::gables::Soc soc = window.gablesDocument()->soc();
-        roofline::Diagnostics diagnostics;
-        diagnostics.setFile(file.toStdString());
-        for (const QString &assignment : parser.values(set)) {
-            if (!roofline::gables::applyOverride(soc, assignment.toStdString(), diagnostics)) {
-                fail(QString::fromStdString(diagnostics.toString()).trimmed());
+    for (const QString &file : files) {
+        QStringList warnings;
+        if (!window.openFile(file, &error, &warnings)) {
+            fail(error);
+            if (headless)
                 return 1;
-            }
+            // Interactive: keep going with what opened, and say why this did not.
+            QTimer::singleShot(0, &window, [&window, error] {
+                QMessageBox::warning(&window, QObject::tr("Could not open the file"), error);
+            });
         }
-        window.gablesDocument()->setSoc(soc, window.gablesDocument()->filePath());
-        window.gablesView()->flushPendingUpdate();
+        for (const QString &w : warnings)
+            fail(w);
+    }
+
+    // Overrides go through the same core functions as roofline-cli.
+    for (const QString &assignment : parser.values(set)) {
+        if (!window.applyOverride(assignment, &error)) {
+            fail(error);
+            return 1;
+        }
     }
 
     if (headless) {
@@ -163,7 +153,7 @@ int main(int argc, char **argv)
             window.resize(parser.isSet(size) ? QSize(width, height) : QSize(1400, 900));
             window.show();
             QApplication::processEvents();
-            window.gablesView()->flushPendingUpdate();
+            window.currentView()->flushPendingUpdate();
             QApplication::processEvents();
             if (!window.grab().save(parser.value(screenshot))) {
                 fail(QStringLiteral("%1: could not write the screenshot").arg(parser.value(screenshot)));

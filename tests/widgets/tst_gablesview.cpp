@@ -282,6 +282,24 @@ private slots:
         QVERIFY(window.gablesDocument()->isModified());
         QVERIFY(!window.openFile(dir.filePath(QStringLiteral("missing.json")), &error));
         QVERIFY(error.contains(QStringLiteral("missing.json")));
+
+        // Files are routed by their "format": an unknown one, none, or no JSON at all is refused clearly.
+        auto write = [&](const char *name, const QByteArray &text) {
+            QFile f(dir.filePath(QLatin1String(name)));
+            f.open(QIODevice::WriteOnly);
+            f.write(text);
+            return f.fileName();
+        };
+        const QString unknown = write("unknown.json", R"({"format": "roofline-studio/teapot", "version": 1})");
+        QVERIFY(!window.openFile(unknown, &error));
+        QVERIFY2(error.contains(QStringLiteral("/format: unknown format \"roofline-studio/teapot\"")), qPrintable(error));
+        const QString noFormat = write("noformat.json", R"({"soc": {}})");
+        QVERIFY(!window.openFile(noFormat, &error));
+        QVERIFY2(error.contains(QStringLiteral("/format: required field is missing")), qPrintable(error));
+        const QString garbage = write("garbage.json", "{\n  oops");
+        QVERIFY(!window.openFile(garbage, &error));
+        QVERIFY2(error.contains(QStringLiteral("line 2, column")), qPrintable(error));
+        QVERIFY(window.gablesDocument()->soc() == before);
     }
 
     void documentRejectsNonsense()

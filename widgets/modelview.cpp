@@ -1,0 +1,52 @@
+#include "modelview.h"
+
+#include "common/jsonreader.h"
+
+#include <nlohmann/json.hpp>
+
+#include <QFile>
+
+namespace studio {
+
+bool ModelView::saveFile(const QString &path, QString *error)
+{
+    if (error)
+        *error = tr("%1: this view has nothing to save").arg(path);
+    return false;
+}
+
+bool ModelView::applyOverride(const QString &assignment, QString *error)
+{
+    if (error)
+        *error = tr("--set %1: the %2 view takes no overrides").arg(assignment, title());
+    return false;
+}
+
+QString readFormatId(const QString &path, QString *error)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly)) {
+        if (error)
+            *error = QObject::tr("%1: cannot open the file for reading: %2").arg(path, file.errorString());
+        return {};
+    }
+    roofline::Diagnostics diagnostics;
+    diagnostics.setFile(path.toStdString());
+    nlohmann::json root;
+    if (!roofline::parseJsonText(file.readAll().toStdString(), root, diagnostics)) {
+        if (error)
+            *error = QString::fromStdString(diagnostics.toString()).trimmed();
+        return {};
+    }
+    const auto format = root.is_object() ? root.find("format") : root.end();
+    if (!root.is_object() || format == root.end() || !format->is_string()) {
+        if (error)
+            *error = QObject::tr("%1: /format: required field is missing; it names the kind of model in the "
+                                 "file, e.g. \"roofline-studio/gables\"")
+                         .arg(path);
+        return {};
+    }
+    return QString::fromStdString(format->get<std::string>());
+}
+
+} // namespace studio

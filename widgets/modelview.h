@@ -1,0 +1,50 @@
+// What the main window needs from a model's view: one tab per model (Gables,
+// AMAIX, the Verrocchio timeline), each opening its own file formats and
+// exporting its own main plot. A new model plugs in by implementing this and
+// being added in MainWindow's constructor.
+#pragma once
+
+#include <QStringList>
+#include <QWidget>
+
+class QCustomPlot;
+
+namespace studio {
+
+class ModelView : public QWidget
+{
+    Q_OBJECT
+public:
+    using QWidget::QWidget;
+
+    virtual QString title() const = 0;           // the tab's title
+    virtual QStringList formatIds() const = 0;   // "format" values of the files this view opens
+    virtual QStringList exampleFiles() const = 0; // embedded examples for File ▸ Open Example
+
+    // Loads one file of a format this view opens. On failure the current
+    // model stays as it was and `error` names the file, the field and the reason.
+    virtual bool openFile(const QString &path, QString *error, QStringList *warnings) = 0;
+    virtual bool canSave() const { return false; }
+    virtual bool saveFile(const QString &path, QString *error);
+    virtual QString filePath() const = 0; // what the window title shows
+    virtual bool isModified() const { return false; }
+
+    // Applies "POINTER=VALUE" as the command line's --set does.
+    virtual bool applyOverride(const QString &assignment, QString *error);
+
+    virtual QCustomPlot *exportPlot() const = 0; // the plot File ▸ Export writes
+    virtual QString exportTitle() const = 0;
+    virtual QString summary() const = 0;         // one line for the status bar
+    virtual void resetZoom() = 0;
+    virtual void flushPendingUpdate() {}
+
+signals:
+    void summaryChanged();
+    void modifiedChanged(bool modified);
+    void filePathChanged();
+};
+
+// The "format" field of a JSON model file, or an empty string with `error` set.
+QString readFormatId(const QString &path, QString *error);
+
+} // namespace studio
