@@ -1,0 +1,129 @@
+// The Verrocchio discrete-event simulation (models.md 3.2–3.4).
+//
+//   const Result r = simulate(trace, machine);
+//   if (!r.ok()) show(r.error->message);
+//
+// Pipes are FIFO; set_flag/wait_flag pairs are matched in order per
+// (src, dst, id) on each core; pipe_barrier(ALL) orders everything before it
+// before everything after it; MTE2 reads and MTE3 writes of all cores share the
+// bus equally, rate = min(Th_u, B_bus / n_active), re-timed whenever a transfer
+// starts or ends. Init_u is a fixed latency before the data phase, not shared.
+//
+// Cost: O(n log n) in the number of instructions n, times the number of
+// transfers active at once (every start or end of a transfer re-times the
+// active ones). That number is at most two per core, so it only grows with
+// the core count, never with the trace length.
+#pragma once
+
+#include "trace.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace roofline::verrocchio {
+
+// Why an instruction could not happen earlier: the edge of the dependency graph
+// that the critical path follows.
+enum class Dependency : std::uint8_t {
+    CoreStart, // nothing before it: it started with its core (at c·δt)
+    PipeOrder, // the previous instruction on the same pipe (FIFO)
+    Flag,      // a wait_flag that stalled until its matching set_flag
+    Barrier    // a pipe_barrier(ALL) (or, for the barrier, the last instruction before it)
+};
+const char *dependencyName(Dependency d); // "core_start", "pipe_order", "flag", "barrier"
+
+struct Timing
+{
+    bool executed = false;
+    double start = 0; // waits: when the pipe reached it; transfers: Init starts here
+    double end = 0;   // -1 for a wait still stalled when the simulation stopped on an error
+    std::int32_t cause = -1; // instruction on the same core that set `start`; -1: the core's start
+    Dependency causeKind = Dependency::CoreStart;
+    std::int32_t flag = -1; // waits: the matching set_flag; sets: the matching wait_flag
+
+    bool operator==(const Timing &) const = default;
+};
+
+struct CoreResult
+{
+    std::vector<Timing> instructions; // parallel to CoreProgram::instructions
+    std::array<double, kPipeCount> busyNs{}; // Σ (end − start) of work instructions, Init included
+    double startNs = 0;
+    double endNs = 0; // end of its last instruction (startNs for an empty program)
+
+    bool operator==(const CoreResult &) const = default;
+};
+
+struct Stall
+{
+    std::uint32_t core = 0;
+    std::uint32_t instruction = 0; // a wait_flag
+    double start = 0;
+    double end = 0;
+
+    bool operator==(const Stall &) const = default;
+};
+
+struct Share
+{
+    std::uint32_t core = 0;
+    std::uint32_t instruction = 0; // an MTE2 or MTE3 transfer in its data phase
+    double rateGBps = 0;
+
+    bool operator==(const Share &) const = default;
+};
+
+// A time span during which at least two transfers shared the bus and one of
+// them got less than its own throughput Th_u.
+struct ContentionInterval
+{
+    double start = 0;
+    double end = 0;
+    std::vector<Share> shares; // every transfer active on the bus then
+
+    bool operator==(const ContentionInterval &) const = default;
+};
+
+struct PathStep
+{
+    std::uint32_t core = 0;
+    std::uint32_t instruction = 0;
+    Dependency via = Dependency::CoreStart; // how this step depends on the step before it
+
+    bool operator==(const PathStep &) const = default;
+};
+
+struct SimulationError
+{
+    enum class Kind { InvalidInput, Deadlock, FlagAlreadySet };
+    Kind kind = Kind::InvalidInput;
+    std::int32_t core = -1;
+    std::int32_t instruction = -1;
+    std::string message;
+
+    bool operator==(const SimulationError &) const = default;
+};
+
+struct Result
+{
+    // Set when the trace cannot run to its end; the timings then hold what ran.
+    std::optional<SimulationError> error;
+    double totalNs = 0; // end of the last instruction of all cores
+    std::vector<CoreResult> cores;
+    std::vector<Stall> stalls;                   // every wait_flag that waited, in order of its end
+    std::vector<ContentionInterval> contention;  // in time order, disjoint
+    double contentionNs = 0;                     // total length of the contention intervals
+    std::vector<PathStep> criticalPath;          // first to last; its last step ends at totalNs
+    std::vector<std::string> warnings;           // e.g. a flag set but never waited for
+
+    bool ok() const { return !error; }
+    double busyFraction(std::size_t core, Pipe pipe) const;
+
+    bool operator==(const Result &) const = default;
+};
+
+Result simulate(const Trace &trace, const Machine &machine);
+
+} // namespace roofline::verrocchio

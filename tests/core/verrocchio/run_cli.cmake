@@ -1,0 +1,16 @@
+# Runs roofline-cli and checks its exit status and output.
+#   cmake -DCLI=... -DARGS="a|b" -DEXPECT_CODE=0 -DEXPECT_STDOUT=regex -DEXPECT_STDERR=regex -P run_cli.cmake
+string(REPLACE "|" ";" ARGS "${ARGS}")
+execute_process(COMMAND ${CLI} ${ARGS} RESULT_VARIABLE code OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT code EQUAL EXPECT_CODE)
+    message(FATAL_ERROR "exit status ${code}, expected ${EXPECT_CODE}\nstdout:\n${out}\nstderr:\n${err}")
+endif()
+if(DEFINED EXPECT_STDOUT AND NOT out MATCHES "${EXPECT_STDOUT}")
+    message(FATAL_ERROR "stdout does not match \"${EXPECT_STDOUT}\":\n${out}")
+endif()
+if(DEFINED EXPECT_STDERR AND NOT err MATCHES "${EXPECT_STDERR}")
+    message(FATAL_ERROR "stderr does not match \"${EXPECT_STDERR}\":\n${err}")
+endif()
+if(DEFINED EXPECT_FILE AND NOT EXISTS "${EXPECT_FILE}")
+    message(FATAL_ERROR "${EXPECT_FILE} was not written")
+endif()
