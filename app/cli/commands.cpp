@@ -3,6 +3,8 @@
 namespace cli {
 
 int runSimulate(const std::vector<std::string> &args); // simulate.cpp
+int runAmaix(const std::vector<std::string> &args);      // amaix.cpp
+int runAmaixSweep(const std::vector<std::string> &args); // amaix.cpp
 
 const std::vector<Command> &extraCommands()
 {
@@ -12,6 +14,14 @@ const std::vector<Command> &extraCommands()
          "           [--chrome-trace FILE]   Verrocchio event simulation of a DaVinci-style AI core;\n"
          "                                   see roofline-cli simulate --help\n",
          runSimulate},
+        {"amaix",
+         "  amaix NETWORK.json ACCEL.json [--format json|csv|text] [--refine] [--measured FILE.csv]\n"
+         "           AMAIX per-layer roofline of a DNN on an accelerator; see roofline-cli amaix --help\n",
+         runAmaix},
+        {"amaix-sweep",
+         "  amaix-sweep NETWORK.json ACCEL.json --x AXIS [--y AXIS]\n"
+         "           AMAIX over a grid of accelerator parameters; see roofline-cli amaix-sweep --help\n",
+         runAmaixSweep},
     };
     return commands;
 }

@@ -1,0 +1,951 @@
+#include "io.h"
+
+#include "../common/jsonreader.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <cstdlib>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+namespace roofline::amaix {
+
+using nlohmann::json;
+
+namespace {
+
+const Range kDimension = Range::closed(1, Limits::maxDimension);
+const Range kKernel = Range::closed(1, Limits::maxKernel);
+const Range kPad = Range::closed(0, Limits::maxKernel);
+const Range kRate = Range::positive(Limits::maxRate);
+
+bool readText(const std::string &path, std::string &text, Diagnostics &diagnostics)
+{
+    diagnostics.setFile(path);
+    std::ifstream in(path, std::ios::binary);
+    if (!in) {
+        diagnostics.error("", "cannot open the file for reading");
+        return false;
+    }
+    std::ostringstream s;
+    s << in.rdbuf();
+    text = s.str();
+    return true;
+}
+
+bool isInteger(double v)
+{
+    return std::floor(v) == v;
+}
+
+// An integer given plainly or with a source.
+std::optional<std::int64_t> readInt(JsonObjectReader &r, const std::string &key, const Range &range, bool required,
+                                    Diagnostics &diagnostics, std::string *source = nullptr)
+{
+    const std::optional<double> v = required ? r.number(key, range, source) : r.optionalNumber(key, range, source);
+    if (!v)
+        return std::nullopt;
+    if (!isInteger(*v)) {
+        diagnostics.error(r.pointerTo(key), "must be a whole number, got " + formatNumber(*v));
+        return std::nullopt;
+    }
+    return std::int64_t(*v);
+}
+
+// A pair written as one number (both) or [h, w].
+std::optional<std::pair<int, int>> readPair(JsonObjectReader &r, const std::string &key, const Range &range,
+                                            bool required, Diagnostics &diagnostics)
+{
+    const json *value = r.member(key, required);
+    if (!value)
+        return std::nullopt;
+    const std::string where = r.pointerTo(key);
+    auto one = [&](const json &v, const std::string &p) -> std::optional<int> {
+        if (!v.is_number()) {
+            diagnostics.error(p, "expected a number, got " + jsonTypeName(v));
+            return std::nullopt;
+        }
+        const double d = v.get<double>();
+        if (!range.contains(d) || !isInteger(d)) {
+            diagnostics.error(p, "must be a whole number " + range.describe() + ", got " + formatNumber(d));
+            return std::nullopt;
+        }
+        return int(d);
+    };
+    if (value->is_array()) {
+        if (value->size() != 2) {
+            diagnostics.error(where, "expected one number or [height, width], got an array of "
+                                         + std::to_string(value->size()));
+            return std::nullopt;
+        }
+        auto h = one((*value)[0], where + "/0");
+        auto w = one((*value)[1], where + "/1");
+        if (!h || !w)
+            return std::nullopt;
+        return std::make_pair(*h, *w);
+    }
+    auto v = one(*value, where);
+    if (!v)
+        return std::nullopt;
+    return std::make_pair(*v, *v);
+}
+
+std::optional<Shape> readShape(const json &value, const std::string &where, Diagnostics &diagnostics)
+{
+    if (!value.is_array() || (value.size() != 1 && value.size() != 3)) {
+        diagnostics.error(where, "expected a shape [C, H, W] or [C], got " + jsonTypeName(value));
+        return std::nullopt;
+    }
+    std::int64_t dims[3] = {1, 1, 1};
+    for (std::size_t i = 0; i < value.size(); ++i) {
+        const json &d = value[i];
+        const std::string p = where + "/" + std::to_string(i);
+        if (!d.is_number() || !kDimension.contains(d.get<double>()) || !isInteger(d.get<double>())) {
+            diagnostics.error(p, "must be a whole number " + kDimension.describe());
+            return std::nullopt;
+        }
+        dims[i] = std::int64_t(d.get<double>());
+    }
+    return Shape{dims[0], dims[1], dims[2]};
+}
+
+void checkName(const std::string &name, const std::string &where, Diagnostics &diagnostics)
+{
+    if (name.empty())
+        diagnostics.error(where, "must not be empty");
+    else if (name.size() > 128)
+        diagnostics.error(where, "must be at most 128 characters");
+}
+
+// Reads format and version; returns false when the document is not an object.
+bool readHeader(JsonObjectReader &top, const char *formatId, Diagnostics &diags)
+{
+    if (!top.isObject())
+        return false;
+    if (auto format = top.string("format"); format && *format != formatId)
+        diags.error("/format", "expected \"" + std::string(formatId) + "\", got \"" + *format + "\"");
+    if (auto version = top.number("version", Range::closed(1, 1e9)); version && *version != kFormatVersion)
+        diags.error("/version",
+                    "this build reads version " + std::to_string(kFormatVersion) + ", got " + formatNumber(*version));
+    return true;
+}
+
+void readLayer(const json &value, std::size_t index, Network &net, std::set<std::string> &names, Diagnostics &diags)
+{
+    const std::string where = "/layers/" + std::to_string(index);
+    JsonObjectReader r(value, where, diags);
+    if (!r.isObject())
+        return;
+    Layer layer;
+    layer.name = r.string("name").value_or("");
+    if (r.has("name") && value["name"].is_string()) {
+        checkName(layer.name, where + "/name", diags);
+        if (!names.insert(layer.name).second)
+            diags.error(where + "/name", "duplicate name \"" + layer.name + "\"");
+    }
+    const std::optional<std::string> typeName = r.string("type");
+    const std::optional<LayerType> type = typeName ? layerTypeFromName(*typeName) : std::nullopt;
+    if (typeName && !type) {
+        std::string known;
+        for (int t = 0; t < kLayerTypeCount; ++t)
+            known += std::string(t ? ", " : "") + layerTypeName(LayerType(t));
+        diags.error(where + "/type", "unknown layer type \"" + *typeName + "\" (known: " + known + ")");
+    }
+    layer.type = type.value_or(LayerType::Activation);
+
+    // Producers by name; by default the previous layer (or the only input).
+    auto resolve = [&](const json &v, const std::string &p) {
+        if (!v.is_string()) {
+            diags.error(p, "expected a layer or input name, got " + jsonTypeName(v));
+            return;
+        }
+        const std::string name = v.get<std::string>();
+        const int l = net.indexOf(name);
+        if (l >= 0) {
+            layer.inputs.push_back(l);
+            return;
+        }
+        for (std::size_t i = 0; i < net.inputs.size(); ++i) {
+            if (net.inputs[i].name == name) {
+                layer.inputs.push_back(-int(i) - 1);
+                return;
+            }
+        }
+        diags.error(p, "no earlier layer or network input named \"" + name + "\"");
+    };
+    if (r.has("input") && r.has("inputs"))
+        diags.error(where + "/inputs", "give either \"input\" or \"inputs\", not both");
+    if (const json *in = r.member("input", false)) {
+        resolve(*in, where + "/input");
+    } else if (const json *ins = r.member("inputs", false)) {
+        if (!ins->is_array() || ins->empty())
+            diags.error(where + "/inputs", "expected a non-empty array of names, got " + jsonTypeName(*ins));
+        else
+            for (std::size_t i = 0; i < ins->size(); ++i)
+                resolve((*ins)[i], where + "/inputs/" + std::to_string(i));
+    } else if (!net.layers.empty()) {
+        layer.inputs.push_back(int(net.layers.size()) - 1);
+    } else if (net.inputs.size() == 1) {
+        layer.inputs.push_back(-1);
+    } else {
+        diags.error(where + "/input", "the first layer must name its input when the network has several");
+    }
+
+    if (const json *output = r.member("output", false))
+        layer.statedOutput = readShape(*output, where + "/output", diags);
+
+    switch (layer.type) {
+    case LayerType::Convolution:
+    case LayerType::FullyConnected:
+        layer.outChannels = readInt(r, "out_channels", kDimension, true, diags).value_or(1);
+        layer.hasBias = r.optionalBool("bias").value_or(true);
+        if (layer.type == LayerType::FullyConnected)
+            break;
+        if (auto k = readPair(r, "kernel", kKernel, true, diags))
+            std::tie(layer.kernelH, layer.kernelW) = *k;
+        if (auto s = readPair(r, "stride", kKernel, false, diags))
+            std::tie(layer.strideH, layer.strideW) = *s;
+        if (auto p = readPair(r, "pad", kPad, false, diags))
+            std::tie(layer.padH, layer.padW) = *p;
+        layer.groups = int(readInt(r, "groups", kDimension, false, diags).value_or(1));
+        break;
+    case LayerType::Pooling: {
+        if (auto mode = r.string("mode")) {
+            if (*mode == "max")
+                layer.poolMode = PoolMode::Max;
+            else if (*mode == "average")
+                layer.poolMode = PoolMode::Average;
+            else
+                diags.error(where + "/mode", "expected \"max\" or \"average\", got \"" + *mode + "\"");
+        }
+        layer.globalPool = r.optionalBool("global").value_or(false);
+        if (layer.globalPool)
+            break;
+        if (auto k = readPair(r, "kernel", kKernel, true, diags))
+            std::tie(layer.kernelH, layer.kernelW) = *k;
+        if (auto s = readPair(r, "stride", kKernel, false, diags))
+            std::tie(layer.strideH, layer.strideW) = *s;
+        if (auto p = readPair(r, "pad", kPad, false, diags))
+            std::tie(layer.padH, layer.padW) = *p;
+        if (auto rounding = r.optionalString("rounding")) {
+            if (*rounding == "ceil")
+                layer.rounding = Rounding::Ceil;
+            else if (*rounding != "floor")
+                diags.error(where + "/rounding", "expected \"floor\" or \"ceil\", got \"" + *rounding + "\"");
+        }
+        break;
+    }
+    case LayerType::Lrn:
+        layer.lrnSize = int(readInt(r, "size", kKernel, false, diags).value_or(5));
+        break;
+    case LayerType::Activation:
+        if (auto f = r.string("function")) {
+            layer.function = *f;
+            checkName(*f, where + "/function", diags);
+        }
+        break;
+    case LayerType::MatMul:
+        layer.heads = int(readInt(r, "heads", kDimension, false, diags).value_or(1));
+        layer.transposeB = r.optionalBool("transpose_b").value_or(false);
+        break;
+    default:
+        break;
+    }
+    r.finish();
+    net.layers.push_back(std::move(layer));
+}
+
+} // namespace
+
+NetworkLoad parseNetwork(const std::string &text, const std::string &fileLabel)
+{
+    NetworkLoad out;
+    Diagnostics &diags = out.diagnostics;
+    diags.setFile(fileLabel);
+    json root;
+    if (!parseJsonText(text, root, diags))
+        return out;
+    JsonObjectReader top(root, "", diags);
+    if (!readHeader(top, kNetworkFormatId, diags))
+        return out;
+    Network net;
+    net.name = top.string("name").value_or("");
+    net.description = top.optionalString("description").value_or("");
+    net.source = top.optionalString("source").value_or("");
+    net.dataType = top.optionalString("data_type").value_or("");
+    std::set<std::string> names;
+    if (const json *inputs = top.member("inputs", true)) {
+        if (!inputs->is_array() || inputs->empty()) {
+            diags.error("/inputs", "expected a non-empty array of inputs, got " + jsonTypeName(*inputs));
+        } else {
+            for (std::size_t i = 0; i < inputs->size(); ++i) {
+                const std::string where = "/inputs/" + std::to_string(i);
+                JsonObjectReader r((*inputs)[i], where, diags);
+                NetworkInput input;
+                input.name = r.string("name").value_or("");
+                if (r.has("name") && (*inputs)[i]["name"].is_string()) {
+                    checkName(input.name, where + "/name", diags);
+                    if (!names.insert(input.name).second)
+                        diags.error(where + "/name", "duplicate name \"" + input.name + "\"");
+                }
+                if (const json *shape = r.member("shape", true)) {
+                    if (auto s = readShape(*shape, where + "/shape", diags))
+                        input.shape = *s;
+                }
+                r.finish();
+                net.inputs.push_back(std::move(input));
+            }
+        }
+    }
+    if (const json *layers = top.member("layers", true)) {
+        if (!layers->is_array() || layers->empty()) {
+            diags.error("/layers", "expected a non-empty array of layers, got " + jsonTypeName(*layers));
+        } else if (layers->size() > Limits::maxLayers) {
+            diags.error("/layers", "at most " + std::to_string(Limits::maxLayers) + " layers are supported");
+        } else {
+            for (std::size_t i = 0; i < layers->size(); ++i)
+                readLayer((*layers)[i], i, net, names, diags);
+        }
+    }
+    top.finish();
+    if (diags.hasErrors())
+        return out;
+    if (inferShapes(net, diags))
+        out.network = std::move(net);
+    return out;
+}
+
+NetworkLoad loadNetworkFile(const std::string &path)
+{
+    NetworkLoad out;
+    std::string text;
+    if (!readText(path, text, out.diagnostics))
+        return out;
+    return parseNetwork(text, path);
+}
+
+// --- Accelerators ---------------------------------------------------------------
+
+const DataType *Accelerator::dataType(const std::string &typeName) const
+{
+    for (const DataType &t : dataTypes) {
+        if (t.name == typeName)
+            return &t;
+    }
+    return nullptr;
+}
+
+int Accelerator::unitIndex(const std::string &unitName) const
+{
+    for (std::size_t i = 0; i < units.size(); ++i) {
+        if (units[i].name == unitName)
+            return int(i);
+    }
+    return -1;
+}
+
+int Accelerator::memoryIndex(const std::string &memoryName) const
+{
+    for (std::size_t i = 0; i < memories.size(); ++i) {
+        if (memories[i].name == memoryName)
+            return int(i);
+    }
+    return -1;
+}
+
+namespace {
+
+struct NvdlaField
+{
+    const char *key;
+    double NvdlaParams::*member;
+    Range range;
+    Parameter::Kind kind;
+};
+
+const NvdlaField kNvdlaFields[] = {
+    {"t_c", &NvdlaParams::tC, Range::closed(1, 1e6), Parameter::Kind::TC},
+    {"atom_nvdla_bytes", &NvdlaParams::atomNvdla, Range::closed(1, 1e6), Parameter::Kind::AtomNvdla},
+    {"atom_axi_bytes", &NvdlaParams::atomAxi, Range::closed(1, 1e6), Parameter::Kind::AtomAxi},
+    {"cbuf_entry_bytes", &NvdlaParams::cbufEntryBytes, Range::closed(1, 1e6), Parameter::Kind::CbufEntry},
+    {"cbuf_banks", &NvdlaParams::cbufBanks, Range::closed(1, 1e6), Parameter::Kind::CbufBanks},
+    {"cbuf_bytes", &NvdlaParams::cbufBytes, Range::closed(1, Limits::maxBytes), Parameter::Kind::CbufBytes},
+};
+
+void checkRange(double value, const Range &range, const std::string &where, Diagnostics &diagnostics,
+                bool integer = false)
+{
+    if (!range.contains(value))
+        diagnostics.error(where, "must be " + range.describe() + ", got " + formatNumber(value));
+    else if (integer && !isInteger(value))
+        diagnostics.error(where, "must be a whole number, got " + formatNumber(value));
+}
+
+std::string unitPointer(const std::string &name) { return "/units/" + jsonPointerToken(name); }
+std::string memoryPointer(const std::string &name) { return "/memories/" + jsonPointerToken(name); }
+std::string dataTypePointer(const std::string &name) { return "/data_types/" + jsonPointerToken(name); }
+
+} // namespace
+
+void validate(const Accelerator &acc, Diagnostics &diags)
+{
+    const bool nvdla = acc.scaling == ScalingModel::Nvdla;
+    checkRange(acc.clockGHz, kRate, "/clock_ghz", diags);
+    if (acc.units.empty())
+        diags.error("/units", "must list at least one unit");
+    if (acc.memories.empty())
+        diags.error("/memories", "must list at least one memory");
+    for (const Unit &u : acc.units) {
+        const std::string p = unitPointer(u.name);
+        if (nvdla && u.macArray)
+            continue; // T_k·T_c
+        checkRange(u.opsPerCycle, kRate, p + "/ops_per_cycle", diags);
+    }
+    for (const Memory &m : acc.memories)
+        checkRange(m.bandwidthGBps, kRate, memoryPointer(m.name) + "/bandwidth_gbps", diags);
+    if (acc.dataTypes.empty())
+        diags.error("/data_types", "must list at least one data type");
+    for (const DataType &t : acc.dataTypes) {
+        checkRange(t.bytes, Range::closed(1, 16), dataTypePointer(t.name) + "/bytes", diags, true);
+        if (nvdla)
+            checkRange(t.tK, Range::closed(1, 1e6), dataTypePointer(t.name) + "/t_k", diags, true);
+    }
+    if (!acc.dataType(acc.defaultDataType))
+        diags.error("/default_data_type", "no data type named \"" + acc.defaultDataType + "\" in /data_types");
+    if (nvdla) {
+        for (const NvdlaField &f : kNvdlaFields)
+            checkRange(acc.nvdla.*f.member, f.range, std::string("/scaling/") + f.key, diags, true);
+        if (acc.nvdla.cbufEntryBytes < acc.nvdla.atomNvdla)
+            diags.error("/scaling/cbuf_entry_bytes", "must be at least atom_nvdla_bytes");
+        if (acc.nvdla.entriesPerBank() < 1)
+            diags.error("/scaling/cbuf_bytes", "must hold at least one entry per bank");
+    }
+}
+
+namespace {
+
+void readAcceleratorBody(JsonObjectReader &top, Accelerator &acc, Diagnostics &diags)
+{
+    auto sourced = [&](const std::string &pointer, const std::string &source) {
+        if (!source.empty())
+            acc.sources[pointer] = source;
+    };
+    std::string source;
+    if (auto v = top.number("clock_ghz", kRate, &source))
+        acc.clockGHz = *v;
+    sourced("/clock_ghz", source);
+
+    // scaling first: which unit fields are required depends on it.
+    if (const json *scaling = top.member("scaling", true)) {
+        JsonObjectReader s(*scaling, "/scaling", diags);
+        if (auto model = s.string("model")) {
+            if (*model == "nvdla")
+                acc.scaling = ScalingModel::Nvdla;
+            else if (*model != "general")
+                diags.error("/scaling/model", "expected \"general\" or \"nvdla\", got \"" + *model + "\"");
+        }
+        if (acc.scaling == ScalingModel::Nvdla) {
+            for (const NvdlaField &f : kNvdlaFields) {
+                source.clear();
+                if (auto v = s.number(f.key, f.range, &source))
+                    acc.nvdla.*f.member = *v;
+                sourced(std::string("/scaling/") + f.key, source);
+            }
+            acc.nvdla.tiling = s.optionalBool("tiling").value_or(true);
+            acc.nvdla.groupedAsDense = s.optionalBool("grouped_as_dense").value_or(true);
+        }
+        s.finish();
+    }
+    const bool nvdla = acc.scaling == ScalingModel::Nvdla;
+
+    auto objectOf = [&](const char *key) -> const json * {
+        const json *v = top.member(key, true);
+        if (v && !v->is_object()) {
+            diags.error(std::string("/") + key, "expected an object keyed by name, got " + jsonTypeName(*v));
+            return nullptr;
+        }
+        return v;
+    };
+    if (const json *types = objectOf("data_types")) {
+        for (const auto &item : types->items()) {
+            const std::string p = dataTypePointer(item.key());
+            JsonObjectReader r(item.value(), p, diags);
+            DataType t;
+            t.name = item.key();
+            source.clear();
+            t.bytes = int(readInt(r, "bytes", Range::closed(1, 16), true, diags, &source).value_or(1));
+            sourced(p + "/bytes", source);
+            source.clear();
+            t.tK = int(readInt(r, "t_k", Range::closed(1, 1e6), nvdla, diags, &source).value_or(0));
+            sourced(p + "/t_k", source);
+            r.finish();
+            acc.dataTypes.push_back(std::move(t));
+        }
+    }
+    acc.defaultDataType = top.string("default_data_type").value_or("");
+    if (const json *units = objectOf("units")) {
+        for (const auto &item : units->items()) {
+            const std::string p = unitPointer(item.key());
+            JsonObjectReader r(item.value(), p, diags);
+            Unit u;
+            u.name = item.key();
+            u.macArray = r.optionalBool("mac_array").value_or(false);
+            source.clear();
+            if (nvdla && u.macArray) {
+                if (r.has("ops_per_cycle")) {
+                    r.member("ops_per_cycle", false);
+                    diags.error(p + "/ops_per_cycle",
+                                "the MAC array's peak is t_k x t_c under the nvdla model; remove this field");
+                }
+            } else if (auto v = r.number("ops_per_cycle", kRate, &source)) {
+                u.opsPerCycle = *v;
+            }
+            sourced(p + "/ops_per_cycle", source);
+            r.finish();
+            acc.units.push_back(std::move(u));
+        }
+    }
+    if (const json *memories = objectOf("memories")) {
+        for (const auto &item : memories->items()) {
+            const std::string p = memoryPointer(item.key());
+            JsonObjectReader r(item.value(), p, diags);
+            Memory m;
+            m.name = item.key();
+            source.clear();
+            if (auto v = r.number("bandwidth_gbps", kRate, &source))
+                m.bandwidthGBps = *v;
+            sourced(p + "/bandwidth_gbps", source);
+            r.finish();
+            acc.memories.push_back(std::move(m));
+        }
+    }
+    if (const json *mapping = objectOf("mapping")) {
+        for (const auto &item : mapping->items()) {
+            const std::string p = "/mapping/" + jsonPointerToken(item.key());
+            const std::optional<LayerType> type = layerTypeFromName(item.key());
+            if (!type) {
+                diags.error(p, "unknown layer type \"" + item.key() + "\"");
+                continue;
+            }
+            if (isFree(*type)) {
+                diags.error(p, std::string(layerTypeName(*type)) + " layers are never executed; remove this entry");
+                continue;
+            }
+            Mapping &m = acc.mapping[std::size_t(*type)];
+            m.mapped = true;
+            if (item.value().is_string() && item.value().get<std::string>() == "host")
+                continue;
+            JsonObjectReader r(item.value(), p, diags);
+            if (auto unit = r.string("unit")) {
+                m.unit = acc.unitIndex(*unit);
+                if (m.unit < 0)
+                    diags.error(p + "/unit", "no unit named \"" + *unit + "\" in /units");
+            }
+            if (auto memory = r.string("memory")) {
+                m.memory = acc.memoryIndex(*memory);
+                if (m.memory < 0)
+                    diags.error(p + "/memory", "no memory named \"" + *memory + "\" in /memories");
+            }
+            r.finish();
+        }
+    }
+    if (const json *pipelines = top.member("pipelines", false)) {
+        if (!pipelines->is_array()) {
+            diags.error("/pipelines", "expected an array of layer-type sequences, got " + jsonTypeName(*pipelines));
+        } else {
+            for (std::size_t i = 0; i < pipelines->size(); ++i) {
+                const json &seq = (*pipelines)[i];
+                const std::string p = "/pipelines/" + std::to_string(i);
+                if (!seq.is_array() || seq.size() < 2) {
+                    diags.error(p, "expected an array of at least two steps");
+                    continue;
+                }
+                PipelinePattern pattern;
+                for (std::size_t k = 0; k < seq.size(); ++k) {
+                    const std::string sp = p + "/" + std::to_string(k);
+                    if (!seq[k].is_string()) {
+                        diags.error(sp, "expected layer types separated by '|', got " + jsonTypeName(seq[k]));
+                        continue;
+                    }
+                    TypeSet set = 0;
+                    std::stringstream parts(seq[k].get<std::string>());
+                    for (std::string part; std::getline(parts, part, '|');) {
+                        if (auto t = layerTypeFromName(part))
+                            set |= typeBit(*t);
+                        else
+                            diags.error(sp, "unknown layer type \"" + part + "\"");
+                    }
+                    pattern.steps.push_back(set);
+                }
+                acc.pipelines.push_back(std::move(pattern));
+            }
+        }
+    }
+}
+
+} // namespace
+
+AcceleratorLoad parseAccelerator(const std::string &text, const std::string &fileLabel)
+{
+    AcceleratorLoad out;
+    Diagnostics &diags = out.diagnostics;
+    diags.setFile(fileLabel);
+    json root;
+    if (!parseJsonText(text, root, diags))
+        return out;
+    JsonObjectReader top(root, "", diags);
+    if (!readHeader(top, kAcceleratorFormatId, diags))
+        return out;
+    Accelerator acc;
+    acc.name = top.string("name").value_or("");
+    acc.description = top.optionalString("description").value_or("");
+    readAcceleratorBody(top, acc, diags);
+    top.finish();
+    if (diags.hasErrors())
+        return out;
+    validate(acc, diags);
+    if (!diags.hasErrors())
+        out.accelerator = std::move(acc);
+    return out;
+}
+
+AcceleratorLoad loadAcceleratorFile(const std::string &path)
+{
+    AcceleratorLoad out;
+    std::string text;
+    if (!readText(path, text, out.diagnostics))
+        return out;
+    return parseAccelerator(text, path);
+}
+
+// --- Measured times ---------------------------------------------------------------
+
+MeasuredLoad parseMeasuredCsv(const std::string &text, const std::string &fileLabel)
+{
+    MeasuredLoad out;
+    Diagnostics &diags = out.diagnostics;
+    diags.setFile(fileLabel);
+    std::vector<MeasuredTime> times;
+    std::istringstream in(text);
+    double scale = 0; // ns per unit of the time column
+    int lineNo = 0;
+    auto trim = [](std::string s) {
+        const auto b = s.find_first_not_of(" \t\r");
+        const auto e = s.find_last_not_of(" \t\r");
+        return b == std::string::npos ? std::string() : s.substr(b, e - b + 1);
+    };
+    for (std::string line; std::getline(in, line);) {
+        ++lineNo;
+        line = trim(line);
+        if (line.empty() || line[0] == '#')
+            continue;
+        const std::string where = "line " + std::to_string(lineNo);
+        const auto comma = line.find(',');
+        if (comma == std::string::npos || line.find(',', comma + 1) != std::string::npos) {
+            diags.error(where, "expected two fields: layer,time");
+            continue;
+        }
+        const std::string first = trim(line.substr(0, comma));
+        const std::string second = trim(line.substr(comma + 1));
+        if (scale == 0) {
+            if (first != "layer" || (second != "time_us" && second != "time_ns" && second != "time_ms")) {
+                diags.error(where, "expected the header \"layer,time_us\" (or time_ns, time_ms), got \"" + line + "\"");
+                return out;
+            }
+            scale = second == "time_ns" ? 1 : second == "time_us" ? 1e3 : 1e6;
+            continue;
+        }
+        char *end = nullptr;
+        const double v = std::strtod(second.c_str(), &end);
+        if (second.empty() || *end != '\0' || !std::isfinite(v) || v < 0) {
+            diags.error(where, "time must be a number >= 0, got \"" + second + "\"");
+            continue;
+        }
+        if (first.empty()) {
+            diags.error(where, "layer name is empty");
+            continue;
+        }
+        times.push_back({first, v * scale, lineNo});
+    }
+    if (scale == 0)
+        diags.error("line 1", "expected the header \"layer,time_us\"; the file is empty");
+    if (!diags.hasErrors())
+        out.times = std::move(times);
+    return out;
+}
+
+MeasuredLoad loadMeasuredFile(const std::string &path)
+{
+    MeasuredLoad out;
+    std::string text;
+    if (!readText(path, text, out.diagnostics))
+        return out;
+    return parseMeasuredCsv(text, path);
+}
+
+// --- Parameters -----------------------------------------------------------------
+
+double Parameter::get(const Accelerator &a) const
+{
+    switch (kind) {
+    case Kind::Clock: return a.clockGHz;
+    case Kind::UnitOps: return a.units[std::size_t(index)].opsPerCycle;
+    case Kind::MemoryBandwidth: return a.memories[std::size_t(index)].bandwidthGBps;
+    case Kind::DataTypeBytes: return a.dataTypes[std::size_t(index)].bytes;
+    case Kind::DataTypeTk: return a.dataTypes[std::size_t(index)].tK;
+    default:
+        for (const NvdlaField &f : kNvdlaFields) {
+            if (f.kind == kind)
+                return a.nvdla.*f.member;
+        }
+    }
+    return 0;
+}
+
+void Parameter::set(Accelerator &a, double value) const
+{
+    switch (kind) {
+    case Kind::Clock: a.clockGHz = value; return;
+    case Kind::UnitOps: a.units[std::size_t(index)].opsPerCycle = value; return;
+    case Kind::MemoryBandwidth: a.memories[std::size_t(index)].bandwidthGBps = value; return;
+    case Kind::DataTypeBytes: a.dataTypes[std::size_t(index)].bytes = int(std::lround(value)); return;
+    case Kind::DataTypeTk: a.dataTypes[std::size_t(index)].tK = int(std::lround(value)); return;
+    default:
+        for (const NvdlaField &f : kNvdlaFields) {
+            if (f.kind == kind)
+                a.nvdla.*f.member = value;
+        }
+    }
+}
+
+std::optional<Parameter> resolveParameter(const Accelerator &acc, const std::string &pointer, Diagnostics &diags)
+{
+    std::vector<std::string> tokens;
+    {
+        std::string token;
+        bool started = false;
+        for (std::size_t i = 0; i < pointer.size(); ++i) {
+            const char c = pointer[i];
+            if (c == '/') {
+                if (started)
+                    tokens.push_back(token);
+                token.clear();
+                started = true;
+            } else if (c == '~' && i + 1 < pointer.size() && (pointer[i + 1] == '0' || pointer[i + 1] == '1')) {
+                token += pointer[++i] == '0' ? '~' : '/';
+            } else {
+                token += c;
+            }
+        }
+        if (started)
+            tokens.push_back(token);
+    }
+    Parameter p;
+    p.pointer = pointer;
+    auto named = [&](const std::string &collection, int index, const std::string &name) {
+        if (index < 0)
+            diags.error(pointer, "no entry named \"" + name + "\" in /" + collection);
+        return index >= 0;
+    };
+    if (tokens.size() == 1 && tokens[0] == "clock_ghz") {
+        p.kind = Parameter::Kind::Clock;
+        return p;
+    }
+    if (tokens.size() == 3 && tokens[0] == "units" && tokens[2] == "ops_per_cycle") {
+        p.kind = Parameter::Kind::UnitOps;
+        p.index = acc.unitIndex(tokens[1]);
+        if (!named("units", p.index, tokens[1]))
+            return std::nullopt;
+        if (acc.scaling == ScalingModel::Nvdla && acc.units[std::size_t(p.index)].macArray) {
+            diags.error(pointer, "the MAC array's peak is t_k x t_c under the nvdla model; set those instead");
+            return std::nullopt;
+        }
+        return p;
+    }
+    if (tokens.size() == 3 && tokens[0] == "memories" && tokens[2] == "bandwidth_gbps") {
+        p.kind = Parameter::Kind::MemoryBandwidth;
+        p.index = acc.memoryIndex(tokens[1]);
+        return named("memories", p.index, tokens[1]) ? std::optional(p) : std::nullopt;
+    }
+    if (tokens.size() == 3 && tokens[0] == "data_types" && (tokens[2] == "bytes" || tokens[2] == "t_k")) {
+        p.kind = tokens[2] == "bytes" ? Parameter::Kind::DataTypeBytes : Parameter::Kind::DataTypeTk;
+        p.index = -1;
+        for (std::size_t i = 0; i < acc.dataTypes.size(); ++i) {
+            if (acc.dataTypes[i].name == tokens[1])
+                p.index = int(i);
+        }
+        return named("data_types", p.index, tokens[1]) ? std::optional(p) : std::nullopt;
+    }
+    if (tokens.size() == 2 && tokens[0] == "scaling" && acc.scaling == ScalingModel::Nvdla) {
+        for (const NvdlaField &f : kNvdlaFields) {
+            if (tokens[1] == f.key) {
+                p.kind = f.kind;
+                return p;
+            }
+        }
+    }
+    diags.error(pointer, "not a settable number; use /clock_ghz, /units/NAME/ops_per_cycle, "
+                         "/memories/NAME/bandwidth_gbps, /data_types/NAME/bytes|t_k or (nvdla) /scaling/t_c, "
+                         "atom_nvdla_bytes, atom_axi_bytes, cbuf_entry_bytes, cbuf_banks, cbuf_bytes");
+    return std::nullopt;
+}
+
+bool applyOverride(Accelerator &accelerator, const std::string &assignment, Diagnostics &diagnostics)
+{
+    const auto eq = assignment.find('=');
+    if (eq == std::string::npos) {
+        diagnostics.error(assignment, "expected POINTER=VALUE");
+        return false;
+    }
+    std::string pointer = assignment.substr(0, eq);
+    if (pointer.empty() || pointer[0] != '/')
+        pointer.insert(pointer.begin(), '/');
+    const std::string text = assignment.substr(eq + 1);
+    char *end = nullptr;
+    const double value = std::strtod(text.c_str(), &end);
+    if (text.empty() || *end != '\0' || !std::isfinite(value)) {
+        diagnostics.error(pointer, "expected a number, got \"" + text + "\"");
+        return false;
+    }
+    const std::optional<Parameter> parameter = resolveParameter(accelerator, pointer, diagnostics);
+    if (!parameter)
+        return false;
+    Accelerator changed = accelerator;
+    parameter->set(changed, value);
+    Diagnostics check;
+    validate(changed, check);
+    if (check.hasErrors()) {
+        for (const Diagnostic &d : check.errors())
+            diagnostics.error(d.pointer, d.message);
+        return false;
+    }
+    accelerator = std::move(changed);
+    return true;
+}
+
+// --- Results ------------------------------------------------------------------------
+
+namespace {
+
+json shapeJson(const Shape &s)
+{
+    return json::array({s.c, s.h, s.w});
+}
+
+std::string unitName(const Accelerator &acc, int unit)
+{
+    return unit >= 0 ? acc.units[std::size_t(unit)].name : "host";
+}
+
+} // namespace
+
+json resultToJson(const Network &network, const Accelerator &accelerator, const Result &result)
+{
+    json root = json::object();
+    root["network"] = network.name;
+    root["accelerator"] = accelerator.name;
+    root["status"] = statusName(result.status);
+    if (!result.ok()) {
+        root["error"] = result.error;
+        return root;
+    }
+    root["data_type"] = result.dataType;
+    root["total_ns"] = result.totalNs;
+    root["fps"] = result.fps;
+    json units = json::array();
+    for (std::size_t u = 0; u < accelerator.units.size(); ++u) {
+        units.push_back({{"name", accelerator.units[u].name},
+                         {"time_ns", result.unitNs[u]},
+                         {"share", result.totalNs > 0 ? result.unitNs[u] / result.totalNs : 0.0}});
+    }
+    root["units"] = std::move(units);
+    json layers = json::array();
+    for (std::size_t l = 0; l < network.layers.size(); ++l)
+        layers.push_back({{"name", network.layers[l].name}, {"time_ns", result.layerNs[l]}});
+    root["layers"] = std::move(layers);
+    json pipes = json::array();
+    for (const Pipe &pipe : result.pipes) {
+        json names = json::array();
+        for (int k = 0; k < pipe.stageCount; ++k)
+            names.push_back(stageName(network, result.stages[std::size_t(pipe.firstStage + k)]));
+        json j = {{"stages", std::move(names)},
+                  {"dominant", stageName(network, result.stages[std::size_t(pipe.dominant)])},
+                  {"on_host", pipe.onHost},
+                  {"time_ns", pipe.timeNs},
+                  {"compute_ns", pipe.computeNs},
+                  {"memory_ns", pipe.memoryNs},
+                  {"bytes", pipe.bytes},
+                  {"bound", pipe.onHost ? "host" : boundName(pipe.bound)},
+                  {"intensity_ops_per_byte", result.pipeIntensity(pipe)},
+                  {"performance_gops", result.pipePerformance(pipe)}};
+        if (pipe.warmupNs > 0 || pipe.sequential) {
+            j["warmup_ns"] = pipe.warmupNs;
+            j["sequential"] = pipe.sequential;
+        }
+        pipes.push_back(std::move(j));
+    }
+    root["pipes"] = std::move(pipes);
+    json stages = json::array();
+    for (const Stage &s : result.stages) {
+        json j = {{"name", stageName(network, s)},
+                  {"layer", network.layers[std::size_t(s.layer)].name},
+                  {"type", layerTypeName(s.type)},
+                  {"unit", unitName(accelerator, s.unit)},
+                  {"memory", s.memory >= 0 ? accelerator.memories[std::size_t(s.memory)].name : "host"},
+                  {"pipe", s.pipe},
+                  {"i", shapeJson(s.in)},
+                  {"o", shapeJson(s.out)},
+                  {"k", json::array({s.kw, s.kh, s.kc, s.kn})},
+                  {"n_ops", s.ops},
+                  {"d_ifmap", s.dIfmap},
+                  {"d_weight", s.dWeight},
+                  {"d_ofmap", s.dOfmap},
+                  {"d_total", s.dTotal()},
+                  {"scale_ops", s.scaleOps()},
+                  {"scale_ifmap", s.scaleIfmap()},
+                  {"scale_weight", s.scaleWeight()},
+                  {"scale_ofmap", s.scaleOfmap()},
+                  {"intensity_ops_per_byte", s.intensity()},
+                  {"compute_ns", s.computeNs},
+                  {"memory_ns", s.memoryNs}};
+        if (s.mode != ConvMode::None)
+            j["mode"] = int(s.mode);
+        if (s.tileCount > 1) {
+            j["tile"] = s.tile;
+            j["tiles"] = s.tileCount;
+        }
+        stages.push_back(std::move(j));
+    }
+    root["stages"] = std::move(stages);
+    return root;
+}
+
+std::string resultToCsv(const Network &network, const Accelerator &accelerator, const Result &result)
+{
+    std::ostringstream out;
+    out << "stage,layer,type,unit,mode,tile,tiles,pipe,dominant,i_c,i_h,i_w,o_c,o_h,o_w,k_w,k_h,k_c,k_n,n_ops,"
+           "d_ifmap,d_weight,d_ofmap,d_total,intensity,compute_ns,memory_ns,pipe_time_ns,bound\n";
+    out.precision(12);
+    for (std::size_t i = 0; i < result.stages.size(); ++i) {
+        const Stage &s = result.stages[i];
+        const Pipe &pipe = result.pipes[std::size_t(s.pipe)];
+        const bool dominant = pipe.dominant == int(i);
+        out << stageName(network, s) << ',' << network.layers[std::size_t(s.layer)].name << ','
+            << layerTypeName(s.type) << ',' << unitName(accelerator, s.unit) << ',' << int(s.mode) << ','
+            << s.tile + 1 << ',' << s.tileCount << ',' << s.pipe << ',' << (dominant ? 1 : 0) << ',' << s.in.c << ','
+            << s.in.h << ',' << s.in.w << ',' << s.out.c << ',' << s.out.h << ',' << s.out.w << ',' << s.kw << ','
+            << s.kh << ',' << s.kc << ',' << s.kn << ',' << s.ops << ',' << s.dIfmap << ',' << s.dWeight << ','
+            << s.dOfmap << ',' << s.dTotal() << ',' << s.intensity() << ',' << s.computeNs << ',' << s.memoryNs
+            << ',';
+        if (dominant)
+            out << pipe.timeNs << ',' << boundName(pipe.bound);
+        else
+            out << ',';
+        out << '\n';
+    }
+    return out.str();
+}
+
+} // namespace roofline::amaix
