@@ -172,6 +172,22 @@ void MainWindow::createMenus()
 
 bool MainWindow::openFile(const QString &path, QString *error, QStringList *warnings)
 {
+    auto openIn = [&](ModelView *view) {
+        if (!view->openFile(path, error, warnings))
+            return false;
+        setCurrentView(view);
+        if (!path.startsWith(QLatin1Char(':')))
+            addRecentFile(QFileInfo(path).absoluteFilePath());
+        updateTitle();
+        m_statusReadout->setText(statusText());
+        return true;
+    };
+    // Non-JSON formats (e.g. compact text traces) are routed by suffix.
+    const QString suffix = QFileInfo(path).suffix().toLower();
+    for (ModelView *view : m_views) {
+        if (!suffix.isEmpty() && view->textSuffixes().contains(suffix))
+            return openIn(view);
+    }
     QString formatError;
     const QString format = readFormatId(path, &formatError);
     if (format.isEmpty()) {
@@ -188,14 +204,7 @@ bool MainWindow::openFile(const QString &path, QString *error, QStringList *warn
             *error = tr("%1: /format: unknown format \"%2\"; this build opens %3").arg(path, format, known.join(QStringLiteral(", ")));
         return false;
     }
-    if (!view->openFile(path, error, warnings))
-        return false;
-    setCurrentView(view);
-    if (!path.startsWith(QLatin1Char(':')))
-        addRecentFile(QFileInfo(path).absoluteFilePath());
-    updateTitle();
-    m_statusReadout->setText(statusText());
-    return true;
+    return openIn(view);
 }
 
 bool MainWindow::saveFile(const QString &path, QString *error)

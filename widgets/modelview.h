@@ -19,6 +19,7 @@ public:
 
     virtual QString title() const = 0;           // the tab's title
     virtual QStringList formatIds() const = 0;   // "format" values of the files this view opens
+    virtual QStringList textSuffixes() const { return {}; } // non-JSON files it opens, by suffix ("txt")
     virtual QStringList exampleFiles() const = 0; // embedded examples for File ▸ Open Example
 
     // Loads one file of a format this view opens. On failure the current
