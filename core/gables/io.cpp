@@ -508,6 +508,10 @@ bool applyOverride(Soc &soc, const std::string &assignment, Diagnostics &diagnos
         return false;
     };
     if (t.size() == 3 && t[0] == "soc" && t[1] == "memory_side_memory" && t[2] == "bandwidth_gbps") {
+        if (!kRate.contains(value)) { // as in a file: 0 is no bandwidth, not "unlimited"
+            diagnostics.error(where, "must be " + kRate.describe() + ", got " + formatNumber(value));
+            return false;
+        }
         changed.memorySideMemory = true;
         changed.msmBandwidthGBps = value;
     } else if (t.size() == 4 && t[0] == "soc" && t[1] == "buses" && t[3] == "bandwidth_gbps") {
