@@ -6,6 +6,7 @@
 //                [--data-type T] [--set POINTER=VALUE]... [--threads N] [--format csv|json]
 //
 // Exit status: 0 success, 1 invalid input, 2 wrong usage.
+#include "commands.h"
 #include "amaix/baseline.h"
 #include "amaix/io.h"
 #include "amaix/model.h"
@@ -27,14 +28,7 @@ namespace {
 
 using namespace roofline;
 
-constexpr int kExitInvalidInput = 1;
-constexpr int kExitUsage = 2;
 
-void printDiagnostics(const Diagnostics &diagnostics)
-{
-    for (const Diagnostic &d : diagnostics.all())
-        std::cerr << (d.severity == Severity::Error ? "error: " : "") << d.toString() << '\n';
-}
 
 struct CommonArgs
 {

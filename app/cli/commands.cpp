@@ -1,6 +1,14 @@
 #include "commands.h"
 
+#include <iostream>
+
 namespace cli {
+
+void printDiagnostics(const roofline::Diagnostics &diagnostics)
+{
+    for (const roofline::Diagnostic &d : diagnostics.all())
+        std::cerr << (d.severity == roofline::Severity::Error ? "error: " : "") << d.toString() << '\n';
+}
 
 int runSimulate(const std::vector<std::string> &args); // simulate.cpp
 int runAmaix(const std::vector<std::string> &args);      // amaix.cpp

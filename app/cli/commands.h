@@ -2,10 +2,19 @@
 // adds one file in app/cli/ and one entry in extraCommands() (commands.cpp).
 #pragma once
 
+#include "common/diagnostics.h"
+
 #include <string>
 #include <vector>
 
 namespace cli {
+
+// Exit status of every command: 0 success, 1 invalid input, 2 wrong usage.
+inline constexpr int kExitInvalidInput = 1;
+inline constexpr int kExitUsage = 2;
+
+// Prints diagnostics to stderr, errors prefixed "error: ", one per line.
+void printDiagnostics(const roofline::Diagnostics &diagnostics);
 
 struct Command
 {

@@ -20,9 +20,10 @@
 namespace {
 
 using namespace roofline;
+using cli::kExitInvalidInput;
+using cli::kExitUsage;
+using cli::printDiagnostics;
 
-constexpr int kExitInvalidInput = 1;
-constexpr int kExitUsage = 2;
 
 const char *kUsage = R"USAGE(Usage: roofline-cli COMMAND [OPTIONS] FILE
 
@@ -47,11 +48,6 @@ Options:
 Exit status: 0 success, 1 invalid input, 2 wrong usage.
 )USAGE";
 
-void printDiagnostics(const Diagnostics &diagnostics)
-{
-    for (const Diagnostic &d : diagnostics.all())
-        std::cerr << (d.severity == Severity::Error ? "error: " : "") << d.toString() << '\n';
-}
 
 void printText(const gables::Soc &soc, const gables::Result &r)
 {

@@ -17,14 +17,7 @@ namespace {
 
 using namespace roofline;
 
-constexpr int kExitInvalidInput = 1;
-constexpr int kExitUsage = 2;
 
-void printDiagnostics(const Diagnostics &diagnostics)
-{
-    for (const Diagnostic &d : diagnostics.all())
-        std::cerr << (d.severity == Severity::Error ? "error: " : "") << d.toString() << '\n';
-}
 
 bool writeFile(const std::string &path, const std::string &text)
 {

@@ -21,19 +21,6 @@ const Range kKernel = Range::closed(1, Limits::maxKernel);
 const Range kPad = Range::closed(0, Limits::maxKernel);
 const Range kRate = Range::positive(Limits::maxRate);
 
-bool readText(const std::string &path, std::string &text, Diagnostics &diagnostics)
-{
-    diagnostics.setFile(path);
-    std::ifstream in(path, std::ios::binary);
-    if (!in) {
-        diagnostics.error("", "cannot open the file for reading");
-        return false;
-    }
-    std::ostringstream s;
-    s << in.rdbuf();
-    text = s.str();
-    return true;
-}
 
 bool isInteger(double v)
 {
@@ -119,18 +106,6 @@ void checkName(const std::string &name, const std::string &where, Diagnostics &d
         diagnostics.error(where, "must be at most 128 characters");
 }
 
-// Reads format and version; returns false when the document is not an object.
-bool readHeader(JsonObjectReader &top, const char *formatId, Diagnostics &diags)
-{
-    if (!top.isObject())
-        return false;
-    if (auto format = top.string("format"); format && *format != formatId)
-        diags.error("/format", "expected \"" + std::string(formatId) + "\", got \"" + *format + "\"");
-    if (auto version = top.number("version", Range::closed(1, 1e9)); version && *version != kFormatVersion)
-        diags.error("/version",
-                    "this build reads version " + std::to_string(kFormatVersion) + ", got " + formatNumber(*version));
-    return true;
-}
 
 void readLayer(const json &value, std::size_t index, Network &net, std::set<std::string> &names, Diagnostics &diags)
 {
@@ -268,7 +243,7 @@ NetworkLoad parseNetwork(const std::string &text, const std::string &fileLabel)
     if (!parseJsonText(text, root, diags))
         return out;
     JsonObjectReader top(root, "", diags);
-    if (!readHeader(top, kNetworkFormatId, diags))
+    if (!readFormatHeader(top, kNetworkFormatId, kFormatVersion, diags))
         return out;
     Network net;
     net.name = top.string("name").value_or("");
@@ -321,7 +296,7 @@ NetworkLoad loadNetworkFile(const std::string &path)
 {
     NetworkLoad out;
     std::string text;
-    if (!readText(path, text, out.diagnostics))
+    if (!readTextFile(path, text, out.diagnostics))
         return out;
     return parseNetwork(text, path);
 }
@@ -596,7 +571,7 @@ AcceleratorLoad parseAccelerator(const std::string &text, const std::string &fil
     if (!parseJsonText(text, root, diags))
         return out;
     JsonObjectReader top(root, "", diags);
-    if (!readHeader(top, kAcceleratorFormatId, diags))
+    if (!readFormatHeader(top, kAcceleratorFormatId, kFormatVersion, diags))
         return out;
     Accelerator acc;
     acc.name = top.string("name").value_or("");
@@ -615,7 +590,7 @@ AcceleratorLoad loadAcceleratorFile(const std::string &path)
 {
     AcceleratorLoad out;
     std::string text;
-    if (!readText(path, text, out.diagnostics))
+    if (!readTextFile(path, text, out.diagnostics))
         return out;
     return parseAccelerator(text, path);
 }
@@ -657,9 +632,9 @@ MeasuredLoad parseMeasuredCsv(const std::string &text, const std::string &fileLa
             scale = second == "time_ns" ? 1 : second == "time_us" ? 1e3 : 1e6;
             continue;
         }
-        char *end = nullptr;
-        const double v = std::strtod(second.c_str(), &end);
-        if (second.empty() || *end != '\0' || !std::isfinite(v) || v < 0) {
+        const auto parsed = parseFiniteNumber(second);
+        const double v = parsed.value_or(-1);
+        if (!parsed || v < 0) {
             diags.error(where, "time must be a number >= 0, got \"" + second + "\"");
             continue;
         }
@@ -680,7 +655,7 @@ MeasuredLoad loadMeasuredFile(const std::string &path)
 {
     MeasuredLoad out;
     std::string text;
-    if (!readText(path, text, out.diagnostics))
+    if (!readTextFile(path, text, out.diagnostics))
         return out;
     return parseMeasuredCsv(text, path);
 }
@@ -803,12 +778,12 @@ bool applyOverride(Accelerator &accelerator, const std::string &assignment, Diag
     if (pointer.empty() || pointer[0] != '/')
         pointer.insert(pointer.begin(), '/');
     const std::string text = assignment.substr(eq + 1);
-    char *end = nullptr;
-    const double value = std::strtod(text.c_str(), &end);
-    if (text.empty() || *end != '\0' || !std::isfinite(value)) {
-        diagnostics.error(pointer, "expected a number, got \"" + text + "\"");
+    const auto parsed = parseFiniteNumber(text);
+    if (!parsed) {
+        diagnostics.error(pointer, "expected a finite number, got \"" + text + "\"");
         return false;
     }
+    const double value = *parsed;
     const std::optional<Parameter> parameter = resolveParameter(accelerator, pointer, diagnostics);
     if (!parameter)
         return false;

@@ -2,7 +2,11 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cerrno>
 #include <cmath>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
 #include <vector>
 
 namespace roofline {
@@ -278,6 +282,43 @@ bool parseJsonText(const std::string &text, json &out, Diagnostics &diagnostics)
         return false;
     }
     return true;
+}
+
+bool readTextFile(const std::string &path, std::string &text, Diagnostics &diagnostics)
+{
+    diagnostics.setFile(path);
+    std::ifstream in(path, std::ios::binary);
+    if (!in) {
+        diagnostics.error("", "cannot open the file for reading");
+        return false;
+    }
+    std::ostringstream s;
+    s << in.rdbuf();
+    text = s.str();
+    return true;
+}
+
+bool readFormatHeader(JsonObjectReader &top, const char *formatId, int version, Diagnostics &diagnostics)
+{
+    if (!top.isObject())
+        return false;
+    if (auto format = top.string("format"); format && *format != formatId)
+        diagnostics.error("/format", "expected \"" + std::string(formatId) + "\", got \"" + *format + "\"");
+    if (auto v = top.number("version", Range::closed(1, 1e9)); v && *v != version)
+        diagnostics.error("/version", "this build reads version " + std::to_string(version) + ", got " + formatNumber(*v));
+    return true;
+}
+
+std::optional<double> parseFiniteNumber(const std::string &text)
+{
+    if (text.empty() || std::isspace(static_cast<unsigned char>(text.front())))
+        return std::nullopt;
+    errno = 0;
+    char *end = nullptr;
+    const double value = std::strtod(text.c_str(), &end);
+    if (end != text.c_str() + text.size() || errno == ERANGE || !std::isfinite(value))
+        return std::nullopt;
+    return value;
 }
 
 } // namespace roofline

@@ -5,9 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cmath>
-#include <fstream>
 #include <set>
-#include <sstream>
 
 namespace roofline::gables {
 
@@ -112,13 +110,7 @@ LoadResult parseSoc(const std::string &text, const std::string &fileLabel)
     JsonObjectReader top(root, "", diags);
     if (!top.isObject())
         return out;
-    if (auto format = top.string("format"); format && *format != kFormatId)
-        diags.error("/format", "expected \"" + std::string(kFormatId) + "\", got \"" + *format + "\"");
-    if (auto version = top.number("version", Range::closed(1, 1e9))) {
-        if (*version != kFormatVersion)
-            diags.error("/version", "this build reads version " + std::to_string(kFormatVersion) + ", got "
-                                        + formatNumber(*version));
-    }
+    readFormatHeader(top, kFormatId, kFormatVersion, diags);
     soc.name = top.optionalString("name").value_or("");
     soc.description = top.optionalString("description").value_or("");
 
@@ -288,16 +280,11 @@ LoadResult parseSoc(const std::string &text, const std::string &fileLabel)
 
 LoadResult loadSocFile(const std::string &path)
 {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) {
-        LoadResult out;
-        out.diagnostics.setFile(path);
-        out.diagnostics.error("", "cannot open the file for reading");
+    LoadResult out;
+    std::string text;
+    if (!readTextFile(path, text, out.diagnostics))
         return out;
-    }
-    std::ostringstream text;
-    text << in.rdbuf();
-    return parseSoc(text.str(), path);
+    return parseSoc(text, path);
 }
 
 namespace {
@@ -481,20 +468,12 @@ bool applyOverride(Soc &soc, const std::string &assignment, Diagnostics &diagnos
     }
     const std::string path = assignment.substr(0, eq);
     const std::string valueText = assignment.substr(eq + 1);
-    double value = 0;
-    {
-        std::size_t used = 0;
-        bool ok = true;
-        try {
-            value = std::stod(valueText, &used);
-        } catch (...) {
-            ok = false;
-        }
-        if (!ok || used != valueText.size() || !std::isfinite(value)) {
-            diagnostics.error(path, "expected a finite number, got \"" + valueText + "\"");
-            return false;
-        }
+    const auto parsed = parseFiniteNumber(valueText);
+    if (!parsed) {
+        diagnostics.error(path, "expected a finite number, got \"" + valueText + "\"");
+        return false;
     }
+    const double value = *parsed;
 
     Soc changed = soc;
     const auto t = splitPointer(path);

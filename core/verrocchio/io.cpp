@@ -16,29 +16,7 @@ using nlohmann::json;
 
 namespace {
 
-std::string readFile(const std::string &path, Diagnostics &diagnostics, bool &ok)
-{
-    std::ifstream in(path, std::ios::binary);
-    ok = static_cast<bool>(in);
-    if (!ok) {
-        diagnostics.setFile(path);
-        diagnostics.error("", "cannot open the file for reading");
-        return {};
-    }
-    std::ostringstream text;
-    text << in.rdbuf();
-    return text.str();
-}
 
-// Checks "format" and "version" of a document.
-void readHeader(JsonObjectReader &top, const char *formatId, Diagnostics &diags)
-{
-    if (auto format = top.string("format"); format && *format != formatId)
-        diags.error("/format", "expected \"" + std::string(formatId) + "\", got \"" + *format + "\"");
-    if (auto version = top.number("version", Range::closed(1, 1e9)); version && *version != kFormatVersion)
-        diags.error("/version", "this build reads version " + std::to_string(kFormatVersion) + ", got "
-                                    + formatNumber(*version));
-}
 
 const char *kPipeList = "S, MTE1, MTE2, MTE3, M or V";
 
@@ -429,7 +407,7 @@ TraceLoadResult parseTrace(const std::string &text, const std::string &fileLabel
     JsonObjectReader top(root, "", diags);
     if (!top.isObject())
         return out;
-    readHeader(top, kTraceFormatId, diags);
+    readFormatHeader(top, kTraceFormatId, kFormatVersion, diags);
     Trace trace;
     trace.name = top.optionalString("name").value_or("");
     trace.description = top.optionalString("description").value_or("");
@@ -535,17 +513,6 @@ std::string restOfLine(const std::string &line, std::size_t skip)
     return line.substr(pos, end - pos + 1);
 }
 
-std::optional<double> parseNumber(const std::string &text)
-{
-    std::size_t used = 0;
-    try {
-        const double v = std::stod(text, &used);
-        if (used == text.size() && std::isfinite(v))
-            return v;
-    } catch (...) {
-    }
-    return std::nullopt;
-}
 
 } // namespace
 
@@ -585,7 +552,7 @@ TraceLoadResult parseTraceText(const std::string &text, const std::string &fileL
                 diags.error(at(n), std::string("missing ") + what);
                 return nullptr;
             }
-            if (auto v = parseNumber(w[k]))
+            if (auto v = parseFiniteNumber(w[k]))
                 return *v;
             diags.error(at(n), std::string(what) + ": expected a number, got \"" + w[k] + "\"");
             return nullptr;
@@ -696,9 +663,8 @@ TraceLoadResult parseTraceText(const std::string &text, const std::string &fileL
 TraceLoadResult loadTraceFile(const std::string &path)
 {
     TraceLoadResult out;
-    bool ok = false;
-    const std::string text = readFile(path, out.diagnostics, ok);
-    if (!ok)
+    std::string text;
+    if (!readTextFile(path, text, out.diagnostics))
         return out;
     // A JSON document starts with "{"; anything else is the text form.
     const auto first = text.find_first_not_of(" \t\r\n");
@@ -769,7 +735,7 @@ MachineLoadResult parseMachine(const std::string &text, const std::string &fileL
     JsonObjectReader top(root, "", diags);
     if (!top.isObject())
         return out;
-    readHeader(top, kMachineFormatId, diags);
+    readFormatHeader(top, kMachineFormatId, kFormatVersion, diags);
     Machine m;
     m.name = top.optionalString("name").value_or("");
     m.description = top.optionalString("description").value_or("");
@@ -825,9 +791,8 @@ MachineLoadResult parseMachine(const std::string &text, const std::string &fileL
 MachineLoadResult loadMachineFile(const std::string &path)
 {
     MachineLoadResult out;
-    bool ok = false;
-    const std::string text = readFile(path, out.diagnostics, ok);
-    return ok ? parseMachine(text, path) : out;
+    std::string text;
+    return readTextFile(path, text, out.diagnostics) ? parseMachine(text, path) : out;
 }
 
 json toJson(const Machine &m)
@@ -890,20 +855,12 @@ bool applyOverride(Machine &machine, const std::string &assignment, Diagnostics 
         machine = std::move(changed);
         return true;
     }
-    double value = 0;
-    {
-        std::size_t used = 0;
-        bool ok = true;
-        try {
-            value = std::stod(valueText, &used);
-        } catch (...) {
-            ok = false;
-        }
-        if (!ok || used != valueText.size() || !std::isfinite(value)) {
-            diagnostics.error(path, "expected a finite number, got \"" + valueText + "\"");
-            return false;
-        }
+    const auto parsed = parseFiniteNumber(valueText);
+    if (!parsed) {
+        diagnostics.error(path, "expected a finite number, got \"" + valueText + "\"");
+        return false;
     }
+    const double value = *parsed;
     double *target = nullptr;
     if (path == "/bus/bandwidth_gbps")
         target = &changed.busGBps;
