@@ -90,6 +90,8 @@ GablesPlot::GablesPlot(QWidget *parent)
     // I_i lines need not be, which keeps a 64-IP replot within a frame.
     setAntialiasedElements(QCP::aePlottables | QCP::aeScatters | QCP::aeItems | QCP::aeLegendItems | QCP::aeAxes);
     setNotAntialiasedElements(QCP::aeGrid | QCP::aeSubGrid);
+    setPlottingHint(QCP::phFastPolylines, true); // solid roofs as line segments: cheaper to stroke
+    setPlottingHint(QCP::phImmediateRefresh, false); // paint with the rest of the window, once per frame
     setNoAntialiasingOnDrag(true);
     setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
     setMinimumSize(420, 320);
@@ -226,6 +228,11 @@ void GablesPlot::setModel(const Soc &soc, const Result &result)
     };
     QVector<double> x, y;
 
+    // With many IPs, non-limiting roofs are 1 px without antialiasing and the
+    // I_i verticals solid and faint: dashed and wide antialiased strokes cost
+    // most of a 64-IP replot (callgrind, docs/performance.md).
+    const bool manyIps = g.ipRoofs.size() > kMaxLegendIps;
+
     // --- scaled IP roofs and their selected points ---
     std::size_t hiddenFromLegend = 0;
     for (std::size_t i = 0; i < g.ipRoofs.size(); ++i) {
@@ -240,7 +247,8 @@ void GablesPlot::setModel(const Soc &soc, const Result &result)
         graph->setData(x, y, true);
         // Wide antialiased pens go through Qt's path stroker; with many IPs the
         // non-limiting roofs use the fast one-pixel path (see docs/performance.md).
-        graph->setPen(QPen(color, limiting ? 4.0 : (g.ipRoofs.size() <= kMaxLegendIps ? 2.0 : 1.0)));
+        graph->setPen(QPen(color, limiting ? 4.0 : (manyIps ? 1.0 : 2.0)));
+        graph->setAntialiased(limiting || !manyIps);
         graph->setName(QStringLiteral("%1 roof / f (f = %2)%3")
                            .arg(ipLabel(soc, roof.ip), formatValue(ip.fraction, 3),
                                 limiting ? QStringLiteral(", limiting") : QString()));
@@ -319,11 +327,16 @@ void GablesPlot::setModel(const Soc &soc, const Result &result)
     std::vector<PendingLabel> labels;
     for (const Selection &s : g.selections) {
         QCPItemStraightLine *v = takeLine(line++);
-        const QColor color = selectionColor(soc, s);
-        v->setPen(QPen(color, 1.2, Qt::DashLine));
+        QColor color = selectionColor(soc, s);
+        if (manyIps && s.kind == RoofKind::Ip) {
+            color.setAlpha(90);
+            v->setPen(QPen(color, 1, Qt::SolidLine));
+        } else {
+            v->setPen(QPen(color, 1.2, Qt::DashLine));
+        }
         v->point1->setCoords(s.selected.x, 1);
         v->point2->setCoords(s.selected.x, 10);
-        labels.push_back({s.selected.x, selectionLabel(soc, result, s), color});
+        labels.push_back({s.selected.x, selectionLabel(soc, result, s), selectionColor(soc, s)});
     }
     for (std::size_t i = line; i < m_verticals.size(); ++i)
         m_verticals[i]->setVisible(false);

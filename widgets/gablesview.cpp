@@ -27,6 +27,9 @@ GablesView::GablesView(GablesDocument *document, QWidget *parent)
     m_readout->setWordWrap(true);
     m_readout->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_readout->setMargin(4);
+    // A fixed height: new numbers repaint the label but never relayout the window.
+    m_readout->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Fixed);
+    m_readout->setFixedHeight(m_readout->fontMetrics().lineSpacing() * 4 + 12);
 
     m_panel = new GablesParamPanel(document, this);
     m_panelScroll = new QScrollArea(this);

@@ -49,6 +49,7 @@ MainWindow::MainWindow(QWidget *parent)
     m_tabs->setDocumentMode(true);
     setCentralWidget(m_tabs);
     m_statusReadout = new QLabel(this);
+    m_statusReadout->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred); // no relayout per update
     statusBar()->addPermanentWidget(m_statusReadout, 1);
 
     m_gablesDocument = new GablesDocument(this);

@@ -15,6 +15,7 @@ TermsChart::TermsChart(QWidget *parent)
 {
     setMinimumHeight(150);
     setAntialiasedElements(QCP::aeAll);
+    setPlottingHint(QCP::phImmediateRefresh, false); // paint with the rest of the window, once per frame
 
     yAxis->setTicker(m_ticker);
     yAxis->setRangeReversed(true);

@@ -140,17 +140,20 @@ int main(int argc, char **argv)
     QApplication::setOrganizationName(QStringLiteral("RooflineStudio"));
     QApplication::setApplicationName(QStringLiteral("roofline-bench"));
     int iterations = 400;
+    std::vector<int> sizes{2, 16, 64};
     for (int i = 1; i < argc; ++i) {
         if (std::strcmp(argv[i], "--quick") == 0)
             iterations = 20;
         else if (std::strcmp(argv[i], "--iterations") == 0 && i + 1 < argc)
             iterations = std::max(10, std::atoi(argv[++i]));
+        else if (std::strcmp(argv[i], "--ips") == 0 && i + 1 < argc)
+            sizes = {std::clamp(std::atoi(argv[++i]), 1, 256)}; // one size only, e.g. for callgrind
     }
     std::printf("Roofline Studio benchmark, platform %s, %d iterations\n", qPrintable(QApplication::platformName()),
                 iterations);
-    for (int n : {2, 16, 64})
+    for (int n : sizes)
         benchCore(n, iterations);
-    for (int n : {2, 16, 64})
+    for (int n : sizes)
         benchReplot(n, iterations);
     return 0;
 }
