@@ -125,6 +125,7 @@ GablesPlot::GablesPlot(QWidget *parent)
     QFont legendFont = font();
     legendFont.setPointSize(9);
     legend->setFont(legendFont);
+    legend->setIconTextPadding(10); // SVG renderers set text a little wider than Qt does
     axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);
 
     m_memoryGraph = addGraph();
@@ -137,7 +138,10 @@ GablesPlot::GablesPlot(QWidget *parent)
         QCPScatterStyle(QCPScatterStyle::ssStar, QPen(kAttainableColor, 2.5), Qt::NoBrush, 16));
     m_attainableGraph->setName(QStringLiteral("Attainable performance P_att"));
 
+    // Labels live on a layer above every curve and line so nothing crosses them.
+    addLayer(QStringLiteral("labels"), layer(QStringLiteral("main")), QCustomPlot::limAbove);
     m_attainableLabel = new QCPItemText(this);
+    m_attainableLabel->setLayer(QStringLiteral("labels"));
     m_attainableLabel->setPadding(QMargins(6, 3, 6, 3));
     m_attainableLabel->setBrush(QColor(255, 255, 255, 235));
     m_attainableLabel->setPen(QPen(QColor(120, 120, 120)));
@@ -180,6 +184,7 @@ QCPItemText *GablesPlot::takeLabel(std::size_t index)
 {
     while (m_verticalLabels.size() <= index) {
         auto *label = new QCPItemText(this);
+        label->setLayer(QStringLiteral("labels"));
         label->setClipToAxisRect(true);
         label->position->setTypeX(QCPItemPosition::ptPlotCoords);
         label->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
