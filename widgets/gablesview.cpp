@@ -49,7 +49,7 @@ GablesView::GablesView(GablesDocument *document, QWidget *parent)
     left->addWidget(bottom);
     left->setStretchFactor(0, 3);
     left->setStretchFactor(1, 1);
-    left->setSizes({650, 230});
+    left->setSizes({560, 320});
 
     auto *split = new QSplitter(Qt::Horizontal, this);
     split->addWidget(left);
