@@ -13,6 +13,7 @@ PACKAGES=(
     qt6-base-dev qt6-svg-dev qt6-qpa-plugins libgl-dev
     libqcustomplot-dev nlohmann-json3-dev
     fonts-dejavu-core
+    desktop-file-utils appstream dpkg-dev file
 )
 
 install_missing() {
