@@ -1,7 +1,9 @@
 #include "gablesdocument.h"
 
 #include <QFile>
+#include <QFileInfo>
 #include <QSaveFile>
+#include <QUndoStack>
 
 #include <algorithm>
 #include <cmath>
@@ -17,7 +19,9 @@ bool isRate(double v) { return std::isfinite(v) && v > 0 && v <= Limits::maxRate
 
 GablesDocument::GablesDocument(QObject *parent)
     : QObject(parent)
+    , m_undoStack(new QUndoStack(this))
 {
+    connect(m_undoStack, &QUndoStack::cleanChanged, this, &GablesDocument::updateModified);
 }
 
 bool GablesDocument::isLocked(int ip) const
@@ -29,10 +33,12 @@ void GablesDocument::setSoc(const Soc &soc, const QString &filePath)
 {
     m_soc = soc;
     m_locked.assign(m_soc.ips.size(), false);
-    m_filePath = filePath;
-    emit filePathChanged(m_filePath);
+    if (m_filePath != filePath) {
+        m_filePath = filePath;
+        emit filePathChanged(m_filePath);
+    }
+    record(QString(), true, tr("Replace the model"));
     emit structureChanged();
-    setModified(false);
 }
 
 bool GablesDocument::load(const QString &path, QString *error, QStringList *warnings)
@@ -55,7 +61,14 @@ bool GablesDocument::load(const QString &path, QString *error, QStringList *warn
         for (const Diagnostic &d : loaded.diagnostics.warnings())
             warnings->append(QString::fromStdString(d.toString()));
     }
-    setSoc(*loaded.soc, path);
+    // Opening is a step of its own: undo returns to the previous model.
+    m_soc = *loaded.soc;
+    m_locked.assign(m_soc.ips.size(), false);
+    m_filePath = path;
+    emit filePathChanged(m_filePath);
+    record(QString(), true, tr("Open %1").arg(QFileInfo(path).fileName()));
+    m_undoStack->setClean();
+    emit structureChanged();
     return true;
 }
 
@@ -82,21 +95,116 @@ bool GablesDocument::save(const QString &path, QString *error)
 
 void GablesDocument::setModified(bool modified)
 {
+    if (!modified)
+        m_undoStack->setClean();
+    else if (m_undoStack->isClean())
+        m_undoStack->resetClean(); // no undo step leads back to the saved state
+    updateModified();
+}
+
+void GablesDocument::updateModified()
+{
+    const bool modified = !m_undoStack->isClean();
     if (m_modified == modified)
         return;
     m_modified = modified;
     emit modifiedChanged(modified);
 }
 
-void GablesDocument::touchValues()
+QString GablesDocument::ipName(int ip) const
 {
-    setModified(true);
+    return validIp(ip) ? QString::fromStdString(m_soc.ips[std::size_t(ip)].name) : QString();
+}
+
+namespace {
+
+// One edit of the model: the state before and after. Consecutive edits of the
+// same parameter within one slider drag merge into one step.
+class EditCommand : public QUndoCommand
+{
+public:
+    EditCommand(GablesDocument *document, Soc before, Soc after, QString key, quint64 serial, bool structural,
+                const QString &text)
+        : QUndoCommand(text)
+        , m_document(document)
+        , m_before(std::move(before))
+        , m_after(std::move(after))
+        , m_key(std::move(key))
+        , m_serial(serial)
+        , m_structural(structural)
+    {
+    }
+
+    int id() const override { return 0x6ab1e5; }
+    bool mergeWith(const QUndoCommand *other) override
+    {
+        const auto *next = static_cast<const EditCommand *>(other);
+        if (m_structural || next->m_structural || next->m_key != m_key || next->m_serial != m_serial)
+            return false;
+        m_after = next->m_after;
+        return true;
+    }
+    void undo() override { m_document->restore(m_before, m_structural); }
+    void redo() override
+    {
+        if (m_applied) // the edit itself already changed the model when it was pushed
+            m_document->restore(m_after, m_structural);
+        m_applied = true;
+    }
+
+private:
+    GablesDocument *m_document;
+    Soc m_before;
+    Soc m_after;
+    QString m_key;
+    quint64 m_serial;
+    bool m_structural;
+    bool m_applied = false;
+};
+
+} // namespace
+
+void GablesDocument::record(const QString &key, bool structural, const QString &text)
+{
+    if (!m_dragging)
+        ++m_mergeSerial; // outside a drag every edit is a step of its own
+    m_undoStack->push(new EditCommand(this, m_committed, m_soc, key, m_mergeSerial, structural, text));
+    m_committed = m_soc;
+}
+
+void GablesDocument::restore(const Soc &soc, bool structural)
+{
+    const bool sameIps = soc.ips.size() == m_soc.ips.size();
+    m_soc = soc;
+    m_committed = soc;
+    m_locked.resize(m_soc.ips.size(), false);
+    if (structural || !sameIps)
+        emit structureChanged();
+    else
+        emit valuesChanged();
+}
+
+void GablesDocument::beginDrag()
+{
+    m_dragging = true;
+    ++m_mergeSerial;
+}
+
+void GablesDocument::endDrag()
+{
+    m_dragging = false;
+    ++m_mergeSerial;
+}
+
+void GablesDocument::touchValues(const QString &key, const QString &text)
+{
+    record(key, false, text);
     emit valuesChanged();
 }
 
-void GablesDocument::touchStructure()
+void GablesDocument::touchStructure(const QString &text)
 {
-    setModified(true);
+    record(QString(), true, text);
     emit structureChanged();
 }
 
@@ -105,7 +213,7 @@ void GablesDocument::setPpeak(double gops)
     if (!isRate(gops) || gops == m_soc.ppeakGops)
         return;
     m_soc.ppeakGops = gops;
-    touchValues();
+    touchValues(QStringLiteral("ppeak"), tr("Set Ppeak"));
 }
 
 void GablesDocument::setBpeak(double gbps)
@@ -113,7 +221,7 @@ void GablesDocument::setBpeak(double gbps)
     if (!isRate(gbps) || gbps == m_soc.bpeakGBps)
         return;
     m_soc.bpeakGBps = gbps;
-    touchValues();
+    touchValues(QStringLiteral("bpeak"), tr("Set Bpeak"));
 }
 
 void GablesDocument::setAcceleration(int ip, double value)
@@ -121,7 +229,7 @@ void GablesDocument::setAcceleration(int ip, double value)
     if (!validIp(ip) || !std::isfinite(value) || value <= 0 || value > Limits::maxAcceleration)
         return;
     m_soc.ips[std::size_t(ip)].acceleration = value;
-    touchValues();
+    touchValues(QStringLiteral("ip/%1/A").arg(ip), tr("Set A of %1").arg(ipName(ip)));
 }
 
 void GablesDocument::setBandwidth(int ip, double gbps)
@@ -129,7 +237,7 @@ void GablesDocument::setBandwidth(int ip, double gbps)
     if (!validIp(ip) || !isRate(gbps))
         return;
     m_soc.ips[std::size_t(ip)].bandwidthGBps = gbps;
-    touchValues();
+    touchValues(QStringLiteral("ip/%1/B").arg(ip), tr("Set B of %1").arg(ipName(ip)));
 }
 
 void GablesDocument::setIntensity(int ip, double opsPerByte)
@@ -137,7 +245,7 @@ void GablesDocument::setIntensity(int ip, double opsPerByte)
     if (!validIp(ip) || !std::isfinite(opsPerByte) || opsPerByte <= 0 || opsPerByte > Limits::maxIntensity)
         return;
     m_soc.ips[std::size_t(ip)].intensity = opsPerByte;
-    touchValues();
+    touchValues(QStringLiteral("ip/%1/I").arg(ip), tr("Set I of %1").arg(ipName(ip)));
 }
 
 void GablesDocument::setFraction(int ip, double fraction)
@@ -145,7 +253,7 @@ void GablesDocument::setFraction(int ip, double fraction)
     if (!validIp(ip) || !std::isfinite(fraction))
         return;
     gables::setFraction(m_soc.ips, std::size_t(ip), fraction, m_locked);
-    touchValues();
+    touchValues(QStringLiteral("ip/%1/f").arg(ip), tr("Set f of %1").arg(ipName(ip)));
 }
 
 void GablesDocument::setLocked(int ip, bool locked)
@@ -161,7 +269,7 @@ void GablesDocument::setSerialized(bool serialized)
     if (m_soc.serialized == serialized)
         return;
     m_soc.serialized = serialized;
-    touchValues();
+    touchValues(QStringLiteral("serialized"), serialized ? tr("Serialize work") : tr("Run IPs concurrently"));
 }
 
 void GablesDocument::setMemorySideMemory(bool enabled)
@@ -169,7 +277,7 @@ void GablesDocument::setMemorySideMemory(bool enabled)
     if (m_soc.memorySideMemory == enabled)
         return;
     m_soc.memorySideMemory = enabled;
-    touchStructure();
+    touchStructure(enabled ? tr("Add memory-side memory") : tr("Remove memory-side memory"));
 }
 
 void GablesDocument::setMsmBandwidth(double gbps)
@@ -177,7 +285,7 @@ void GablesDocument::setMsmBandwidth(double gbps)
     if (!std::isfinite(gbps) || gbps < 0 || gbps > Limits::maxRate || gbps == m_soc.msmBandwidthGBps)
         return;
     m_soc.msmBandwidthGBps = gbps;
-    touchValues();
+    touchValues(QStringLiteral("msm"), tr("Set B_msm"));
 }
 
 void GablesDocument::setMissRatio(int ip, double missRatio)
@@ -185,7 +293,7 @@ void GablesDocument::setMissRatio(int ip, double missRatio)
     if (!validIp(ip) || !std::isfinite(missRatio) || missRatio < 0 || missRatio > 1)
         return;
     m_soc.ips[std::size_t(ip)].missRatio = missRatio;
-    touchValues();
+    touchValues(QStringLiteral("ip/%1/m").arg(ip), tr("Set miss ratio of %1").arg(ipName(ip)));
 }
 
 int GablesDocument::addBus()
@@ -198,7 +306,7 @@ int GablesDocument::addBus()
     }
     bus.bandwidthGBps = m_soc.bpeakGBps;
     m_soc.buses.push_back(bus);
-    touchStructure();
+    touchStructure(tr("Add bus"));
     return int(m_soc.buses.size()) - 1;
 }
 
@@ -210,7 +318,7 @@ void GablesDocument::removeBus(int bus)
     m_soc.buses.erase(m_soc.buses.begin() + bus);
     for (Ip &ip : m_soc.ips)
         ip.buses.erase(std::remove(ip.buses.begin(), ip.buses.end(), name), ip.buses.end());
-    touchStructure();
+    touchStructure(tr("Remove bus %1").arg(QString::fromStdString(name)));
 }
 
 void GablesDocument::setBusBandwidth(int bus, double gbps)
@@ -218,7 +326,7 @@ void GablesDocument::setBusBandwidth(int bus, double gbps)
     if (bus < 0 || std::size_t(bus) >= m_soc.buses.size() || !isRate(gbps))
         return;
     m_soc.buses[std::size_t(bus)].bandwidthGBps = gbps;
-    touchValues();
+    touchValues(QStringLiteral("bus/%1").arg(bus), tr("Set bus bandwidth"));
 }
 
 void GablesDocument::setIpOnBus(int ip, int bus, bool on)
@@ -234,7 +342,7 @@ void GablesDocument::setIpOnBus(int ip, int bus, bool on)
         list.push_back(name);
     else
         list.erase(std::remove(list.begin(), list.end(), name), list.end());
-    touchValues();
+    touchValues(QStringLiteral("ip/%1/bus/%2").arg(ip).arg(bus), tr("Change buses of %1").arg(ipName(ip)));
 }
 
 int GablesDocument::addIp()
@@ -249,7 +357,7 @@ int GablesDocument::addIp()
     ip.intensity = 1;
     m_soc.ips.push_back(ip);
     m_locked.resize(m_soc.ips.size(), false);
-    touchStructure();
+    touchStructure(tr("Add IP"));
     return int(m_soc.ips.size()) - 1;
 }
 
@@ -259,7 +367,7 @@ void GablesDocument::removeIp(int ip)
         return; // the model needs at least one IP
     gables::removeIp(m_soc, std::size_t(ip));
     m_locked.erase(m_locked.begin() + ip);
-    touchStructure();
+    touchStructure(tr("Remove IP"));
 }
 
 bool GablesDocument::renameIp(int ip, const QString &name, QString *error)
@@ -284,7 +392,7 @@ bool GablesDocument::renameIp(int ip, const QString &name, QString *error)
     if (m_soc.ips[std::size_t(ip)].name == trimmed)
         return true;
     m_soc.ips[std::size_t(ip)].name = trimmed;
-    touchStructure();
+    touchStructure(tr("Rename IP to %1").arg(name.trimmed()));
     return true;
 }
 
@@ -293,7 +401,7 @@ void GablesDocument::setColor(int ip, const QString &color)
     if (!validIp(ip))
         return;
     m_soc.ips[std::size_t(ip)].color = color.toStdString();
-    touchStructure();
+    touchStructure(tr("Recolour %1").arg(ipName(ip)));
 }
 
 } // namespace studio

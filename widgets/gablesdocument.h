@@ -9,6 +9,8 @@
 #include <QObject>
 #include <QString>
 
+class QUndoStack;
+
 #include <vector>
 
 namespace studio {
@@ -25,11 +27,19 @@ public:
     QString filePath() const { return m_filePath; }
     bool isModified() const { return m_modified; }
 
-    // Replaces the whole model (after loading a file); emits structureChanged.
+    // Replaces the whole model, as one undoable step; emits structureChanged.
     void setSoc(const roofline::gables::Soc &soc, const QString &filePath);
+    // Every edit is an undoable step; edits of one parameter between
+    // beginDrag() and endDrag() (a slider drag) merge into one step.
+    QUndoStack *undoStack() const { return m_undoStack; }
+    void beginDrag();
+    void endDrag();
+    // Used by undo and redo: shows `soc` without recording a step.
+    void restore(const roofline::gables::Soc &soc, bool structural);
     // Loads a file; on failure the current model is kept and `error` says why.
     bool load(const QString &path, QString *error, QStringList *warnings = nullptr);
     bool save(const QString &path, QString *error);
+    // false marks the current state as saved; true marks it unsaved.
     void setModified(bool modified);
 
     // Value edits: emit valuesChanged. Out-of-range or non-finite values are ignored.
@@ -66,10 +76,17 @@ signals:
 
 private:
     bool validIp(int ip) const { return ip >= 0 && std::size_t(ip) < m_soc.ips.size(); }
-    void touchValues();
-    void touchStructure();
+    QString ipName(int ip) const;
+    void touchValues(const QString &key, const QString &text);
+    void touchStructure(const QString &text);
+    void record(const QString &key, bool structural, const QString &text);
+    void updateModified();
 
     roofline::gables::Soc m_soc;
+    roofline::gables::Soc m_committed; // the model as of the last undo step
+    QUndoStack *m_undoStack = nullptr;
+    quint64 m_mergeSerial = 0;
+    bool m_dragging = false;
     std::vector<bool> m_locked;
     QString m_filePath;
     bool m_modified = false;

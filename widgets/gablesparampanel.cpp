@@ -37,6 +37,12 @@ SliderScale logScale(double lo, double hi, double value, double limitHi)
 
 } // namespace
 
+void GablesParamPanel::trackDrags(ParameterSlider *slider)
+{
+    connect(slider, &ParameterSlider::dragStarted, m_document, &GablesDocument::beginDrag);
+    connect(slider, &ParameterSlider::dragFinished, m_document, &GablesDocument::endDrag);
+}
+
 GablesParamPanel::GablesParamPanel(GablesDocument *document, QWidget *parent)
     : QWidget(parent)
     , m_document(document)
@@ -55,6 +61,8 @@ GablesParamPanel::GablesParamPanel(GablesDocument *document, QWidget *parent)
     layout->addWidget(socBox);
     connect(m_ppeak, &ParameterSlider::valueChanged, m_document, &GablesDocument::setPpeak);
     connect(m_bpeak, &ParameterSlider::valueChanged, m_document, &GablesDocument::setBpeak);
+    trackDrags(m_ppeak);
+    trackDrags(m_bpeak);
 
     layout->addWidget(makeExtensionsBox());
 
@@ -97,6 +105,7 @@ QWidget *GablesParamPanel::makeExtensionsBox()
                                 "T_msm = Σ D_i / B_msm."));
     m_msm = new ParameterSlider(tr("B_msm"), tr("GB/s"), logScale(0.1, 1e5, 1, Limits::maxRate), 3, box);
     m_msm->setToolTipText(tr("B_msm: bandwidth of the memory-side memory, in GB/s."));
+    trackDrags(m_msm);
     msmRow->addWidget(m_msmLimited);
     msmRow->addWidget(m_msm, 1);
     v->addLayout(msmRow);
@@ -144,6 +153,7 @@ void GablesParamPanel::rebuildBuses()
         connect(slider, &ParameterSlider::valueChanged, m_document,
                 [this, bus](double gbps) { m_document->setBusBandwidth(bus, gbps); });
         connect(remove, &QToolButton::clicked, m_document, [this, bus] { m_document->removeBus(bus); });
+        trackDrags(slider);
         m_busLayout->addWidget(row);
         m_busRows.push_back(row);
         m_busSliders.push_back(slider);
@@ -193,14 +203,17 @@ GablesParamPanel::IpControls GablesParamPanel::makeIpControls(int ip)
     c.bandwidth = new ParameterSlider(tr("Link B"), tr("GB/s"),
                                       logScale(0.1, 1e4, model.bandwidthGBps, Limits::maxRate), 3, box);
     c.bandwidth->setToolTipText(tr("B_i: bandwidth of this IP's link to the interconnect, in GB/s."));
-    for (ParameterSlider *s : {c.fraction, c.intensity, c.acceleration, c.bandwidth})
+    for (ParameterSlider *s : {c.fraction, c.intensity, c.acceleration, c.bandwidth}) {
         v->addWidget(s);
+        trackDrags(s);
+    }
     const Soc &soc = m_document->soc();
     if (soc.memorySideMemory) {
         c.missRatio = new ParameterSlider(tr("Miss m"), QString(), SliderScale{0, 1, false, 1000}, 4, box);
         c.missRatio->setToolTipText(tr("m_i: share of this IP's off-chip bytes that miss the memory-side memory "
                                        "and reach DRAM (0–1, dimensionless)."));
         v->addWidget(c.missRatio);
+        trackDrags(c.missRatio);
         connect(c.missRatio, &ParameterSlider::valueChanged, m_document,
                 [this, ip](double m) { m_document->setMissRatio(ip, m); });
     }

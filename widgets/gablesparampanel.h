@@ -69,6 +69,7 @@ private:
         std::vector<QCheckBox *> busBoxes;    // one per bus
     };
     IpControls makeIpControls(int ip);
+    void trackDrags(ParameterSlider *slider); // one drag = one undo step
     QWidget *makeExtensionsBox();
     void rebuildBuses();
     void updateColorButton(int ip);

@@ -188,9 +188,13 @@ bool GablesView::applyOverride(const QString &assignment, QString *error)
         return false;
     }
     m_document->setSoc(soc, m_document->filePath());
-    m_document->setModified(true);
     flushPendingUpdate();
     return true;
+}
+
+QUndoStack *GablesView::undoStack() const
+{
+    return m_document->undoStack();
 }
 
 QCustomPlot *GablesView::exportPlot() const

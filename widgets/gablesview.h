@@ -33,6 +33,7 @@ public:
     QString filePath() const override;
     bool isModified() const override;
     bool applyOverride(const QString &assignment, QString *error) override;
+    QUndoStack *undoStack() const override;
     QCustomPlot *exportPlot() const override;
     QString exportTitle() const override;
     void resetZoom() override;

@@ -8,6 +8,10 @@
 #include "roofline_version.h"
 
 #include <QAction>
+#include <QDockWidget>
+#include <QUndoGroup>
+#include <QUndoStack>
+#include <QUndoView>
 #include <QApplication>
 #include <QCloseEvent>
 #include <QFileDialog>
@@ -52,11 +56,13 @@ MainWindow::MainWindow(QWidget *parent)
     m_statusReadout->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred); // no relayout per update
     statusBar()->addPermanentWidget(m_statusReadout, 1);
 
+    m_undoGroup = new QUndoGroup(this);
     m_gablesDocument = new GablesDocument(this);
     m_gablesView = new GablesView(m_gablesDocument, this);
     addView(m_gablesView);
 
     connect(m_tabs, &QTabWidget::currentChanged, this, [this] {
+        m_undoGroup->setActiveStack(currentView() ? currentView()->undoStack() : nullptr);
         updateTitle();
         m_statusReadout->setText(statusText());
     });
@@ -69,6 +75,11 @@ MainWindow::MainWindow(QWidget *parent)
 
 void MainWindow::addView(ModelView *view)
 {
+    if (QUndoStack *stack = view->undoStack()) {
+        m_undoGroup->addStack(stack);
+        if (!m_undoGroup->activeStack())
+            m_undoGroup->setActiveStack(stack);
+    }
     m_views.push_back(view);
     m_tabs->addTab(view, view->title());
     connect(view, &ModelView::summaryChanged, this, [this, view] {
@@ -152,7 +163,27 @@ void MainWindow::createMenus()
     file->addSeparator();
     file->addAction(tr("&Quit"), this, &QWidget::close)->setShortcut(QKeySequence::Quit);
 
+    QMenu *edit = menuBar()->addMenu(tr("&Edit"));
+    QAction *undo = m_undoGroup->createUndoAction(this, tr("&Undo"));
+    undo->setShortcut(QKeySequence::Undo);
+    QAction *redo = m_undoGroup->createRedoAction(this, tr("&Redo"));
+    redo->setShortcut(QKeySequence::Redo);
+    edit->addAction(undo);
+    edit->addAction(redo);
+
+    // The history of the current view: click a step to return to it.
+    m_historyDock = new QDockWidget(tr("History"), this);
+    m_historyDock->setObjectName(QStringLiteral("history"));
+    auto *history = new QUndoView(m_undoGroup, m_historyDock);
+    history->setEmptyLabel(tr("<opened>"));
+    m_historyDock->setWidget(history);
+    addDockWidget(Qt::RightDockWidgetArea, m_historyDock);
+    m_historyDock->hide();
+
     QMenu *view = menuBar()->addMenu(tr("&View"));
+    QAction *showHistory = m_historyDock->toggleViewAction();
+    showHistory->setShortcut(QKeySequence(tr("Ctrl+H")));
+    view->addAction(showHistory);
     view->addAction(tr("&Reset Zoom"), this, [this] { currentView()->resetZoom(); })
         ->setShortcut(QKeySequence(tr("Ctrl+0")));
     view->addAction(tr("&Next View"), this, [this] { m_tabs->setCurrentIndex((m_tabs->currentIndex() + 1) % m_tabs->count()); })

@@ -13,6 +13,8 @@ class QCustomPlot;
 class QLabel;
 class QMenu;
 class QTabWidget;
+class QDockWidget;
+class QUndoGroup;
 
 namespace studio {
 
@@ -42,6 +44,7 @@ public:
     QCustomPlot *currentPlot() const;
     QString statusText() const;
     QStringList recentFiles() const;
+    QUndoGroup *undoGroup() const { return m_undoGroup; }
 
 protected:
     void closeEvent(QCloseEvent *event) override;
@@ -58,6 +61,8 @@ private:
     ModelView *viewForFormat(const QString &formatId) const;
 
     QTabWidget *m_tabs = nullptr;
+    QUndoGroup *m_undoGroup = nullptr; // Edit ▸ Undo/Redo act on the current view's stack
+    QDockWidget *m_historyDock = nullptr;
     std::vector<ModelView *> m_views;
     GablesDocument *m_gablesDocument = nullptr;
     GablesView *m_gablesView = nullptr;

@@ -8,6 +8,7 @@
 #include <QWidget>
 
 class QCustomPlot;
+class QUndoStack;
 
 namespace studio {
 
@@ -29,6 +30,9 @@ public:
     virtual bool saveFile(const QString &path, QString *error);
     virtual QString filePath() const = 0; // what the window title shows
     virtual bool isModified() const { return false; }
+
+    // The view's edits as undoable steps, or nullptr if it has none.
+    virtual QUndoStack *undoStack() const { return nullptr; }
 
     // Applies "POINTER=VALUE" as the command line's --set does.
     virtual bool applyOverride(const QString &assignment, QString *error);

@@ -61,6 +61,8 @@ ParameterSlider::ParameterSlider(const QString &label, const QString &unit, Slid
     layout->setColumnStretch(1, 1);
 
     connect(m_slider, &QSlider::valueChanged, this, &ParameterSlider::onSliderMoved);
+    connect(m_slider, &QSlider::sliderPressed, this, &ParameterSlider::dragStarted);
+    connect(m_slider, &QSlider::sliderReleased, this, &ParameterSlider::dragFinished);
     connect(m_spinBox, &QDoubleSpinBox::valueChanged, this, &ParameterSlider::onSpinBoxChanged);
     setValue(m_scale.minimum);
 }

@@ -42,6 +42,8 @@ public:
 
 signals:
     void valueChanged(double value);
+    void dragStarted();  // the slider's thumb was pressed
+    void dragFinished(); // and released
 
 private:
     void onSliderMoved(int position);

@@ -21,6 +21,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QToolButton>
+#include <QUndoStack>
 #include <QXmlStreamReader>
 
 #include <cmath>
@@ -236,6 +237,76 @@ private slots:
         ROOFLINE_COMPARE_REL(view->result().attainableGops, 160.0, 1e-12);
     }
 
+    void dragIsOneUndoStep()
+    {
+        MainWindow window;
+        QVERIFY(window.openFile(example("gables-fig6b.json"), nullptr));
+        GablesView *view = window.gablesView();
+        QUndoStack *stack = view->document()->undoStack();
+        QVERIFY(!window.isWindowModified());
+        const Soc before = view->document()->soc();
+        const auto memoryBefore = view->plot()->memoryGraph()->data()->at(0)->value;
+        const int stepsBefore = stack->count();
+
+        // One drag of the Bpeak slider across many positions...
+        QSlider *slider = view->panel()->bpeakSlider()->slider();
+        emit slider->sliderPressed();
+        for (int step = 0; step < 10; ++step)
+            slider->setValue(slider->value() + 15);
+        emit slider->sliderReleased();
+        view->flushPendingUpdate();
+        QCOMPARE(stack->count(), stepsBefore + 1); // ...is one step
+        QVERIFY(window.isWindowModified());
+        QVERIFY(view->document()->soc().bpeakGBps > before.bpeakGBps);
+
+        // Undo restores the exact previous values, readout and plot, and the clean state.
+        stack->undo();
+        view->flushPendingUpdate();
+        QVERIFY(view->document()->soc() == before);
+        QCOMPARE(view->plot()->memoryGraph()->data()->at(0)->value, memoryBefore);
+        ROOFLINE_COMPARE_REL(view->result().attainableGops, 1 / 0.753125, 1e-12);
+        QCOMPARE(view->panel()->bpeakSlider()->value(), 10.0);
+        QVERIFY(!window.isWindowModified());
+
+        // Two separate spin-box entries are two steps; redo brings the drag back.
+        stack->redo();
+        view->panel()->bpeakSlider()->spinBox()->setValue(30);
+        view->panel()->bpeakSlider()->spinBox()->setValue(20);
+        QCOMPARE(stack->count(), stepsBefore + 3);
+        stack->undo();
+        QCOMPARE(view->document()->soc().bpeakGBps, 30.0);
+    }
+
+    void structuralEditsUndo()
+    {
+        MainWindow window;
+        QVERIFY(window.openFile(example("gables-fig6b.json"), nullptr));
+        GablesView *view = window.gablesView();
+        QUndoStack *stack = view->document()->undoStack();
+        const Soc fig6b = view->document()->soc();
+        view->document()->addIp();
+        view->document()->renameIp(2, QStringLiteral("NPU"), nullptr);
+        view->document()->removeIp(0);
+        view->flushPendingUpdate();
+        QCOMPARE(view->panel()->ipEditorCount(), 2);
+        QCOMPARE(stack->undoText(), QStringLiteral("Remove IP"));
+        stack->undo();
+        stack->undo();
+        stack->undo();
+        view->flushPendingUpdate();
+        QVERIFY(view->document()->soc() == fig6b);
+        QCOMPARE(view->panel()->ipEditorCount(), 2);
+        QVERIFY(view->plot()->roofGraph(1));
+
+        // Opening another file is a step too: undo brings fig. 6b back.
+        QVERIFY(window.openFile(example("gables-fig6d.json"), nullptr));
+        QVERIFY(!window.isWindowModified());
+        stack->undo();
+        view->flushPendingUpdate();
+        QVERIFY(view->document()->soc() == fig6b);
+        ROOFLINE_COMPARE_REL(view->result().attainableGops, 1 / 0.753125, 1e-12);
+    }
+
     void everyExampleOpens_data()
     {
         QTest::addColumn<QString>("path");
@@ -311,6 +382,7 @@ private slots:
         soc.bpeakGBps = 10;
         soc.ips = {Ip::make("CPU", 1, 6, 1, 8)};
         doc.setSoc(soc, QString());
+        const int steps = doc.undoStack()->count();
         doc.setBpeak(std::nan(""));
         doc.setBpeak(0);
         doc.setBpeak(-3);
@@ -319,7 +391,7 @@ private slots:
         doc.setFraction(7, 0.5);
         QCOMPARE(doc.soc().bpeakGBps, 10.0);
         QCOMPARE(doc.soc().ips[0].intensity, 8.0);
-        QVERIFY(!doc.isModified());
+        QCOMPARE(doc.undoStack()->count(), steps); // nothing to undo either
     }
 
     void saveRoundTrips()
