@@ -4,12 +4,14 @@
 #include "resources.h"
 #include "gablesparampanel.h"
 #include "gablesplot.h"
+#include "sensitivitychart.h"
 #include "termschart.h"
 #include "units.h"
 
 #include <QLabel>
 #include <QScrollArea>
 #include <QSplitter>
+#include <QTabWidget>
 #include <QVBoxLayout>
 
 namespace studio {
@@ -44,7 +46,15 @@ GablesView::GablesView(GablesDocument *document, QWidget *parent)
     auto *bottomLayout = new QVBoxLayout(bottom);
     bottomLayout->setContentsMargins(0, 0, 0, 0);
     bottomLayout->addWidget(m_readout);
-    bottomLayout->addWidget(m_terms, 1);
+    m_sensitivity = new SensitivityChart(this);
+    m_bottomTabs = new QTabWidget(bottom);
+    m_bottomTabs->addTab(m_terms, tr("Time terms"));
+    m_bottomTabs->addTab(m_sensitivity, tr("Sensitivity ±10%"));
+    m_bottomTabs->setTabToolTip(1, tr("Which knob matters: P_att when each parameter alone moves by ±10%, "
+                                      "computed from the model."));
+    bottomLayout->addWidget(m_bottomTabs, 1);
+    // The tornado costs a few model evaluations per parameter: only while it is shown.
+    connect(m_bottomTabs, &QTabWidget::currentChanged, this, [this] { updateSensitivity(); });
     m_terms->setMinimumHeight(150);
     left->addWidget(bottom);
     left->setStretchFactor(0, 3);
@@ -132,10 +142,19 @@ void GablesView::refresh()
                                 "D<sub>i</sub>/B<sub>i</sub>, m<sub>i</sub>D<sub>i</sub>/B<sub>peak</sub>)");
     m_readout->setText(terms);
 
+    updateSensitivity();
     m_plot->replot();
     m_terms->replot();
     ++m_updateCount;
     emit updated();
+}
+
+void GablesView::updateSensitivity()
+{
+    if (m_bottomTabs->currentWidget() != m_sensitivity || m_document->soc().ips.empty())
+        return;
+    m_sensitivity->setModel(m_document->soc(), m_result.attainableGops);
+    m_sensitivity->replot();
 }
 
 QString GablesView::title() const

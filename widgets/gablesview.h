@@ -9,12 +9,14 @@
 
 class QLabel;
 class QScrollArea;
+class QTabWidget;
 
 namespace studio {
 
 class GablesDocument;
 class GablesParamPanel;
 class GablesPlot;
+class SensitivityChart;
 class TermsChart;
 
 class GablesView : public ModelView
@@ -41,6 +43,8 @@ public:
     GablesDocument *document() const { return m_document; }
     GablesPlot *plot() const { return m_plot; }
     TermsChart *termsChart() const { return m_terms; }
+    SensitivityChart *sensitivityChart() const { return m_sensitivity; }
+    QTabWidget *bottomTabs() const { return m_bottomTabs; }
     GablesParamPanel *panel() const { return m_panel; }
     QLabel *readout() const { return m_readout; }
     const roofline::gables::Result &result() const { return m_result; }
@@ -58,10 +62,13 @@ signals:
 private:
     void scheduleUpdate(bool structural);
     void refresh();
+    void updateSensitivity();
 
     GablesDocument *m_document;
     GablesPlot *m_plot = nullptr;
     TermsChart *m_terms = nullptr;
+    SensitivityChart *m_sensitivity = nullptr;
+    QTabWidget *m_bottomTabs = nullptr;
     GablesParamPanel *m_panel = nullptr;
     QScrollArea *m_panelScroll = nullptr;
     QLabel *m_readout = nullptr;

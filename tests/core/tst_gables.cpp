@@ -1,6 +1,7 @@
 // The Gables model against the paper (seed 003, Fig. 6) and its edge cases.
 #include "gables/geometry.h"
 #include "gables/model.h"
+#include "gables/sensitivity.h"
 #include "testutils.h"
 
 #include <QTest>
@@ -321,6 +322,38 @@ private slots:
         QCOMPARE(describe(rb.bound, b), std::string("serialized (longest: IP[1] GPU)"));
         const PlotGeometry g = plotGeometry(b, rb);
         ROOFLINE_COMPARE_REL(g.attainable.y, rb.attainableGops, 1e-12);
+    }
+
+    void sensitivityFig6b()
+    {
+        // Fig. 6b is memory-bound: P_att = Bpeak / Σ D_i moves with Bpeak, I_1 and f.
+        const std::vector<Sensitivity> rows = sensitivity(::fig6(0.75), 0.1);
+        QCOMPARE(rows[0].label, std::string("Bpeak"));
+        QCOMPARE(rows[0].pointer, std::string("/soc/bpeak_gbps"));
+        ROOFLINE_COMPARE_REL(rows[0].lowGops, 9.0 / 7.53125, 1e-12);
+        ROOFLINE_COMPARE_REL(rows[0].highGops, 11.0 / 7.53125, 1e-12);
+        QCOMPARE(rows[1].label, std::string("GPU I"));
+        ROOFLINE_COMPARE_REL(rows[1].lowGops, 10.0 / (0.03125 + 0.75 / 0.09), 1e-12);
+        QCOMPARE(rows[2].label, std::string("GPU f"));
+        ROOFLINE_COMPARE_REL(rows[2].highGops, 10.0 / (0.175 / 8 + 0.825 / 0.1), 1e-12); // CPU rebalanced to 0.175
+        // Ppeak and the CPU's roofline do not bind: no swing at all.
+        for (const Sensitivity &r : rows) {
+            if (r.label == "Ppeak" || r.label == "CPU A" || r.label == "CPU B")
+                QCOMPARE(r.swing(), 0.0);
+        }
+        for (std::size_t i = 1; i < rows.size(); ++i)
+            QVERIFY(rows[i - 1].swing() >= rows[i].swing());
+    }
+
+    void sensitivityClampsToRanges()
+    {
+        // f = 1 cannot go to 1.1; an idle IP is not listed.
+        const std::vector<Sensitivity> rows = sensitivity(::fig6(0.0), 0.1);
+        for (const Sensitivity &r : rows) {
+            QVERIFY(r.label.rfind("GPU", 0) != 0);
+            if (r.label == "CPU f")
+                QCOMPARE(r.highValue, 1.0);
+        }
     }
 
     void geometryHasNoNaN_data()

@@ -8,6 +8,8 @@
 #include "mainwindow.h"
 #include "parameterslider.h"
 #include "resources.h"
+#include "sensitivitychart.h"
+#include "gables/sensitivity.h"
 #include "termschart.h"
 #include "testutils.h"
 
@@ -305,6 +307,38 @@ private slots:
         view->flushPendingUpdate();
         QVERIFY(view->document()->soc() == fig6b);
         ROOFLINE_COMPARE_REL(view->result().attainableGops, 1 / 0.753125, 1e-12);
+    }
+
+    void sensitivityTornadoFollowsTheModel()
+    {
+        MainWindow window;
+        QVERIFY(window.openFile(example("snapdragon835.json"), nullptr));
+        GablesView *view = window.gablesView();
+        view->bottomTabs()->setCurrentWidget(view->sensitivityChart());
+        const auto &rows = view->sensitivityChart()->rows();
+        QVERIFY(rows == sensitivity(view->document()->soc(), 0.1));
+        // Pinned: the GPU's work share is the knob that matters most on the Snapdragon 835 example.
+        QCOMPARE(rows[0].label, std::string("GPU f"));
+        ROOFLINE_COMPARE_REL(rows[0].lowGops, 43.269230769230781, 1e-12);
+        ROOFLINE_COMPARE_REL(rows[0].highGops, 196.07843137254912, 1e-12);
+        QCOMPARE(rows[2].label, std::string("Ppeak"));
+        ROOFLINE_COMPARE_REL(rows[2].highGops, 82.5, 1e-12);
+        // The bars are those numbers, drawn from the current P_att.
+        auto bars = view->sensitivityChart()->plottable(1); // the "+" series
+        auto *high = qobject_cast<QCPBars *>(bars);
+        QVERIFY(high);
+        ROOFLINE_COMPARE_REL(high->baseValue(), 75.0, 1e-12);
+        ROOFLINE_COMPARE_REL(high->baseValue() + high->data()->at(0)->value, 196.07843137254912, 1e-12);
+        auto *low = qobject_cast<QCPBars *>(view->sensitivityChart()->plottable(0));
+        ROOFLINE_COMPARE_REL(low->baseValue() + low->data()->at(0)->value, 43.269230769230781, 1e-12);
+        QCOMPARE(high->dataCount(), SensitivityChart::maxRows);
+
+        // It follows edits: a new Ppeak moves the baseline and every bar.
+        const quint64 before = view->updateCount();
+        view->panel()->ppeakSlider()->spinBox()->setValue(15);
+        QVERIFY(waitForUpdate(view, before));
+        ROOFLINE_COMPARE_REL(high->baseValue(), view->result().attainableGops, 1e-12);
+        QVERIFY(view->sensitivityChart()->rows() == sensitivity(view->document()->soc(), 0.1));
     }
 
     void everyExampleOpens_data()
