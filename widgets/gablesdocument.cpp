@@ -345,6 +345,60 @@ void GablesDocument::setIpOnBus(int ip, int bus, bool on)
     touchValues(QStringLiteral("ip/%1/bus/%2").arg(ip).arg(bus), tr("Change buses of %1").arg(ipName(ip)));
 }
 
+int GablesDocument::pinSnapshot(const QString &name)
+{
+    QString label = name.trimmed();
+    if (label.isEmpty())
+        label = m_snapshots.empty() ? tr("baseline") : tr("snapshot %1").arg(m_snapshots.size() + 1);
+    m_snapshots.push_back({label, m_soc});
+    if (m_compared < 0)
+        m_compared = int(m_snapshots.size()) - 1; // the first pin becomes what the plot compares with
+    emit snapshotsChanged();
+    emit valuesChanged();
+    return int(m_snapshots.size()) - 1;
+}
+
+void GablesDocument::renameSnapshot(int index, const QString &name)
+{
+    if (index < 0 || std::size_t(index) >= m_snapshots.size() || name.trimmed().isEmpty())
+        return;
+    m_snapshots[std::size_t(index)].name = name.trimmed();
+    emit snapshotsChanged();
+    emit valuesChanged();
+}
+
+void GablesDocument::removeSnapshot(int index)
+{
+    if (index < 0 || std::size_t(index) >= m_snapshots.size())
+        return;
+    m_snapshots.erase(m_snapshots.begin() + index);
+    if (m_compared == index)
+        m_compared = -1;
+    else if (m_compared > index)
+        --m_compared;
+    emit snapshotsChanged();
+    emit valuesChanged();
+}
+
+void GablesDocument::restoreSnapshot(int index)
+{
+    if (index < 0 || std::size_t(index) >= m_snapshots.size())
+        return;
+    m_soc = m_snapshots[std::size_t(index)].soc;
+    m_locked.assign(m_soc.ips.size(), false);
+    record(QString(), true, tr("Restore snapshot %1").arg(m_snapshots[std::size_t(index)].name));
+    emit structureChanged();
+}
+
+void GablesDocument::setComparedSnapshot(int index)
+{
+    if (index >= int(m_snapshots.size()) || index < -1 || index == m_compared)
+        return;
+    m_compared = index;
+    emit snapshotsChanged();
+    emit valuesChanged();
+}
+
 int GablesDocument::addIp()
 {
     if (m_soc.ips.size() >= kMaxIps)

@@ -13,6 +13,7 @@ class QUndoStack;
 
 #include <vector>
 
+
 namespace studio {
 
 class GablesDocument : public QObject
@@ -68,7 +69,23 @@ public:
     bool renameIp(int ip, const QString &name, QString *error);
     void setColor(int ip, const QString &color);
 
+    // Snapshots: named copies of the model to compare against and return to.
+    struct Snapshot
+    {
+        QString name;
+        roofline::gables::Soc soc;
+    };
+    const std::vector<Snapshot> &snapshots() const { return m_snapshots; }
+    int pinSnapshot(const QString &name = QString()); // the current model; returns its index
+    void renameSnapshot(int index, const QString &name);
+    void removeSnapshot(int index);
+    void restoreSnapshot(int index); // an undoable step
+    // The snapshot drawn as a ghost and compared against; -1 for none.
+    int comparedSnapshot() const { return m_compared; }
+    void setComparedSnapshot(int index);
+
 signals:
+    void snapshotsChanged();
     void valuesChanged();    // numbers changed; IP list unchanged
     void structureChanged(); // IPs added, removed, renamed, recoloured, or a new model
     void modifiedChanged(bool modified);
@@ -87,6 +104,8 @@ private:
     QUndoStack *m_undoStack = nullptr;
     quint64 m_mergeSerial = 0;
     bool m_dragging = false;
+    std::vector<Snapshot> m_snapshots;
+    int m_compared = -1;
     std::vector<bool> m_locked;
     QString m_filePath;
     bool m_modified = false;

@@ -132,6 +132,11 @@ GablesPlot::GablesPlot(QWidget *parent)
     m_memoryGraph->setPen(QPen(kMemoryColor, 2));
 
 
+    m_ghostPoint = addGraph();
+    m_ghostPoint->setLineStyle(QCPGraph::lsNone);
+    m_ghostPoint->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssStar, QPen(QColor(0, 0, 0, 90), 2), Qt::NoBrush, 14));
+    m_ghostPoint->setVisible(false);
+
     m_attainableGraph = addGraph();
     m_attainableGraph->setLineStyle(QCPGraph::lsNone);
     m_attainableGraph->setScatterStyle(
@@ -376,9 +381,18 @@ void GablesPlot::setModel(const Soc &soc, const Result &result)
     // --- the attainable point and its label ---
     m_attainableGraph->setData(QVector<double>{g.attainable.x}, QVector<double>{g.attainable.y}, true);
     m_attainableGraph->addToLegend();
-    m_attainableLabel->setText(QStringLiteral("P_att = %1 Gops/s\nbound: %2")
-                                   .arg(formatValue(result.attainableGops, 4),
-                                        QString::fromStdString(describe(result.bound, soc))));
+    // A balanced bound lists its terms one per line, so the label stays narrow.
+    QString bound = QString::fromStdString(describe(result.bound, soc));
+    if (result.bound.kind == Bound::Kind::Balanced) {
+        QStringList terms;
+        for (const Term &t : result.bound.limiting)
+            terms << QString::fromStdString(describe(t, soc));
+        if (terms.size() > 4)
+            terms = terms.mid(0, 3) << QStringLiteral("and %1 more").arg(terms.size() - 3);
+        bound = QStringLiteral("balanced:\n") + terms.join(QLatin1Char('\n'));
+    }
+    m_attainableLabel->setText(
+        QStringLiteral("P_att = %1 Gops/s\nbound: %2").arg(formatValue(result.attainableGops, 4), bound));
     if (hiddenFromLegend > 0) {
         // Many IPs: the legend lists the limiting ones and says how many more there are.
         m_attainableGraph->setName(QStringLiteral("Attainable performance P_att (%1 more IP roofs not listed)")
@@ -436,6 +450,54 @@ void GablesPlot::resizeEvent(QResizeEvent *event)
     QCustomPlot::resizeEvent(event);
 }
 
+void GablesPlot::setGhost(const Soc *soc, const Result *result, const QString &name)
+{
+    std::size_t used = 0;
+    if (soc && result) {
+        const Interval x = m_geometry.xRange;
+        std::vector<std::pair<Roof, QColor>> roofs;
+        for (std::size_t i = 0; i < soc->ips.size(); ++i) {
+            if (soc->ips[i].isActive())
+                roofs.emplace_back(scaledRoof(soc->ips[i], int(i), soc->ppeakGops, x), ipColor(soc->ips[i], int(i)));
+        }
+        roofs.emplace_back(bandwidthRoof(soc->bpeakGBps, x), kMemoryColor);
+        QVector<double> xs, ys;
+        for (const auto &[roof, color] : roofs) {
+            QCPGraph *graph = takeGraph(m_ghostGraphs, used++);
+            xs.clear();
+            ys.clear();
+            for (const Point &p : roof.points) {
+                xs << p.x;
+                ys << p.y;
+            }
+            graph->setData(xs, ys, true);
+            QColor faded = color;
+            faded.setAlpha(70);
+            graph->setPen(QPen(faded, 2, Qt::DotLine));
+            graph->setVisible(true);
+            graph->setLayer(QStringLiteral("grid")); // behind the current model
+        }
+        const PlotGeometry ghost = plotGeometry(*soc, *result);
+        m_ghostPoint->setData(QVector<double>{ghost.attainable.x}, QVector<double>{ghost.attainable.y}, true);
+        m_ghostPoint->setName(QStringLiteral("Snapshot \"%1\" (faded): P_att = %2 Gops/s")
+                                  .arg(name, formatValue(result->attainableGops, 4)));
+        m_ghostPoint->setVisible(true);
+        m_ghostPoint->addToLegend();
+    } else {
+        m_ghostPoint->setVisible(false);
+        m_ghostPoint->removeFromLegend();
+    }
+    for (std::size_t i = used; i < m_ghostGraphs.size(); ++i) {
+        m_ghostGraphs[i]->setVisible(false);
+        m_ghostGraphs[i]->data()->clear();
+    }
+}
+
+int GablesPlot::ghostCurveCount() const
+{
+    return int(std::count_if(m_ghostGraphs.begin(), m_ghostGraphs.end(), [](QCPGraph *g) { return g->visible(); }));
+}
+
 void GablesPlot::placeAttainableLabel()
 {
     // Put the label beside the star, on the side with more room, so it is never clipped.
@@ -444,7 +506,7 @@ void GablesPlot::placeAttainableLabel()
     const Point &p = m_geometry.attainable;
     const double fx = std::log10(p.x / xr.lower) / std::log10(xr.upper / xr.lower);
     const double fy = std::log10(p.y / yr.lower) / std::log10(yr.upper / yr.lower);
-    const bool left = fx > 0.6;
+    const bool left = fx > 0.5;
     const bool below = fy > 0.75;
     m_attainableLabel->setPositionAlignment((left ? Qt::AlignRight : Qt::AlignLeft)
                                             | (below ? Qt::AlignTop : Qt::AlignBottom));

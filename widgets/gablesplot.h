@@ -23,6 +23,11 @@ public:
     void setModel(const roofline::gables::Soc &soc, const roofline::gables::Result &result);
     const roofline::gables::PlotGeometry &geometry() const { return m_geometry; }
 
+    // A pinned snapshot drawn faded behind the current model (nullptr: none).
+    // Call after setModel(), before replot().
+    void setGhost(const roofline::gables::Soc *soc, const roofline::gables::Result *result, const QString &name);
+    int ghostCurveCount() const; // visible ghost curves (tests)
+
     // Back to the automatic ranges after the user panned or zoomed.
     void resetView();
     bool isAutoRange() const { return m_autoRange; }
@@ -65,6 +70,8 @@ private:
     std::vector<QCPGraph *> m_extraRoofGraphs;  // memory-side memory, buses
     std::vector<QCPGraph *> m_extraPointGraphs; // where the memory, cache and bus roofs are read
     QCPGraph *m_attainableGraph = nullptr;
+    std::vector<QCPGraph *> m_ghostGraphs; // the snapshot's IP roofs, then its memory roof
+    QCPGraph *m_ghostPoint = nullptr;      // the snapshot's attainable point
     std::vector<QCPItemStraightLine *> m_verticals;
     std::vector<QCPItemText *> m_verticalLabels;
     QCPItemText *m_attainableLabel = nullptr;

@@ -1,5 +1,6 @@
 #include "gablesview.h"
 
+#include "gables/comparison.h"
 #include "gablesdocument.h"
 #include "resources.h"
 #include "gablesparampanel.h"
@@ -8,11 +9,19 @@
 #include "termschart.h"
 #include "units.h"
 
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QInputDialog>
 #include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSignalBlocker>
 #include <QScrollArea>
 #include <QSplitter>
 #include <QTabWidget>
 #include <QVBoxLayout>
+
+#include <optional>
 
 namespace studio {
 
@@ -31,7 +40,7 @@ GablesView::GablesView(GablesDocument *document, QWidget *parent)
     m_readout->setMargin(4);
     // A fixed height: new numbers repaint the label but never relayout the window.
     m_readout->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Fixed);
-    m_readout->setFixedHeight(m_readout->fontMetrics().lineSpacing() * 4 + 12);
+    m_readout->setFixedHeight(m_readout->fontMetrics().lineSpacing() * 5 + 12);
 
     m_panel = new GablesParamPanel(document, this);
     m_panelScroll = new QScrollArea(this);
@@ -45,6 +54,7 @@ GablesView::GablesView(GablesDocument *document, QWidget *parent)
     auto *bottom = new QWidget(left);
     auto *bottomLayout = new QVBoxLayout(bottom);
     bottomLayout->setContentsMargins(0, 0, 0, 0);
+    bottomLayout->addLayout(makeSnapshotBar());
     bottomLayout->addWidget(m_readout);
     m_sensitivity = new SensitivityChart(this);
     m_bottomTabs = new QTabWidget(bottom);
@@ -116,6 +126,18 @@ void GablesView::refresh()
     }
     m_result = evaluate(soc);
     m_plot->setModel(soc, m_result);
+    const int compared = m_document->comparedSnapshot();
+    std::optional<Comparison> comparison;
+    if (compared >= 0) {
+        const auto &snapshot = m_document->snapshots()[std::size_t(compared)];
+        const Result baseline = evaluate(snapshot.soc);
+        m_plot->setGhost(&snapshot.soc, &baseline, snapshot.name);
+        comparison = compare(soc, m_result, snapshot.soc, baseline);
+        m_comparisonText = QString::fromStdString(summarize(*comparison, snapshot.name.toStdString()));
+    } else {
+        m_plot->setGhost(nullptr, nullptr, QString());
+        m_comparisonText.clear();
+    }
     m_terms->setModel(soc, m_result);
 
     QString terms;
@@ -137,6 +159,8 @@ void GablesView::refresh()
                           QString::fromStdString(soc.buses[j].name).toHtmlEscaped(),
                           formatValue(m_result.busNs[j] * unit.perNs), unit.name);
     }
+    if (!m_comparisonText.isEmpty())
+        terms += QStringLiteral("<br><i>%1</i>").arg(m_comparisonText.toHtmlEscaped());
     if (soc.serialized)
         terms += QStringLiteral("<br>Serialized: the IPs run one after another, T = Σ max(C<sub>i</sub>, "
                                 "D<sub>i</sub>/B<sub>i</sub>, m<sub>i</sub>D<sub>i</sub>/B<sub>peak</sub>)");
@@ -147,6 +171,62 @@ void GablesView::refresh()
     m_terms->replot();
     ++m_updateCount;
     emit updated();
+}
+
+QHBoxLayout *GablesView::makeSnapshotBar()
+{
+    auto *bar = new QHBoxLayout;
+    bar->setContentsMargins(4, 2, 4, 0);
+    auto *pin = new QPushButton(tr("Pin snapshot"), this);
+    pin->setShortcut(QKeySequence(tr("Ctrl+P")));
+    pin->setToolTip(tr("Keep the current configuration as a named snapshot to compare against (Ctrl+P)"));
+    m_snapshotBox = new QComboBox(this);
+    m_snapshotBox->setToolTip(tr("The snapshot drawn faded on the plot and compared in the readout"));
+    m_snapshotBox->setMinimumContentsLength(14);
+    auto *restore = new QPushButton(tr("Restore"), this);
+    restore->setToolTip(tr("Make the compared snapshot the current model (undoable)"));
+    auto *rename = new QPushButton(tr("Rename…"), this);
+    auto *remove = new QPushButton(tr("Delete"), this);
+    bar->addWidget(new QLabel(tr("Snapshots:"), this));
+    bar->addWidget(pin);
+    bar->addWidget(new QLabel(tr("compare with"), this));
+    bar->addWidget(m_snapshotBox, 1);
+    bar->addWidget(restore);
+    bar->addWidget(rename);
+    bar->addWidget(remove);
+
+    connect(pin, &QPushButton::clicked, m_document, [this] { m_document->pinSnapshot(); });
+    connect(m_snapshotBox, &QComboBox::activated, m_document,
+            [this](int row) { m_document->setComparedSnapshot(row - 1); }); // row 0 is "none"
+    connect(restore, &QPushButton::clicked, m_document,
+            [this] { m_document->restoreSnapshot(m_document->comparedSnapshot()); });
+    connect(remove, &QPushButton::clicked, m_document,
+            [this] { m_document->removeSnapshot(m_document->comparedSnapshot()); });
+    connect(rename, &QPushButton::clicked, this, [this] {
+        const int index = m_document->comparedSnapshot();
+        if (index < 0)
+            return;
+        bool ok = false;
+        const QString name = QInputDialog::getText(this, tr("Rename snapshot"), tr("Name:"), QLineEdit::Normal,
+                                                   m_document->snapshots()[std::size_t(index)].name, &ok);
+        if (ok)
+            m_document->renameSnapshot(index, name);
+    });
+    auto sync = [this, restore, rename, remove] {
+        const QSignalBlocker block(m_snapshotBox);
+        m_snapshotBox->clear();
+        m_snapshotBox->addItem(tr("(none)"));
+        for (const auto &snapshot : m_document->snapshots())
+            m_snapshotBox->addItem(snapshot.name);
+        m_snapshotBox->setCurrentIndex(m_document->comparedSnapshot() + 1);
+        const bool any = m_document->comparedSnapshot() >= 0;
+        restore->setEnabled(any);
+        rename->setEnabled(any);
+        remove->setEnabled(any);
+    };
+    connect(m_document, &GablesDocument::snapshotsChanged, this, sync);
+    sync();
+    return bar;
 }
 
 void GablesView::updateSensitivity()

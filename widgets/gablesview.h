@@ -7,6 +7,8 @@
 #include "gables/model.h"
 #include "modelview.h"
 
+class QComboBox;
+class QHBoxLayout;
 class QLabel;
 class QScrollArea;
 class QTabWidget;
@@ -47,6 +49,8 @@ public:
     QTabWidget *bottomTabs() const { return m_bottomTabs; }
     GablesParamPanel *panel() const { return m_panel; }
     QLabel *readout() const { return m_readout; }
+    QComboBox *snapshotBox() const { return m_snapshotBox; }
+    QString comparisonText() const { return m_comparisonText; }
     const roofline::gables::Result &result() const { return m_result; }
     // One line for the status bar: "P_att = 160 Gops/s · bound: balanced (…)".
     QString summary() const override;
@@ -63,12 +67,15 @@ private:
     void scheduleUpdate(bool structural);
     void refresh();
     void updateSensitivity();
+    QHBoxLayout *makeSnapshotBar();
 
     GablesDocument *m_document;
     GablesPlot *m_plot = nullptr;
     TermsChart *m_terms = nullptr;
     SensitivityChart *m_sensitivity = nullptr;
     QTabWidget *m_bottomTabs = nullptr;
+    QComboBox *m_snapshotBox = nullptr;
+    QString m_comparisonText; // "P_att … vs baseline …; bound moved from … to …" 
     GablesParamPanel *m_panel = nullptr;
     QScrollArea *m_panelScroll = nullptr;
     QLabel *m_readout = nullptr;

@@ -1,4 +1,5 @@
 // The Gables model against the paper (seed 003, Fig. 6) and its edge cases.
+#include "gables/comparison.h"
 #include "gables/geometry.h"
 #include "gables/model.h"
 #include "gables/sensitivity.h"
@@ -354,6 +355,22 @@ private slots:
             if (r.label == "CPU f")
                 QCOMPARE(r.highValue, 1.0);
         }
+    }
+
+    void comparisonFig6bTo6d()
+    {
+        const Soc b = ::fig6(0.75), d = ::fig6(0.75, 20, 8);
+        const Comparison c = compare(d, evaluate(d), b, evaluate(b));
+        ROOFLINE_COMPARE_REL(c.changeGops, 160 - 1 / 0.753125, 1e-12);
+        ROOFLINE_COMPARE_REL(c.relativeChange, 160 * 0.753125 - 1, 1e-12);
+        QVERIFY(c.boundMoved);
+        QCOMPARE(summarize(c, "fig. 6b"),
+                 std::string("P_att 160 Gops/s, +11950.0% vs fig. 6b (1.328 Gops/s); bound moved from memory to "
+                             "balanced (IP[0] CPU compute, IP[1] GPU link, memory)"));
+        const Comparison same = compare(b, evaluate(b), b, evaluate(b));
+        QCOMPARE(same.changeGops, 0.0);
+        QVERIFY(!same.boundMoved);
+        QCOMPARE(summarize(same, "itself"), std::string("P_att 1.328 Gops/s, +0.0% vs itself (1.328 Gops/s); bound unchanged: memory"));
     }
 
     void geometryHasNoNaN_data()

@@ -14,6 +14,7 @@
 #include "testutils.h"
 
 #include <QCheckBox>
+#include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QLabel>
 #include <QLineEdit>
@@ -339,6 +340,51 @@ private slots:
         QVERIFY(waitForUpdate(view, before));
         ROOFLINE_COMPARE_REL(high->baseValue(), view->result().attainableGops, 1e-12);
         QVERIFY(view->sensitivityChart()->rows() == sensitivity(view->document()->soc(), 0.1));
+    }
+
+    void snapshotsCompareAndRestore()
+    {
+        MainWindow window;
+        QVERIFY(window.openFile(example("gables-fig6b.json"), nullptr));
+        GablesView *view = window.gablesView();
+        GablesDocument *doc = view->document();
+        const Soc fig6b = doc->soc();
+        QCOMPARE(view->plot()->ghostCurveCount(), 0);
+
+        QCOMPARE(doc->pinSnapshot(), 0); // "baseline", and compared at once
+        quint64 before = view->updateCount();
+        view->panel()->bpeakSlider()->spinBox()->setValue(30);
+        QVERIFY(waitForUpdate(view, before));
+        // The readout compares with the snapshot; the plot draws it faded.
+        QCOMPARE(view->comparisonText(),
+                 QStringLiteral("P_att 2 Gops/s, +50.6% vs baseline (1.328 Gops/s); bound moved from memory to "
+                                "IP[1] GPU link"));
+        QVERIFY(view->readout()->text().contains(QStringLiteral("+50.6% vs baseline")));
+        QCOMPARE(view->plot()->ghostCurveCount(), 3); // two IP roofs and the memory roof of fig. 6b
+        QCOMPARE(view->snapshotBox()->currentText(), QStringLiteral("baseline"));
+
+        doc->renameSnapshot(0, QStringLiteral("fig. 6b"));
+        QCOMPARE(view->snapshotBox()->itemText(1), QStringLiteral("fig. 6b"));
+
+        // Restoring is an undoable step.
+        doc->restoreSnapshot(0);
+        view->flushPendingUpdate();
+        QVERIFY(doc->soc() == fig6b);
+        QVERIFY(view->comparisonText().contains(QStringLiteral("+0.0% vs fig. 6b")));
+        doc->undoStack()->undo();
+        QCOMPARE(doc->soc().bpeakGBps, 30.0);
+
+        // "(none)" hides the ghost and the comparison; delete removes the snapshot.
+        doc->setComparedSnapshot(-1);
+        view->flushPendingUpdate();
+        QCOMPARE(view->plot()->ghostCurveCount(), 0);
+        QVERIFY(view->comparisonText().isEmpty());
+        doc->setComparedSnapshot(0);
+        doc->removeSnapshot(0);
+        view->flushPendingUpdate();
+        QVERIFY(doc->snapshots().empty());
+        QCOMPARE(doc->comparedSnapshot(), -1);
+        QCOMPARE(view->plot()->ghostCurveCount(), 0);
     }
 
     void everyExampleOpens_data()
