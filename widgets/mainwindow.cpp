@@ -14,6 +14,10 @@
 #include <QUndoView>
 #include <QApplication>
 #include <QCloseEvent>
+#include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QMimeData>
+#include <QUrl>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QJsonDocument>
@@ -67,6 +71,7 @@ MainWindow::MainWindow(QWidget *parent)
         m_statusReadout->setText(statusText());
     });
     createMenus();
+    setAcceptDrops(true);
     updateTitle();
     resize(1400, 900);
     const QSettings settings;
@@ -376,6 +381,22 @@ bool MainWindow::maybeSave(ModelView *view)
     }
     addRecentFile(QFileInfo(path).absoluteFilePath());
     return true;
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent *event)
+{
+    const QList<QUrl> urls = event->mimeData()->urls();
+    if (std::any_of(urls.begin(), urls.end(), [](const QUrl &url) { return url.isLocalFile(); }))
+        event->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent *event)
+{
+    for (const QUrl &url : event->mimeData()->urls()) {
+        if (url.isLocalFile())
+            openInteractive(url.toLocalFile());
+    }
+    event->acceptProposedAction();
 }
 
 void MainWindow::closeEvent(QCloseEvent *event)

@@ -48,6 +48,8 @@ public:
 
 protected:
     void closeEvent(QCloseEvent *event) override;
+    void dragEnterEvent(QDragEnterEvent *event) override;
+    void dropEvent(QDropEvent *event) override; // opens every dropped model file
 
 private:
     void addView(ModelView *view);

@@ -13,7 +13,12 @@
 #include "termschart.h"
 #include "testutils.h"
 
+#include <QApplication>
 #include <QCheckBox>
+#include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QMimeData>
+#include <QUrl>
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QLabel>
@@ -385,6 +390,22 @@ private slots:
         QVERIFY(doc->snapshots().empty());
         QCOMPARE(doc->comparedSnapshot(), -1);
         QCOMPARE(view->plot()->ghostCurveCount(), 0);
+    }
+
+    void droppingAFileOpensIt()
+    {
+        MainWindow window;
+        QVERIFY(window.openFile(example("gables-fig6b.json"), nullptr));
+        QMimeData data;
+        data.setUrls({QUrl::fromLocalFile(QStringLiteral(ROOFLINE_EXAMPLES_DIR "/gables/gables-fig6d.json"))});
+        QDragEnterEvent enter(QPoint(10, 10), Qt::CopyAction, &data, Qt::LeftButton, Qt::NoModifier);
+        QApplication::sendEvent(&window, &enter);
+        QVERIFY(enter.isAccepted());
+        QDropEvent drop(QPointF(10, 10), Qt::CopyAction, &data, Qt::LeftButton, Qt::NoModifier);
+        QApplication::sendEvent(&window, &drop);
+        window.gablesView()->flushPendingUpdate();
+        ROOFLINE_COMPARE_REL(window.gablesView()->result().attainableGops, 160.0, 1e-12);
+        QVERIFY(window.windowTitle().startsWith(QStringLiteral("gables-fig6d.json")));
     }
 
     void everyExampleOpens_data()
