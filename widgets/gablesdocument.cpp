@@ -2,11 +2,14 @@
 
 #include <QFile>
 #include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
 #include <QSaveFile>
 #include <QUndoStack>
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 namespace studio {
 
@@ -397,6 +400,81 @@ void GablesDocument::setComparedSnapshot(int index)
     m_compared = index;
     emit snapshotsChanged();
     emit valuesChanged();
+}
+
+namespace {
+QJsonObject toQt(const Soc &soc)
+{
+    return QJsonDocument::fromJson(QByteArray::fromStdString(serialize(soc))).object();
+}
+
+// Parses one embedded model strictly; on failure `error` names label, pointer and reason.
+std::optional<Soc> fromQt(const QJsonValue &value, const QString &label, const QString &where, QString *error)
+{
+    const LoadResult loaded = parseSoc(QJsonDocument(value.toObject()).toJson().toStdString(),
+                                       (label + QStringLiteral(" ") + where).toStdString());
+    if (!loaded.soc && error)
+        *error = QString::fromStdString(loaded.diagnostics.toString()).trimmed();
+    return loaded.soc;
+}
+} // namespace
+
+QJsonObject GablesDocument::sessionState() const
+{
+    QJsonObject state;
+    state[QStringLiteral("model")] = toQt(m_soc);
+    state[QStringLiteral("file")] = m_filePath;
+    state[QStringLiteral("modified")] = m_modified;
+    QJsonArray locks;
+    for (bool locked : m_locked)
+        locks.append(locked);
+    state[QStringLiteral("locks")] = locks;
+    QJsonArray snapshots;
+    for (const Snapshot &snapshot : m_snapshots)
+        snapshots.append(QJsonObject{{QStringLiteral("name"), snapshot.name}, {QStringLiteral("model"), toQt(snapshot.soc)}});
+    state[QStringLiteral("snapshots")] = snapshots;
+    state[QStringLiteral("compared")] = m_compared;
+    return state;
+}
+
+bool GablesDocument::restoreSession(const QJsonObject &state, const QString &label, QString *error)
+{
+    if (!state.value(QStringLiteral("model")).isObject()) {
+        if (error)
+            *error = tr("%1: /views/gables/model: required object is missing").arg(label);
+        return false;
+    }
+    const std::optional<Soc> soc = fromQt(state.value(QStringLiteral("model")), label, QStringLiteral("(/views/gables/model)"), error);
+    if (!soc)
+        return false;
+    std::vector<Snapshot> snapshots;
+    const QJsonArray list = state.value(QStringLiteral("snapshots")).toArray();
+    for (qsizetype i = 0; i < list.size(); ++i) {
+        const QJsonObject entry = list[i].toObject();
+        const std::optional<Soc> pinned = fromQt(entry.value(QStringLiteral("model")), label,
+                                                 QStringLiteral("(/views/gables/snapshots/%1/model)").arg(i), error);
+        if (!pinned)
+            return false;
+        snapshots.push_back({entry.value(QStringLiteral("name")).toString(tr("snapshot %1").arg(i + 1)), *pinned});
+    }
+    const int compared = state.value(QStringLiteral("compared")).toInt(-1);
+
+    // Everything parsed: now change the document.
+    m_soc = *soc;
+    m_committed = m_soc;
+    m_locked.assign(m_soc.ips.size(), false);
+    const QJsonArray locks = state.value(QStringLiteral("locks")).toArray();
+    for (qsizetype i = 0; i < locks.size() && std::size_t(i) < m_locked.size(); ++i)
+        m_locked[std::size_t(i)] = locks[i].toBool();
+    m_snapshots = std::move(snapshots);
+    m_compared = compared >= 0 && compared < int(m_snapshots.size()) ? compared : -1;
+    m_filePath = state.value(QStringLiteral("file")).toString();
+    m_undoStack->clear();
+    setModified(state.value(QStringLiteral("modified")).toBool());
+    emit filePathChanged(m_filePath);
+    emit snapshotsChanged();
+    emit structureChanged();
+    return true;
 }
 
 int GablesDocument::addIp()

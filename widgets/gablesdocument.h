@@ -6,6 +6,7 @@
 #include "gables/io.h"
 #include "gables/model.h"
 
+#include <QJsonObject>
 #include <QObject>
 #include <QString>
 
@@ -83,6 +84,12 @@ public:
     // The snapshot drawn as a ghost and compared against; -1 for none.
     int comparedSnapshot() const { return m_compared; }
     void setComparedSnapshot(int index);
+
+    // The whole document as JSON for a session file, and back. restoreSession
+    // validates every model strictly (messages name `label` and the field)
+    // and changes nothing on failure. It starts a new undo history.
+    QJsonObject sessionState() const;
+    bool restoreSession(const QJsonObject &state, const QString &label, QString *error);
 
 signals:
     void snapshotsChanged();

@@ -10,6 +10,7 @@
 #include "units.h"
 
 #include <QComboBox>
+#include <QJsonArray>
 #include <QHBoxLayout>
 #include <QInputDialog>
 #include <QLabel>
@@ -21,6 +22,7 @@
 #include <QTabWidget>
 #include <QVBoxLayout>
 
+#include <cmath>
 #include <optional>
 
 namespace studio {
@@ -288,6 +290,40 @@ bool GablesView::applyOverride(const QString &assignment, QString *error)
     }
     m_document->setSoc(soc, m_document->filePath());
     flushPendingUpdate();
+    return true;
+}
+
+QJsonObject GablesView::sessionState() const
+{
+    QJsonObject state = m_document->sessionState();
+    QJsonObject view;
+    view[QStringLiteral("auto_range")] = m_plot->isAutoRange();
+    view[QStringLiteral("x")] = QJsonArray{m_plot->xAxis->range().lower, m_plot->xAxis->range().upper};
+    view[QStringLiteral("y")] = QJsonArray{m_plot->yAxis->range().lower, m_plot->yAxis->range().upper};
+    view[QStringLiteral("bottom_tab")] = m_bottomTabs->currentIndex();
+    state[QStringLiteral("view")] = view;
+    return state;
+}
+
+bool GablesView::restoreSessionState(const QJsonObject &state, const QString &sessionFile, QString *error)
+{
+    if (!m_document->restoreSession(state, sessionFile, error))
+        return false;
+    flushPendingUpdate();
+    const QJsonObject view = state.value(QStringLiteral("view")).toObject();
+    m_bottomTabs->setCurrentIndex(view.value(QStringLiteral("bottom_tab")).toInt(0));
+    const QJsonArray x = view.value(QStringLiteral("x")).toArray();
+    const QJsonArray y = view.value(QStringLiteral("y")).toArray();
+    auto valid = [](const QJsonArray &r) {
+        return r.size() == 2 && r[0].toDouble() > 0 && r[1].toDouble() > r[0].toDouble() && std::isfinite(r[1].toDouble());
+    };
+    if (!view.value(QStringLiteral("auto_range")).toBool(true) && valid(x) && valid(y)) {
+        m_plot->xAxis->setRange(x[0].toDouble(), x[1].toDouble()); // marks the range as the user's
+        m_plot->yAxis->setRange(y[0].toDouble(), y[1].toDouble());
+    } else {
+        m_plot->resetView();
+    }
+    m_plot->replot();
     return true;
 }
 

@@ -38,6 +38,9 @@ public:
     bool isModified() const override;
     bool applyOverride(const QString &assignment, QString *error) override;
     QUndoStack *undoStack() const override;
+    QString sessionKey() const override { return QStringLiteral("gables"); }
+    QJsonObject sessionState() const override;
+    bool restoreSessionState(const QJsonObject &state, const QString &sessionFile, QString *error) override;
     QCustomPlot *exportPlot() const override;
     QString exportTitle() const override;
     void resetZoom() override;

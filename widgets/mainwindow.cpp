@@ -1,5 +1,6 @@
 #include "mainwindow.h"
 
+#include "common/jsonreader.h"
 #include "gablesdocument.h"
 #include "gablesplot.h"
 #include "gablesview.h"
@@ -7,29 +8,40 @@
 #include "resources.h"
 #include "roofline_version.h"
 
+#include <nlohmann/json.hpp>
+
 #include <QAction>
-#include <QDockWidget>
-#include <QUndoGroup>
-#include <QUndoStack>
-#include <QUndoView>
 #include <QApplication>
 #include <QCloseEvent>
+#include <QDir>
+#include <QDockWidget>
 #include <QDragEnterEvent>
 #include <QDropEvent>
-#include <QMimeData>
-#include <QUrl>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QMimeData>
+#include <QSaveFile>
 #include <QSettings>
+#include <QStandardPaths>
 #include <QStatusBar>
 #include <QTabWidget>
+#include <QTimer>
+#include <QUndoGroup>
+#include <QUndoStack>
+#include <QUndoView>
+#include <QUrl>
 
 namespace studio {
+
+namespace {
+constexpr auto kSessionFormat = "roofline-studio/session";
+} // namespace
 
 namespace {
 constexpr int kMaxRecentFiles = 8;
@@ -160,6 +172,23 @@ void MainWindow::createMenus()
     });
     saveAs->setShortcut(QKeySequence::SaveAs);
 
+    file->addSeparator();
+    file->addAction(tr("Open Sess&ion…"), this, [this] {
+        const QString path = QFileDialog::getOpenFileName(this, tr("Open session"), QString(),
+                                                          tr("Roofline Studio sessions (*.session.json *.json)"));
+        QString error;
+        if (!path.isEmpty() && !openSession(path, &error))
+            QMessageBox::warning(this, tr("Could not open the session"), tr("%1\n\nYour current work is unchanged.").arg(error));
+    });
+    file->addAction(tr("Save Sessio&n…"), this, [this] {
+        const QString path = QFileDialog::getSaveFileName(this, tr("Save session"), QStringLiteral("review.session.json"),
+                                                          tr("Roofline Studio sessions (*.session.json)"));
+        QString error;
+        if (!path.isEmpty() && !saveSession(path, &error))
+            QMessageBox::warning(this, tr("Save failed"), error);
+    });
+    file->addSeparator();
+
     QMenu *exportMenu = file->addMenu(tr("&Export Plot"));
     exportMenu->addAction(tr("As &SVG…"), this, [this] { exportInteractive(ExportFormat::Svg); })
         ->setShortcut(QKeySequence(tr("Ctrl+E")));
@@ -232,6 +261,8 @@ bool MainWindow::openFile(const QString &path, QString *error, QStringList *warn
             *error = formatError;
         return false;
     }
+    if (format == QLatin1String(kSessionFormat))
+        return openSession(path, error);
     ModelView *view = viewForFormat(format);
     if (!view) {
         QStringList known;
@@ -242,6 +273,100 @@ bool MainWindow::openFile(const QString &path, QString *error, QStringList *warn
         return false;
     }
     return openIn(view);
+}
+
+bool MainWindow::saveSession(const QString &path, QString *error) const
+{
+    QJsonObject views;
+    for (ModelView *view : m_views) {
+        if (!view->sessionKey().isEmpty())
+            views[view->sessionKey()] = view->sessionState();
+    }
+    QJsonObject root{{QStringLiteral("format"), QLatin1String(kSessionFormat)},
+                     {QStringLiteral("version"), 1},
+                     {QStringLiteral("app_version"), QStringLiteral(ROOFLINE_VERSION)},
+                     {QStringLiteral("current"), currentView() ? currentView()->sessionKey() : QString()},
+                     {QStringLiteral("views"), views}};
+    QSaveFile file(path); // atomic: a crash or a full disk never leaves half a session
+    if (!file.open(QIODevice::WriteOnly)) {
+        if (error)
+            *error = tr("%1: cannot open for writing: %2").arg(path, file.errorString());
+        return false;
+    }
+    file.write(QJsonDocument(root).toJson());
+    if (!file.commit()) {
+        if (error)
+            *error = tr("%1: could not be written: %2").arg(path, file.errorString());
+        return false;
+    }
+    return true;
+}
+
+bool MainWindow::openSession(const QString &path, QString *error)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly)) {
+        if (error)
+            *error = tr("%1: cannot open the file for reading: %2").arg(path, file.errorString());
+        return false;
+    }
+    roofline::Diagnostics diagnostics;
+    diagnostics.setFile(path.toStdString());
+    nlohmann::json parsed;
+    if (!roofline::parseJsonText(file.readAll().toStdString(), parsed, diagnostics)) {
+        if (error)
+            *error = QString::fromStdString(diagnostics.toString()).trimmed();
+        return false;
+    }
+    const QJsonObject root = QJsonDocument::fromJson(QByteArray::fromStdString(parsed.dump())).object();
+    if (root.value(QStringLiteral("format")).toString() != QLatin1String(kSessionFormat)
+        || root.value(QStringLiteral("version")).toInt() != 1) {
+        if (error)
+            *error = tr("%1: /format: expected \"%2\" version 1").arg(path, QLatin1String(kSessionFormat));
+        return false;
+    }
+    const QJsonObject views = root.value(QStringLiteral("views")).toObject();
+    for (auto it = views.begin(); it != views.end(); ++it) {
+        const bool known = std::any_of(m_views.begin(), m_views.end(),
+                                       [&](ModelView *v) { return v->sessionKey() == it.key(); });
+        if (!known) {
+            if (error)
+                *error = tr("%1: /views/%2: unknown view").arg(path, it.key());
+            return false;
+        }
+    }
+    // Each view checks its whole state before changing anything.
+    for (ModelView *view : m_views) {
+        if (view->sessionKey().isEmpty() || !views.contains(view->sessionKey()))
+            continue;
+        if (!view->restoreSessionState(views.value(view->sessionKey()).toObject(), path, error))
+            return false;
+        if (view->sessionKey() == root.value(QStringLiteral("current")).toString())
+            setCurrentView(view);
+    }
+    updateTitle();
+    m_statusReadout->setText(statusText());
+    return true;
+}
+
+QString MainWindow::autosavePath()
+{
+    return QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + QStringLiteral("/autosave.session.json");
+}
+
+bool MainWindow::writeAutosave()
+{
+    QDir().mkpath(QFileInfo(autosavePath()).absolutePath());
+    return saveSession(autosavePath(), nullptr);
+}
+
+void MainWindow::enableAutosave(int intervalMs)
+{
+    if (!m_autosave) {
+        m_autosave = new QTimer(this);
+        connect(m_autosave, &QTimer::timeout, this, &MainWindow::writeAutosave);
+    }
+    m_autosave->start(intervalMs);
 }
 
 bool MainWindow::saveFile(const QString &path, QString *error)
@@ -408,6 +533,8 @@ void MainWindow::closeEvent(QCloseEvent *event)
         }
     }
     QSettings().setValue(QStringLiteral("window/geometry"), saveGeometry());
+    if (m_autosave)
+        QFile::remove(autosavePath()); // a clean exit: nothing to recover
     event->accept();
 }
 

@@ -15,6 +15,7 @@ class QMenu;
 class QTabWidget;
 class QDockWidget;
 class QUndoGroup;
+class QTimer;
 
 namespace studio {
 
@@ -35,6 +36,19 @@ public:
     bool saveFile(const QString &path, QString *error); // the current view's model
     bool exportCurrentPlot(const QString &path, const ExportOptions &options, QString *error);
     bool applyOverride(const QString &assignment, QString *error); // to the current view
+
+    // Session files ("format": "roofline-studio/session"): every view's open
+    // models, snapshots and view state. Written atomically; a session that
+    // fails to load changes nothing.
+    bool saveSession(const QString &path, QString *error) const;
+    bool openSession(const QString &path, QString *error);
+
+    // Autosave: the session is written every `intervalMs` to autosavePath()
+    // while the window is open; a clean close removes it, so one found at
+    // start-up means the last run ended abnormally and can be recovered.
+    void enableAutosave(int intervalMs = 60000);
+    static QString autosavePath();
+    bool writeAutosave();
 
     ModelView *currentView() const;
     const std::vector<ModelView *> &views() const { return m_views; }
@@ -71,6 +85,7 @@ private:
     QLabel *m_statusReadout = nullptr;
     QMenu *m_recentMenu = nullptr;
     QMenu *m_examplesMenu = nullptr;
+    QTimer *m_autosave = nullptr;
 };
 
 } // namespace studio

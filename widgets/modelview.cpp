@@ -15,6 +15,11 @@ bool ModelView::saveFile(const QString &path, QString *error)
     return false;
 }
 
+bool ModelView::restoreSessionState(const QJsonObject &, const QString &, QString *)
+{
+    return true;
+}
+
 bool ModelView::applyOverride(const QString &assignment, QString *error)
 {
     if (error)

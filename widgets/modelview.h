@@ -4,6 +4,7 @@
 // being added in MainWindow's constructor.
 #pragma once
 
+#include <QJsonObject>
 #include <QStringList>
 #include <QWidget>
 
@@ -30,6 +31,14 @@ public:
     virtual bool saveFile(const QString &path, QString *error);
     virtual QString filePath() const = 0; // what the window title shows
     virtual bool isModified() const { return false; }
+
+    // Session files and autosave: everything the view has open (models,
+    // snapshots, view state), keyed by sessionKey(). A view that returns an
+    // empty key takes no part. Restoring checks everything before changing
+    // anything, so a bad session leaves the current work as it was.
+    virtual QString sessionKey() const { return {}; }
+    virtual QJsonObject sessionState() const { return {}; }
+    virtual bool restoreSessionState(const QJsonObject &state, const QString &sessionFile, QString *error);
 
     // The view's edits as undoable steps, or nullptr if it has none.
     virtual QUndoStack *undoStack() const { return nullptr; }

@@ -19,6 +19,7 @@
 #include <QScreen>
 #include <QTimer>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 
@@ -96,7 +97,10 @@ int main(int argc, char **argv)
     const QCommandLineOption set(QStringLiteral("set"),
                                  QStringLiteral("Override a parameter, e.g. /soc/bpeak_gbps=30 (as roofline-cli)."),
                                  QStringLiteral("POINTER=VALUE"));
-    parser.addOptions({exportSvg, exportPng, exportPdf, screenshot, size, set});
+    const QCommandLineOption recover(QStringLiteral("recover"),
+                                     QStringLiteral("Restore the autosaved session of a run that did not close "
+                                                    "cleanly, without asking."));
+    parser.addOptions({exportSvg, exportPng, exportPdf, screenshot, size, set, recover});
     parser.process(app);
 
     int width = 1000, height = 700;
@@ -163,6 +167,20 @@ int main(int argc, char **argv)
         return 0;
     }
 
+    // Interactive: offer the autosave of a run that ended abnormally, then keep autosaving.
+    if (QFile::exists(studio::MainWindow::autosavePath())) {
+        const bool restore = parser.isSet(recover)
+            || QMessageBox::question(nullptr, QObject::tr("Recover session"),
+                                     QObject::tr("Roofline Studio did not close cleanly last time. Restore the "
+                                                 "autosaved session?"))
+                == QMessageBox::Yes;
+        if (restore && !window.openSession(studio::MainWindow::autosavePath(), &error))
+            fail(error);
+    }
+    const int autosaveMs = qEnvironmentVariableIsSet("ROOFLINE_AUTOSAVE_MS")
+        ? std::max(100, qEnvironmentVariableIntValue("ROOFLINE_AUTOSAVE_MS"))
+        : 60000;
+    window.enableAutosave(autosaveMs);
     window.show();
     return app.exec();
 }

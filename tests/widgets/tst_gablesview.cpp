@@ -30,6 +30,8 @@
 #include <QTest>
 #include <QToolButton>
 #include <QUndoStack>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QXmlStreamReader>
 
 #include <cmath>
@@ -406,6 +408,65 @@ private slots:
         window.gablesView()->flushPendingUpdate();
         ROOFLINE_COMPARE_REL(window.gablesView()->result().attainableGops, 160.0, 1e-12);
         QVERIFY(window.windowTitle().startsWith(QStringLiteral("gables-fig6d.json")));
+    }
+
+    void sessionRoundTrips()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("review.session.json"));
+        MainWindow a;
+        QVERIFY(a.openFile(example("gables-fig6b.json"), nullptr));
+        GablesView *va = a.gablesView();
+        a.gablesDocument()->pinSnapshot(QStringLiteral("baseline"));
+        a.gablesDocument()->setBpeak(30);
+        a.gablesDocument()->setLocked(1, true);
+        va->flushPendingUpdate();
+        va->plot()->xAxis->setRange(0.05, 50);
+        va->bottomTabs()->setCurrentIndex(1);
+        QString error;
+        QVERIFY2(a.saveSession(path, &error), qPrintable(error));
+
+        MainWindow b;
+        QVERIFY(b.openFile(example("gables-fig6d.json"), nullptr));
+        QVERIFY2(b.openFile(path, &error), qPrintable(error)); // routed by its "format"
+        GablesView *vb = b.gablesView();
+        QVERIFY(b.gablesDocument()->soc() == a.gablesDocument()->soc());
+        QCOMPARE(b.gablesDocument()->locks(), a.gablesDocument()->locks());
+        QCOMPARE(b.gablesDocument()->snapshots().size(), std::size_t(1));
+        QVERIFY(b.gablesDocument()->snapshots()[0].soc == a.gablesDocument()->snapshots()[0].soc);
+        QCOMPARE(b.gablesDocument()->comparedSnapshot(), 0);
+        QCOMPARE(b.gablesDocument()->filePath(), a.gablesDocument()->filePath());
+        QVERIFY(b.isWindowModified());
+        QCOMPARE(vb->plot()->xAxis->range().lower, 0.05);
+        QCOMPARE(vb->plot()->xAxis->range().upper, 50.0);
+        QCOMPARE(vb->bottomTabs()->currentIndex(), 1);
+        QCOMPARE(vb->comparisonText(), va->comparisonText());
+        ROOFLINE_COMPARE_REL(vb->result().attainableGops, 2.0, 1e-12);
+
+        // A session with a bad model is refused whole, naming the field; the work stays.
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        QJsonObject root = QJsonDocument::fromJson(file.readAll()).object();
+        file.close();
+        QJsonObject views = root[QStringLiteral("views")].toObject();
+        QJsonObject gables = views[QStringLiteral("gables")].toObject();
+        QJsonObject model = gables[QStringLiteral("model")].toObject();
+        QJsonObject socJson = model[QStringLiteral("soc")].toObject();
+        socJson[QStringLiteral("bpeak_gbps")] = -30;
+        model[QStringLiteral("soc")] = socJson;
+        gables[QStringLiteral("model")] = model;
+        views[QStringLiteral("gables")] = gables;
+        root[QStringLiteral("views")] = views;
+        const QByteArray text = QJsonDocument(root).toJson();
+        const QString bad = dir.filePath(QStringLiteral("bad.session.json"));
+        QFile out(bad);
+        QVERIFY(out.open(QIODevice::WriteOnly));
+        out.write(text);
+        out.close();
+        const Soc before = b.gablesDocument()->soc();
+        QVERIFY(!b.openSession(bad, &error));
+        QVERIFY2(error.contains(bad) && error.contains(QStringLiteral("/soc/bpeak_gbps")), qPrintable(error));
+        QVERIFY(b.gablesDocument()->soc() == before);
     }
 
     void everyExampleOpens_data()

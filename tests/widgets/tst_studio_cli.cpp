@@ -1,5 +1,7 @@
 // roofline-studio's command line: headless export, screenshots, overrides,
 // and clear failures, run as a user would run them.
+#include <QDir>
+#include <QFileInfo>
 #include <QImage>
 #include <QProcess>
 #include <QTemporaryDir>
@@ -114,6 +116,39 @@ private slots:
         QCOMPARE(r.exitCode, exitCode);
         QVERIFY2(r.err.contains(message), qPrintable(r.err));
         QVERIFY(!QFile::exists(QStringLiteral("/tmp/never-written.svg")));
+    }
+
+    void killedProcessLeavesRecoverableAutosave()
+    {
+        // A real run with an autosave every 200 ms, killed without warning.
+        QTemporaryDir home;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+        env.insert(QStringLiteral("XDG_DATA_HOME"), home.path());
+        env.insert(QStringLiteral("XDG_CONFIG_HOME"), home.path());
+        env.insert(QStringLiteral("ROOFLINE_AUTOSAVE_MS"), QStringLiteral("200"));
+        QProcess p;
+        p.setProcessEnvironment(env);
+        p.start(QStringLiteral(ROOFLINE_STUDIO),
+                {example("gables-fig6b.json"), QStringLiteral("--set"), QStringLiteral("/soc/bpeak_gbps=30")});
+        QVERIFY(p.waitForStarted());
+        const QString autosave = home.filePath(QStringLiteral("RooflineStudio/roofline-studio/autosave.session.json"));
+        QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(autosave), 20000);
+        QTest::qWait(300); // let it write a few times
+        p.kill();
+        QVERIFY(p.waitForFinished(10000));
+
+        // The autosave is a whole session: opening it exports the modified model.
+        QVERIFY(QFile::exists(autosave));
+        const QString svg = home.filePath(QStringLiteral("recovered.svg"));
+        const Run r = studio({autosave, QStringLiteral("--export-svg"), svg});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QFile file(svg);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        QVERIFY(file.readAll().contains("P_att = 2 Gops/s"));
+        // No half-written temporaries are left beside it.
+        const QStringList left = QDir(QFileInfo(autosave).absolutePath()).entryList(QDir::Files);
+        QCOMPARE(left, QStringList{QStringLiteral("autosave.session.json")});
     }
 
     void version()
