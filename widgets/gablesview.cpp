@@ -1,6 +1,8 @@
 #include "gablesview.h"
 
 #include "gables/comparison.h"
+#include "gables/io.h"
+#include "gables/sensitivity.h"
 #include "gablesdocument.h"
 #include "resources.h"
 #include "gablesparampanel.h"
@@ -291,6 +293,82 @@ bool GablesView::applyOverride(const QString &assignment, QString *error)
     m_document->setSoc(soc, m_document->filePath());
     flushPendingUpdate();
     return true;
+}
+
+QList<ModelView::BundlePlot> GablesView::bundlePlots()
+{
+    flushPendingUpdate();
+    m_sensitivity->setModel(m_document->soc(), m_result.attainableGops); // even when its tab is hidden
+    return {{QStringLiteral("gables-roofline"), tr("Gables multi-roofline plot"), m_plot},
+            {QStringLiteral("gables-terms"), tr("Time terms per IP and shared resource"), m_terms},
+            {QStringLiteral("gables-sensitivity"), tr("Sensitivity of P_att to each parameter at ±10%"), m_sensitivity}};
+}
+
+QList<ModelView::BundleFile> GablesView::bundleFiles() const
+{
+    const Soc &soc = m_document->soc();
+    auto number = [](double v) { return QString::number(v, 'g', 17); };
+    QList<BundleFile> files;
+
+    // The curves exactly as plotted: every roof's polyline and the selected points.
+    const PlotGeometry &g = m_plot->geometry();
+    QString curves = QStringLiteral("curve,intensity_ops_per_byte,performance_gops\n");
+    auto roofName = [&](const Roof &roof) {
+        switch (roof.kind) {
+        case RoofKind::Ip: return QString::fromStdString(soc.ips[std::size_t(roof.ip)].name) + QStringLiteral(" roof");
+        case RoofKind::Memory: return QStringLiteral("memory roof");
+        case RoofKind::MemorySideMemory: return QStringLiteral("memory-side memory roof");
+        case RoofKind::Bus: return QStringLiteral("bus ") + QString::fromStdString(soc.buses[std::size_t(roof.bus)].name) + QStringLiteral(" roof");
+        }
+        return QString();
+    };
+    std::vector<Roof> roofs = g.ipRoofs;
+    roofs.push_back(g.memoryRoof);
+    roofs.insert(roofs.end(), g.extraRoofs.begin(), g.extraRoofs.end());
+    for (const Roof &roof : roofs) {
+        for (const Point &p : roof.points)
+            curves += QStringLiteral("%1,%2,%3\n").arg(roofName(roof), number(p.x), number(p.y));
+    }
+    curves += QStringLiteral("attainable point,%1,%2\n").arg(number(g.attainable.x), number(g.attainable.y));
+    files.append({QStringLiteral("gables-roofline.csv"), tr("The roofline plot's curves and attainable point"), curves.toUtf8()});
+
+    QString terms = QStringLiteral("ip,fraction,intensity_ops_per_byte,compute_ns_per_op,link_ns_per_op,time_ns_per_op\n");
+    for (std::size_t i = 0; i < soc.ips.size(); ++i) {
+        const IpTerms &t = m_result.ips[i];
+        terms += QStringLiteral("%1,%2,%3,%4,%5,%6\n")
+                     .arg(QString::fromStdString(soc.ips[i].name), number(soc.ips[i].fraction), number(soc.ips[i].intensity),
+                          number(t.computeNs), number(t.linkNs), number(t.timeNs));
+    }
+    terms += QStringLiteral("memory,,,,,%1\n").arg(number(m_result.memoryNs));
+    files.append({QStringLiteral("gables-terms.csv"), tr("Time terms (ns per op of use-case work)"), terms.toUtf8()});
+
+    QString tornado = QStringLiteral("parameter,pointer,low_value,high_value,p_att_low_gops,p_att_high_gops\n");
+    for (const Sensitivity &r : sensitivity(soc, 0.1)) {
+        tornado += QStringLiteral("%1,%2,%3,%4,%5,%6\n")
+                       .arg(QString::fromStdString(r.label), QString::fromStdString(r.pointer), number(r.lowValue),
+                            number(r.highValue), number(r.lowGops), number(r.highGops));
+    }
+    files.append({QStringLiteral("gables-sensitivity.csv"), tr("Sensitivity at ±10%"), tornado.toUtf8()});
+
+    files.append({QStringLiteral("gables-model.json"), tr("The model as evaluated (input)"),
+                  QByteArray::fromStdString(serialize(soc))});
+
+    // The snapshots against the current configuration.
+    QString table = QStringLiteral("snapshot,p_att_gops,current_p_att_gops,change_gops,relative_change,bound,current_bound\n");
+    int index = 0;
+    for (const auto &snapshot : m_document->snapshots()) {
+        const Result baseline = evaluate(snapshot.soc);
+        const Comparison c = compare(soc, m_result, snapshot.soc, baseline);
+        table += QStringLiteral("\"%1\",%2,%3,%4,%5,\"%6\",\"%7\"\n")
+                     .arg(snapshot.name, number(c.baselineGops), number(c.currentGops), number(c.changeGops),
+                          number(c.relativeChange), QString::fromStdString(c.baselineBound),
+                          QString::fromStdString(c.currentBound));
+        files.append({QStringLiteral("gables-snapshot-%1.json").arg(++index), tr("Snapshot \"%1\" (input)").arg(snapshot.name),
+                      QByteArray::fromStdString(serialize(snapshot.soc))});
+    }
+    files.append({QStringLiteral("gables-snapshots.csv"), tr("Snapshots compared with the current configuration"),
+                  table.toUtf8()});
+    return files;
 }
 
 QJsonObject GablesView::sessionState() const

@@ -39,6 +39,8 @@ public:
     bool applyOverride(const QString &assignment, QString *error) override;
     QUndoStack *undoStack() const override;
     QString sessionKey() const override { return QStringLiteral("gables"); }
+    QList<BundlePlot> bundlePlots() override;
+    QList<BundleFile> bundleFiles() const override;
     QJsonObject sessionState() const override;
     bool restoreSessionState(const QJsonObject &state, const QString &sessionFile, QString *error) override;
     QCustomPlot *exportPlot() const override;

@@ -13,6 +13,7 @@
 #include <QAction>
 #include <QApplication>
 #include <QCloseEvent>
+#include <QDateTime>
 #include <QDir>
 #include <QDockWidget>
 #include <QDragEnterEvent>
@@ -189,6 +190,16 @@ void MainWindow::createMenus()
     });
     file->addSeparator();
 
+    file->addAction(tr("Export Review &Bundle…"), this, [this] {
+        const QString directory = QFileDialog::getExistingDirectory(this, tr("Folder for the review bundle"));
+        QString error;
+        if (directory.isEmpty())
+            return;
+        if (!exportReviewBundle(directory, &error))
+            QMessageBox::warning(this, tr("Export failed"), error);
+        else
+            statusBar()->showMessage(tr("Review bundle written to %1").arg(directory), 8000);
+    });
     QMenu *exportMenu = file->addMenu(tr("&Export Plot"));
     exportMenu->addAction(tr("As &SVG…"), this, [this] { exportInteractive(ExportFormat::Svg); })
         ->setShortcut(QKeySequence(tr("Ctrl+E")));
@@ -346,6 +357,67 @@ bool MainWindow::openSession(const QString &path, QString *error)
     }
     updateTitle();
     m_statusReadout->setText(statusText());
+    return true;
+}
+
+bool MainWindow::exportReviewBundle(const QString &directory, QString *error)
+{
+    QDir dir(directory);
+    if (!dir.mkpath(QStringLiteral("."))) {
+        if (error)
+            *error = tr("%1: cannot create the folder").arg(directory);
+        return false;
+    }
+    const QString stamp = QDateTime::currentDateTime().toString(Qt::ISODate);
+    QString html;
+    html += QStringLiteral("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+                           "<title>Roofline Studio review bundle</title>"
+                           "<style>body{font-family:sans-serif;max-width:1100px;margin:2em auto;color:#222}"
+                           "img{max-width:100%;border:1px solid #ccc}figure{margin:1.5em 0}"
+                           "td,th{padding:2px 8px;text-align:left}</style></head><body>\n");
+    html += QStringLiteral("<h1>Roofline Studio review bundle</h1>\n<p>Roofline Studio %1, exported %2.</p>\n")
+                .arg(QStringLiteral(ROOFLINE_VERSION), stamp);
+    for (ModelView *view : m_views) {
+        html += QStringLiteral("<h2>%1</h2>\n<p>%2</p>\n").arg(view->title().toHtmlEscaped(), view->summary().toHtmlEscaped());
+        for (const ModelView::BundlePlot &plot : view->bundlePlots()) {
+            ExportOptions options;
+            options.title = plot.caption;
+            options.description = QStringLiteral("Roofline Studio %1, %2. %3").arg(QStringLiteral(ROOFLINE_VERSION), stamp, view->summary());
+            for (const char *suffix : {".svg", ".png"}) {
+                ExportFormat format;
+                const QString path = dir.filePath(plot.name + QLatin1String(suffix));
+                formatFromSuffix(path, &format);
+                if (!exportPlot(plot.plot, path, format, options, error))
+                    return false;
+            }
+            html += QStringLiteral("<figure><a href=\"%1.svg\"><img src=\"%1.png\" alt=\"%2\"></a>"
+                                   "<figcaption>%2 (<a href=\"%1.svg\">SVG</a>)</figcaption></figure>\n")
+                        .arg(plot.name, plot.caption.toHtmlEscaped());
+        }
+        const QList<ModelView::BundleFile> files = view->bundleFiles();
+        if (!files.isEmpty())
+            html += QStringLiteral("<table><tr><th>file</th><th>content</th></tr>\n");
+        for (const ModelView::BundleFile &file : files) {
+            QSaveFile out(dir.filePath(file.name));
+            if (!out.open(QIODevice::WriteOnly) || out.write(file.content) != file.content.size() || !out.commit()) {
+                if (error)
+                    *error = tr("%1: could not be written: %2").arg(dir.filePath(file.name), out.errorString());
+                return false;
+            }
+            html += QStringLiteral("<tr><td><a href=\"%1\">%1</a></td><td>%2</td></tr>\n")
+                        .arg(file.name, file.caption.toHtmlEscaped());
+        }
+        if (!files.isEmpty())
+            html += QStringLiteral("</table>\n");
+    }
+    html += QStringLiteral("<p>Every plot can be reproduced by opening its input files in Roofline Studio.</p>\n"
+                           "</body></html>\n");
+    QSaveFile index(dir.filePath(QStringLiteral("index.html")));
+    if (!index.open(QIODevice::WriteOnly) || index.write(html.toUtf8()) < 0 || !index.commit()) {
+        if (error)
+            *error = tr("%1: could not be written").arg(dir.filePath(QStringLiteral("index.html")));
+        return false;
+    }
     return true;
 }
 

@@ -43,6 +43,11 @@ public:
     bool saveSession(const QString &path, QString *error) const;
     bool openSession(const QString &path, QString *error);
 
+    // A review bundle: a folder with every view's plots as SVG and PNG, the
+    // data behind them as CSV, the inputs, the snapshots' comparison, and an
+    // index.html that shows them with the app version and the date.
+    bool exportReviewBundle(const QString &directory, QString *error);
+
     // Autosave: the session is written every `intervalMs` to autosavePath()
     // while the window is open; a clean close removes it, so one found at
     // start-up means the last run ended abnormally and can be recovered.

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include <QFile>
+#include <QRegularExpression>
 
 namespace studio {
 
@@ -13,6 +14,14 @@ bool ModelView::saveFile(const QString &path, QString *error)
     if (error)
         *error = tr("%1: this view has nothing to save").arg(path);
     return false;
+}
+
+QList<ModelView::BundlePlot> ModelView::bundlePlots()
+{
+    QString stem = title().toLower();
+    stem.replace(QRegularExpression(QStringLiteral("[^a-z0-9]+")), QStringLiteral("-"));
+    flushPendingUpdate();
+    return {{stem, title(), exportPlot()}};
 }
 
 bool ModelView::restoreSessionState(const QJsonObject &, const QString &, QString *)

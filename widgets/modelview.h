@@ -52,6 +52,23 @@ public:
     virtual void resetZoom() = 0;
     virtual void flushPendingUpdate() {}
 
+    // Review bundles (File ▸ Export Review Bundle): the view's plots, written as
+    // SVG and PNG, and files of data behind them (CSV), its inputs and tables.
+    struct BundlePlot
+    {
+        QString name;    // file stem, e.g. "gables-roofline"
+        QString caption; // shown in index.html
+        QCustomPlot *plot = nullptr;
+    };
+    struct BundleFile
+    {
+        QString name; // e.g. "gables-terms.csv"
+        QString caption;
+        QByteArray content;
+    };
+    virtual QList<BundlePlot> bundlePlots(); // brings each plot up to date first
+    virtual QList<BundleFile> bundleFiles() const { return {}; }
+
 signals:
     void summaryChanged();
     void modifiedChanged(bool modified);

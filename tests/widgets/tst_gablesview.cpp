@@ -8,6 +8,8 @@
 #include "mainwindow.h"
 #include "parameterslider.h"
 #include "resources.h"
+#include "roofline_version.h"
+#include "gables/io.h"
 #include "sensitivitychart.h"
 #include "gables/sensitivity.h"
 #include "termschart.h"
@@ -15,6 +17,8 @@
 
 #include <QApplication>
 #include <QCheckBox>
+#include <QDate>
+#include <QDir>
 #include <QDragEnterEvent>
 #include <QDropEvent>
 #include <QMimeData>
@@ -467,6 +471,55 @@ private slots:
         QVERIFY(!b.openSession(bad, &error));
         QVERIFY2(error.contains(bad) && error.contains(QStringLiteral("/soc/bpeak_gbps")), qPrintable(error));
         QVERIFY(b.gablesDocument()->soc() == before);
+    }
+
+    void reviewBundle()
+    {
+        QTemporaryDir dir;
+        MainWindow window;
+        QVERIFY(window.openFile(example("gables-fig6b.json"), nullptr));
+        window.gablesDocument()->pinSnapshot(QStringLiteral("fig. 6b"));
+        window.gablesDocument()->setBpeak(30);
+        QString error;
+        const QString folder = dir.filePath(QStringLiteral("bundle"));
+        QVERIFY2(window.exportReviewBundle(folder, &error), qPrintable(error));
+        const QDir bundle(folder);
+        for (const char *name : {"index.html", "gables-roofline.svg", "gables-roofline.png", "gables-terms.svg",
+                                 "gables-terms.png", "gables-sensitivity.svg", "gables-sensitivity.png",
+                                 "gables-roofline.csv", "gables-terms.csv", "gables-sensitivity.csv",
+                                 "gables-model.json", "gables-snapshots.csv", "gables-snapshot-1.json"})
+            QVERIFY2(QFileInfo(bundle.filePath(QLatin1String(name))).size() > 0, name);
+
+        auto read = [&](const char *name) {
+            QFile f(bundle.filePath(QLatin1String(name)));
+            f.open(QIODevice::ReadOnly);
+            return QString::fromUtf8(f.readAll());
+        };
+        const QString index = read("index.html");
+        QVERIFY(index.contains(QStringLiteral(ROOFLINE_VERSION)));
+        QVERIFY(index.contains(QDate::currentDate().toString(Qt::ISODate)));
+        QVERIFY(index.contains(QStringLiteral("gables-roofline.png")));
+
+        // The CSV holds the plotted curves: the memory roof's points are the graph's.
+        QCPGraph *memory = window.gablesView()->plot()->memoryGraph();
+        int matched = 0;
+        for (const QString &line : read("gables-roofline.csv").split(QLatin1Char('\n'))) {
+            const QStringList cells = line.split(QLatin1Char(','));
+            if (cells.size() == 3 && cells[0] == QStringLiteral("memory roof")) {
+                const auto point = memory->data()->at(matched++);
+                ROOFLINE_COMPARE_REL(cells[1].toDouble(), point->key, 1e-15);
+                ROOFLINE_COMPARE_REL(cells[2].toDouble(), point->value, 1e-15);
+            }
+        }
+        QCOMPARE(matched, memory->dataCount());
+        // The input reproduces the model; the snapshot table compares with the pin.
+        const LoadResult model = parseSoc(read("gables-model.json").toStdString(), "gables-model.json");
+        QVERIFY(model.soc && *model.soc == window.gablesDocument()->soc());
+        QVERIFY(read("gables-snapshots.csv").contains(QStringLiteral("\"fig. 6b\",1.327800")));
+        QVERIFY(read("gables-sensitivity.csv").startsWith(QStringLiteral("parameter,pointer,")));
+        // An unwritable place is refused with its name.
+        QVERIFY(!window.exportReviewBundle(QStringLiteral("/proc/no-such-bundle"), &error));
+        QVERIFY(error.contains(QStringLiteral("/proc/no-such-bundle")));
     }
 
     void everyExampleOpens_data()
