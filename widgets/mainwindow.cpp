@@ -5,6 +5,7 @@
 #include "gablesplot.h"
 #include "gablesview.h"
 #include "modelview.h"
+#include "preferences.h"
 #include "resources.h"
 #include "roofline_version.h"
 
@@ -89,6 +90,8 @@ MainWindow::MainWindow(QWidget *parent)
     resize(1400, 900);
     const QSettings settings;
     restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
+    restoreState(settings.value(QStringLiteral("window/state")).toByteArray()); // docks, e.g. History
+    m_tabs->setCurrentIndex(settings.value(QStringLiteral("window/view"), 0).toInt());
 }
 
 void MainWindow::addView(ModelView *view)
@@ -215,6 +218,15 @@ void MainWindow::createMenus()
     redo->setShortcut(QKeySequence::Redo);
     edit->addAction(undo);
     edit->addAction(redo);
+    edit->addSeparator();
+    edit->addAction(tr("&Preferences…"), this, [this] {
+        PreferencesDialog dialog(Preferences::load(), this);
+        if (dialog.exec() != QDialog::Accepted)
+            return;
+        const Preferences chosen = dialog.preferences();
+        chosen.save();
+        applyTheme(chosen.theme);
+    })->setShortcut(QKeySequence::Preferences);
 
     // The history of the current view: click a step to return to it.
     m_historyDock = new QDockWidget(tr("History"), this);
@@ -421,6 +433,11 @@ bool MainWindow::exportReviewBundle(const QString &directory, QString *error)
     return true;
 }
 
+QString MainWindow::lastSessionPath()
+{
+    return QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + QStringLiteral("/last.session.json");
+}
+
 QString MainWindow::autosavePath()
 {
     return QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + QStringLiteral("/autosave.session.json");
@@ -511,7 +528,12 @@ void MainWindow::exportInteractive(ExportFormat format)
     if (path.isEmpty())
         return;
     QString error;
-    if (!exportCurrentPlot(path, ExportOptions{}, &error))
+    const Preferences preferences = Preferences::load();
+    ExportOptions options;
+    options.width = preferences.exportWidth;
+    options.height = preferences.exportHeight;
+    options.pngScale = preferences.pngScale;
+    if (!exportCurrentPlot(path, options, &error))
         QMessageBox::warning(this, tr("Export failed"), error);
     else
         statusBar()->showMessage(tr("Exported %1").arg(path), 5000);
@@ -604,9 +626,16 @@ void MainWindow::closeEvent(QCloseEvent *event)
             return;
         }
     }
-    QSettings().setValue(QStringLiteral("window/geometry"), saveGeometry());
+    QSettings settings;
+    settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
+    settings.setValue(QStringLiteral("window/state"), saveState());
+    settings.setValue(QStringLiteral("window/view"), m_tabs->currentIndex());
     if (m_autosave)
         QFile::remove(autosavePath()); // a clean exit: nothing to recover
+    if (Preferences::load().restoreLastSession) {
+        QDir().mkpath(QFileInfo(lastSessionPath()).absolutePath());
+        saveSession(lastSessionPath(), nullptr);
+    }
     event->accept();
 }
 

@@ -53,6 +53,8 @@ public:
     // start-up means the last run ended abnormally and can be recovered.
     void enableAutosave(int intervalMs = 60000);
     static QString autosavePath();
+    // Written on a clean exit when Preferences::restoreLastSession is on.
+    static QString lastSessionPath();
     bool writeAutosave();
 
     ModelView *currentView() const;

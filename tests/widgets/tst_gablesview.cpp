@@ -7,6 +7,7 @@
 #include "gablesview.h"
 #include "mainwindow.h"
 #include "parameterslider.h"
+#include "preferences.h"
 #include "resources.h"
 #include "roofline_version.h"
 #include "gables/io.h"
@@ -520,6 +521,28 @@ private slots:
         // An unwritable place is refused with its name.
         QVERIFY(!window.exportReviewBundle(QStringLiteral("/proc/no-such-bundle"), &error));
         QVERIFY(error.contains(QStringLiteral("/proc/no-such-bundle")));
+    }
+
+    void preferencesRoundTripAndTheme()
+    {
+        const Preferences saved = Preferences::load();
+        Preferences p;
+        p.theme = Preferences::Theme::Dark;
+        p.exportWidth = 1600;
+        p.exportHeight = 900;
+        p.pngScale = 3;
+        p.restoreLastSession = true;
+        p.save();
+        QVERIFY(Preferences::load() == p);
+        PreferencesDialog dialog(p);
+        QVERIFY(dialog.preferences() == p);
+
+        applyTheme(Preferences::Theme::Dark);
+        QCOMPARE(QApplication::palette().color(QPalette::Window), QColor(45, 45, 48));
+        applyTheme(Preferences::Theme::Light);
+        QVERIFY(QApplication::palette().color(QPalette::Window).lightness() > 200);
+        applyTheme(Preferences::Theme::System);
+        saved.save();
     }
 
     void everyExampleOpens_data()

@@ -1,0 +1,121 @@
+#include "preferences.h"
+
+#include <QApplication>
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDialogButtonBox>
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QPalette>
+#include <QSettings>
+#include <QSpinBox>
+#include <QStyle>
+#include <QStyleFactory>
+
+namespace studio {
+
+Preferences Preferences::load()
+{
+    const QSettings s;
+    Preferences p;
+    p.theme = Theme(std::clamp(s.value(QStringLiteral("preferences/theme"), 0).toInt(), 0, 2));
+    p.exportWidth = std::clamp(s.value(QStringLiteral("preferences/export_width"), 1000).toInt(), 100, 20000);
+    p.exportHeight = std::clamp(s.value(QStringLiteral("preferences/export_height"), 700).toInt(), 100, 20000);
+    p.pngScale = std::clamp(s.value(QStringLiteral("preferences/png_scale"), 2.0).toDouble(), 1.0, 4.0);
+    p.restoreLastSession = s.value(QStringLiteral("preferences/restore_last_session"), false).toBool();
+    return p;
+}
+
+void Preferences::save() const
+{
+    QSettings s;
+    s.setValue(QStringLiteral("preferences/theme"), int(theme));
+    s.setValue(QStringLiteral("preferences/export_width"), exportWidth);
+    s.setValue(QStringLiteral("preferences/export_height"), exportHeight);
+    s.setValue(QStringLiteral("preferences/png_scale"), pngScale);
+    s.setValue(QStringLiteral("preferences/restore_last_session"), restoreLastSession);
+}
+
+void applyTheme(Preferences::Theme theme)
+{
+    static const QString platformStyle = QApplication::style()->name();
+    static const QPalette platformPalette = QApplication::palette();
+    if (theme == Preferences::Theme::System) {
+        QApplication::setStyle(QStyleFactory::create(platformStyle));
+        QApplication::setPalette(platformPalette);
+        return;
+    }
+    QApplication::setStyle(QStyleFactory::create(QStringLiteral("Fusion")));
+    if (theme == Preferences::Theme::Light) {
+        QApplication::setPalette(QApplication::style()->standardPalette());
+        return;
+    }
+    QPalette dark;
+    const QColor window(45, 45, 48), base(30, 30, 30), text(230, 230, 230), highlight(42, 130, 218);
+    dark.setColor(QPalette::Window, window);
+    dark.setColor(QPalette::WindowText, text);
+    dark.setColor(QPalette::Base, base);
+    dark.setColor(QPalette::AlternateBase, window);
+    dark.setColor(QPalette::ToolTipBase, window);
+    dark.setColor(QPalette::ToolTipText, text);
+    dark.setColor(QPalette::Text, text);
+    dark.setColor(QPalette::Button, window);
+    dark.setColor(QPalette::ButtonText, text);
+    dark.setColor(QPalette::Highlight, highlight);
+    dark.setColor(QPalette::HighlightedText, Qt::white);
+    dark.setColor(QPalette::Disabled, QPalette::Text, QColor(128, 128, 128));
+    dark.setColor(QPalette::Disabled, QPalette::ButtonText, QColor(128, 128, 128));
+    dark.setColor(QPalette::Disabled, QPalette::WindowText, QColor(128, 128, 128));
+    QApplication::setPalette(dark);
+}
+
+PreferencesDialog::PreferencesDialog(const Preferences &preferences, QWidget *parent)
+    : QDialog(parent)
+{
+    setWindowTitle(tr("Preferences"));
+    auto *form = new QFormLayout(this);
+    m_theme = new QComboBox(this);
+    m_theme->addItems({tr("Follow the system"), tr("Light"), tr("Dark")});
+    m_theme->setCurrentIndex(int(preferences.theme));
+    m_theme->setToolTip(tr("Colours of the window; exported plots always have a white background."));
+    form->addRow(tr("&Theme:"), m_theme);
+
+    m_width = new QSpinBox(this);
+    m_width->setRange(100, 20000);
+    m_width->setSuffix(tr(" px"));
+    m_width->setValue(preferences.exportWidth);
+    m_height = new QSpinBox(this);
+    m_height->setRange(100, 20000);
+    m_height->setSuffix(tr(" px"));
+    m_height->setValue(preferences.exportHeight);
+    form->addRow(tr("Export &width:"), m_width);
+    form->addRow(tr("Export &height:"), m_height);
+    m_scale = new QDoubleSpinBox(this);
+    m_scale->setRange(1, 4);
+    m_scale->setSingleStep(0.5);
+    m_scale->setSuffix(QStringLiteral(" ×"));
+    m_scale->setValue(preferences.pngScale);
+    m_scale->setToolTip(tr("Device pixels per pixel in PNG exports: 2 gives sharp images on slides."));
+    form->addRow(tr("PNG &resolution:"), m_scale);
+    m_restore = new QCheckBox(tr("Restore the last session at start-up"), this);
+    m_restore->setChecked(preferences.restoreLastSession);
+    form->addRow(m_restore);
+
+    auto *buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
+    connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
+    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    form->addRow(buttons);
+}
+
+Preferences PreferencesDialog::preferences() const
+{
+    Preferences p;
+    p.theme = Preferences::Theme(m_theme->currentIndex());
+    p.exportWidth = m_width->value();
+    p.exportHeight = m_height->value();
+    p.pngScale = m_scale->value();
+    p.restoreLastSession = m_restore->isChecked();
+    return p;
+}
+
+} // namespace studio
