@@ -1,5 +1,7 @@
 #include "mainwindow.h"
 
+#include "amaixdocument.h"
+#include "amaixview.h"
 #include "common/jsonreader.h"
 #include "gablesdocument.h"
 #include "gablesplot.h"
@@ -8,6 +10,8 @@
 #include "preferences.h"
 #include "resources.h"
 #include "roofline_version.h"
+#include "timelinedocument.h"
+#include "timelineview.h"
 
 #include <nlohmann/json.hpp>
 
@@ -78,6 +82,8 @@ MainWindow::MainWindow(QWidget *parent)
     m_gablesDocument = new GablesDocument(this);
     m_gablesView = new GablesView(m_gablesDocument, this);
     addView(m_gablesView);
+    addView(new AmaixView(new AmaixDocument(this), this));
+    addView(new TimelineView(new TimelineDocument(this), this)); // Verrocchio
 
     connect(m_tabs, &QTabWidget::currentChanged, this, [this] {
         m_undoGroup->setActiveStack(currentView() ? currentView()->undoStack() : nullptr);

@@ -48,8 +48,9 @@ bool exportPlot(QCustomPlot *plot, const QString &path, ExportFormat format, con
         generator.setOutputDevice(&target);
         generator.setSize(QSize(options.width, options.height));
         generator.setViewBox(QRect(0, 0, options.width, options.height));
-        generator.setTitle(options.title);
-        generator.setDescription(options.description);
+        // QSvgGenerator writes both verbatim: a "<" or "&" in a model's name would break the XML.
+        generator.setTitle(options.title.toHtmlEscaped());
+        generator.setDescription(options.description.toHtmlEscaped());
         QCPPainter painter;
         if (painter.begin(&generator)) {
             plot->toPainter(&painter, options.width, options.height);

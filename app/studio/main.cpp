@@ -3,13 +3,17 @@
 //   roofline-studio [FILE.json] [--set POINTER=VALUE]...
 //   roofline-studio FILE.json --export-svg out.svg [--export-png out.png] [--export-pdf out.pdf] [--size 1000x700]
 //   roofline-studio FILE.json --screenshot window.png
+//   roofline-studio FILE.json... --export-bundle review/   (plots, CSVs, inputs and index.html)
+//   roofline-studio TRACE.json [MACHINE.json] --export-chrome-trace out.json   (the Verrocchio timeline's events)
 //
 // Exports and screenshots work without a display (the offscreen platform is
 // chosen automatically when no display is available).
 #include "mainwindow.h"
 #include "modelview.h"
+#include "preferences.h"
 #include "resources.h"
 #include "roofline_version.h"
+#include "timelineview.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -97,10 +101,19 @@ int main(int argc, char **argv)
     const QCommandLineOption set(QStringLiteral("set"),
                                  QStringLiteral("Override a parameter, e.g. /soc/bpeak_gbps=30 (as roofline-cli)."),
                                  QStringLiteral("POINTER=VALUE"));
+    const QCommandLineOption exportChrome(QStringLiteral("export-chrome-trace"),
+                                          QStringLiteral("Write the Verrocchio timeline as Chrome Trace JSON and exit."),
+                                          QStringLiteral("out.json"));
     const QCommandLineOption recover(QStringLiteral("recover"),
                                      QStringLiteral("Restore the autosaved session of a run that did not close "
                                                     "cleanly, without asking."));
     parser.addOptions({exportSvg, exportPng, exportPdf, screenshot, size, set, recover});
+    parser.addOption(exportChrome);
+    const QCommandLineOption exportBundle(QStringLiteral("export-bundle"),
+                                          QStringLiteral("Write a review bundle (every view's plots as SVG and PNG, "
+                                                         "their data as CSV, inputs, index.html) and exit."),
+                                          QStringLiteral("folder"));
+    parser.addOption(exportBundle);
     parser.process(app);
 
     int width = 1000, height = 700;
@@ -153,6 +166,17 @@ int main(int argc, char **argv)
                 return 1;
             }
         }
+        if (parser.isSet(exportBundle) && !window.exportReviewBundle(parser.value(exportBundle), &error)) {
+            fail(error);
+            return 1;
+        }
+        if (parser.isSet(exportChrome)) {
+            auto *timeline = window.findChild<studio::TimelineView *>();
+            if (!timeline || !timeline->exportChromeTrace(parser.value(exportChrome), &error)) {
+                fail(error);
+                return 1;
+            }
+        }
         if (parser.isSet(screenshot)) {
             window.resize(parser.isSet(size) ? QSize(width, height) : QSize(1400, 900));
             window.show();
@@ -167,7 +191,14 @@ int main(int argc, char **argv)
         return 0;
     }
 
-    // Interactive: offer the autosave of a run that ended abnormally, then keep autosaving.
+    // Interactive: the user's theme; the last session when wanted and no file was named;
+    // the autosave of a run that ended abnormally; then keep autosaving.
+    const studio::Preferences preferences = studio::Preferences::load();
+    studio::applyTheme(preferences.theme);
+    if (preferences.restoreLastSession && parser.positionalArguments().isEmpty()
+        && QFile::exists(studio::MainWindow::lastSessionPath())
+        && !window.openSession(studio::MainWindow::lastSessionPath(), &error))
+        fail(error);
     if (QFile::exists(studio::MainWindow::autosavePath())) {
         const bool restore = parser.isSet(recover)
             || QMessageBox::question(nullptr, QObject::tr("Recover session"),

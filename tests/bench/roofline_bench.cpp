@@ -6,6 +6,12 @@
 // "Slider to replot" is measured from QSlider::setValue() (what a drag does)
 // through the document edit, the coalesced evaluation, both charts' replot and
 // the paint events, to the point where the event loop is idle again.
+#include "amaix/io.h"
+#include "amaix/sweep.h"
+#include "amaixdocument.h"
+#include "amaixpanel.h"
+#include "amaixplot.h"
+#include "amaixview.h"
 #include "gables/geometry.h"
 #include "gables/model.h"
 #include "gablesdocument.h"
@@ -15,10 +21,17 @@
 #include "gablesview.h"
 #include "mainwindow.h"
 #include "parameterslider.h"
+#include "timelinedocument.h"
+#include "timelinepanel.h"
+#include "timelineplot.h"
+#include "timelinetablemodel.h"
+#include "timelineview.h"
+#include "verrocchio/synthetic.h"
 
 #include <QApplication>
 #include <QElapsedTimer>
 #include <QSlider>
+#include <QTableView>
 
 #include <algorithm>
 #include <chrono>
@@ -132,6 +145,210 @@ void benchReplot(int n, int iterations)
     stage("terms chart: replot", [&] { view->termsChart()->replot(); });
 }
 
+// The Verrocchio timeline at n instructions (a synthetic double-buffered
+// vector add on two cores): B_bus slider → simulation in the worker → the
+// fresh result drawn. The stages after it show which part runs where: only
+// the "(GUI)" ones occupy the GUI thread.
+void benchTimeline(std::size_t n, int iterations)
+{
+    studio::MainWindow window;
+    window.resize(1400, 900);
+    window.show();
+    auto *view = window.findChild<studio::TimelineView *>();
+    window.setCurrentView(view);
+    view->document()->setTrace(roofline::verrocchio::syntheticVectorAdd(n, 2), QString());
+    view->flushPendingUpdate();
+    QApplication::processEvents();
+
+    QSlider *bus = view->panel()->busSlider()->slider();
+    std::vector<double> samples, applied;
+    QElapsedTimer timer;
+    qint64 appliedAt = 0; // when the view finished drawing the result into its plots
+    QObject::connect(view, &studio::TimelineView::updated, view, [&] { appliedAt = timer.nsecsElapsed(); });
+    for (int i = 0; i < iterations; ++i) {
+        const int position = 300 + (i * 37) % 400;
+        timer.start();
+        bus->setValue(position == bus->value() ? position + 1 : position);
+        const double wanted = view->document()->machine().busGBps;
+        while (view->data().machine.busGBps != wanted)
+            QApplication::processEvents(QEventLoop::WaitForMoreEvents); // sleeps until the worker posts
+        QApplication::processEvents(); // paint events
+        samples.push_back(double(timer.nsecsElapsed()) / 1e6);
+        applied.push_back(double(appliedAt) / 1e6);
+    }
+    const Stats s = summarize(samples);
+    const Stats a = summarize(applied);
+    std::printf("timeline %6zu instr  slider -> fresh result drawn (ms): median %6.2f  p90 %6.2f  p99 %6.2f  max %6.2f  (n=%d, %llu stale dropped)\n",
+                n, s.median, s.p90, s.p99, s.max, iterations, static_cast<unsigned long long>(view->droppedCount()));
+    std::printf("         of which until the plots were redrawn  median %6.2f  p99 %6.2f ms (the rest: window paint)\n",
+                a.median, a.p99);
+
+    auto stage = [&](const char *name, auto &&work) {
+        std::vector<double> t;
+        for (int i = 0; i < std::max(10, iterations / 4); ++i) {
+            timer.start();
+            work();
+            t.push_back(double(timer.nsecsElapsed()) / 1e6);
+        }
+        const Stats st = summarize(t);
+        std::printf("         %-36s median %6.2f  p99 %6.2f ms\n", name, st.median, st.p99);
+    };
+    const studio::TimelineData data = view->data();
+    stage("simulate + bars + path (worker)", [&] { studio::TimelineView::compute(data.trace, data.machine); });
+    stage("timeline: set data + replot (GUI)", [&] {
+        view->plot()->setData(data);
+        view->plot()->replot();
+    });
+    stage("timeline: replot, zoomed to 1/100", [&] {
+        view->plot()->setTimeRange(0, data.result->totalNs / 100);
+        view->plot()->replot();
+    });
+    view->plot()->resetView();
+    stage("overview: set data + replot (GUI)", [&] {
+        view->overview()->setData(data);
+        view->overview()->replot();
+    });
+    stage("instruction table: new timings (GUI)", [&] {
+        view->tableModel()->setData(data);
+        QApplication::processEvents();
+    });
+    stage("whole window repaint (GUI)", [&] { window.repaint(); });
+}
+
+// A synthetic network of `n` layers: conv 3x3 / batch-norm / ReLU blocks with
+// a stride-1 pooling every fourth block, shapes constant so every layer runs.
+roofline::amaix::Network makeAmaixNetwork(int n)
+{
+    using namespace roofline::amaix;
+    Network net;
+    net.name = std::to_string(n) + "-layer synthetic network";
+    net.dataType = "fp16";
+    net.inputs.push_back({"data", Shape{64, 28, 28}});
+    for (int i = 0; i < n; ++i) {
+        Layer l;
+        l.name = "l" + std::to_string(i);
+        l.inputs = {i - 1}; // the first reads input 0 (-1)
+        switch (i % 3) {
+        case 0:
+            if (i % 12 == 9) {
+                l.type = LayerType::Pooling;
+                l.kernelH = l.kernelW = 3;
+                l.padH = l.padW = 1;
+            } else {
+                l.type = LayerType::Convolution;
+                l.outChannels = 64;
+                l.kernelH = l.kernelW = 3;
+                l.padH = l.padW = 1;
+                l.hasBias = false;
+            }
+            break;
+        case 1: l.type = LayerType::BatchNorm; break;
+        default: l.type = LayerType::Activation; break;
+        }
+        net.layers.push_back(l);
+    }
+    roofline::Diagnostics diagnostics;
+    if (!inferShapes(net, diagnostics))
+        std::fprintf(stderr, "synthetic network: %s\n", diagnostics.toString().c_str());
+    return net;
+}
+
+// AMAIX: slider → evaluation, table and scatter replot, for ResNet-50 on
+// nv_full with divide and conquer, and for a 500-layer synthetic network; the
+// core's evaluations per second and the sweep's points per second.
+void benchAmaix(int iterations)
+{
+    using namespace roofline::amaix;
+    std::string text; // the embedded examples
+    studio::readTextFile(QStringLiteral(":/examples/amaix/nv_full.json"), &text, nullptr);
+    const Accelerator nvFull = *parseAccelerator(text, "nv_full.json").accelerator;
+    studio::readTextFile(QStringLiteral(":/examples/amaix/resnet50.json"), &text, nullptr);
+    const Network resnet = *parseNetwork(text, "resnet50.json").network;
+    const Network synthetic = makeAmaixNetwork(500);
+    Options refine;
+    refine.refine = true;
+
+    for (const Network *net : {&resnet, &synthetic}) {
+        roofline::amaix::Result scratch;
+        Accelerator acc = nvFull;
+        const int rounds = iterations * 5;
+        volatile double sink = 0;
+        const auto start = std::chrono::steady_clock::now();
+        for (int r = 0; r < rounds; ++r) {
+            acc.memories[0].bandwidthGBps = 32 + r % 64;
+            evaluate(*net, acc, refine, scratch);
+            sink = sink + scratch.totalNs;
+        }
+        const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        std::printf("amaix core  %-30s evaluate (refine): %8.0f networks/s (%.1f us each)\n", net->name.c_str(),
+                    rounds / seconds, seconds / rounds * 1e6);
+
+        SweepSpec spec;
+        spec.options = refine;
+        spec.axes.push_back({SweepAxis::Kind::Parameter, "/memories/DRAM/bandwidth_gbps", 0,
+                             logValues(4, 512, std::size_t(iterations * 5))});
+        roofline::Diagnostics diagnostics;
+        const auto sweepStart = std::chrono::steady_clock::now();
+        const SweepResult sweep = runSweep(*net, nvFull, spec, diagnostics);
+        const double sweepSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - sweepStart).count();
+        std::printf("amaix sweep %-30s %zu points: %8.0f points/s (all hardware threads)\n", net->name.c_str(),
+                    sweep.points.size(), double(sweep.points.size()) / sweepSeconds);
+    }
+
+    studio::MainWindow window;
+    window.resize(1400, 900);
+    window.show();
+    auto *view = window.findChild<studio::AmaixView *>();
+    window.setCurrentView(view);
+    for (const Network *net : {&resnet, &synthetic}) {
+        view->document()->setNetwork(*net, QString());
+        view->document()->setRefine(true);
+        view->flushPendingUpdate();
+        QApplication::processEvents();
+        QSlider *dram = view->panel()->slider(QStringLiteral("/memories/DRAM/bandwidth_gbps"))->slider();
+        QSlider *clock = view->panel()->slider(QStringLiteral("/clock_ghz"))->slider();
+        std::vector<double> samples;
+        QElapsedTimer timer;
+        for (int i = 0; i < iterations; ++i) {
+            QSlider *slider = (i % 2) ? dram : clock;
+            const int position = 300 + (i * 37) % 400;
+            const quint64 before = view->updateCount();
+            timer.start();
+            slider->setValue(position == slider->value() ? position + 1 : position);
+            while (view->updateCount() == before)
+                QApplication::processEvents();
+            QApplication::processEvents(); // paint events of the plot and the table
+            samples.push_back(double(timer.nsecsElapsed()) / 1e6);
+        }
+        const Stats s = summarize(samples);
+        std::printf("amaix replot %-30s slider -> finished replot (ms): median %6.2f  p90 %6.2f  p99 %6.2f  max %6.2f  (n=%d, %zu markers)\n",
+                    net->name.c_str(), s.median, s.p90, s.p99, s.max, iterations, view->plot()->markers().size());
+        auto stage = [&](const char *name, auto &&work) {
+            std::vector<double> t;
+            for (int i = 0; i < std::max(10, iterations / 4); ++i) {
+                timer.start();
+                work();
+                t.push_back(double(timer.nsecsElapsed()) / 1e6);
+            }
+            const Stats st = summarize(t);
+            std::printf("         %-36s median %6.2f  p99 %6.2f ms\n", name, st.median, st.p99);
+        };
+        roofline::amaix::Result r;
+        std::vector<LayerSummary> layers;
+        stage("evaluate + layer summaries", [&] {
+            evaluate(view->document()->network(), view->document()->accelerator(), view->document()->options(), r);
+            summarizeLayers(view->document()->network(), r, layers);
+        });
+        stage("scatter: replot", [&] { view->plot()->replot(); });
+        stage("table: repaint", [&] { view->table()->viewport()->repaint(); });
+        stage("view: whole update, no paint", [&] {
+            view->document()->setRefine(!view->document()->options().refine);
+            view->flushPendingUpdate();
+        });
+        stage("whole window repaint", [&] { window.repaint(); });
+    }
+}
+
 } // namespace
 
 int main(int argc, char **argv)
@@ -155,5 +372,8 @@ int main(int argc, char **argv)
         benchCore(n, iterations);
     for (int n : sizes)
         benchReplot(n, iterations);
+    for (std::size_t n : {std::size_t(10000), std::size_t(100000)})
+        benchTimeline(n, iterations);
+    benchAmaix(iterations);
     return 0;
 }

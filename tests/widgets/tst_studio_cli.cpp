@@ -63,6 +63,17 @@ private slots:
         QVERIFY(QFileInfo(pdf).size() > 1000);
     }
 
+    void reviewBundleHeadless()
+    {
+        QTemporaryDir dir;
+        const QString folder = dir.filePath(QStringLiteral("review"));
+        const Run r = studio({example("gables-fig6b.json"), QStringLiteral("--export-bundle"), folder});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        for (const char *name : {"index.html", "gables-roofline.svg", "gables-roofline.png", "gables-roofline.csv",
+                                 "gables-model.json"})
+            QVERIFY2(QFileInfo(QDir(folder).filePath(QLatin1String(name))).size() > 0, name);
+    }
+
     void overridesApply()
     {
         QTemporaryDir dir;

@@ -1,0 +1,143 @@
+#include "layout.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace roofline::verrocchio {
+
+std::size_t lanePosition(Pipe pipe)
+{
+    for (std::size_t i = 0; i < kLaneOrder.size(); ++i) {
+        if (kLaneOrder[i] == pipe)
+            return i;
+    }
+    return 0;
+}
+
+Pipe pipeOfLane(std::size_t lane)
+{
+    return kLaneOrder[lane % kPipeCount];
+}
+
+TimelineBars timelineBars(const Trace &trace, const Result &result)
+{
+    // Two passes without per-lane vectors (this runs on every slider step of a
+    // 10^5-instruction trace): count, then fill each lane's segment with its
+    // work bars (in start order: a pipe is FIFO) followed by its stalls (in
+    // end order, which is start order within a lane), and merge the two runs.
+    TimelineBars out;
+    const std::size_t cores = std::min(trace.cores.size(), result.cores.size());
+    const std::size_t lanes = cores * kPipeCount;
+    auto isBar = [](const Instruction &in, const Timing &t) {
+        return t.executed && in.kind == Instruction::Kind::Work && t.end >= t.start;
+    };
+    auto isStall = [&](const Stall &s) {
+        return s.core < cores && s.instruction < trace.cores[s.core].instructions.size() && s.end > s.start;
+    };
+    std::vector<std::size_t> workCount(lanes, 0), stallCount(lanes, 0);
+    for (std::size_t c = 0; c < cores; ++c) {
+        const auto &program = trace.cores[c].instructions;
+        const auto &timings = result.cores[c].instructions;
+        for (std::size_t i = 0; i < program.size() && i < timings.size(); ++i) {
+            if (isBar(program[i], timings[i]))
+                ++workCount[laneOf(c, program[i].pipe)];
+        }
+    }
+    for (const Stall &s : result.stalls) {
+        if (isStall(s))
+            ++stallCount[laneOf(s.core, trace.cores[s.core].instructions[s.instruction].pipe)];
+    }
+    out.laneBegin.assign(lanes + 1, 0);
+    for (std::size_t lane = 0; lane < lanes; ++lane)
+        out.laneBegin[lane + 1] = out.laneBegin[lane] + workCount[lane] + stallCount[lane];
+    out.bars.resize(out.laneBegin[lanes]);
+    std::vector<std::size_t> workNext(out.laneBegin.begin(), out.laneBegin.end() - 1);
+    std::vector<std::size_t> stallNext(lanes);
+    for (std::size_t lane = 0; lane < lanes; ++lane)
+        stallNext[lane] = out.laneBegin[lane] + workCount[lane];
+    for (std::size_t c = 0; c < cores; ++c) {
+        const auto &program = trace.cores[c].instructions;
+        const auto &timings = result.cores[c].instructions;
+        for (std::size_t i = 0; i < program.size() && i < timings.size(); ++i) {
+            if (!isBar(program[i], timings[i]))
+                continue;
+            const auto lane = static_cast<std::uint32_t>(laneOf(c, program[i].pipe));
+            out.bars[workNext[lane]++] = { timings[i].start, timings[i].end, lane, static_cast<std::uint32_t>(c),
+                static_cast<std::uint32_t>(i), Bar::Kind::Work };
+        }
+    }
+    for (const Stall &s : result.stalls) {
+        if (!isStall(s))
+            continue;
+        const auto lane
+            = static_cast<std::uint32_t>(laneOf(s.core, trace.cores[s.core].instructions[s.instruction].pipe));
+        out.bars[stallNext[lane]++] = { s.start, s.end, lane, s.core, s.instruction, Bar::Kind::Stall };
+    }
+    const auto byStart = [](const Bar &a, const Bar &b) { return a.start < b.start; };
+    for (std::size_t lane = 0; lane < lanes; ++lane) {
+        const auto first = out.bars.begin() + std::ptrdiff_t(out.laneBegin[lane]);
+        const auto middle = first + std::ptrdiff_t(workCount[lane]);
+        const auto last = out.bars.begin() + std::ptrdiff_t(out.laneBegin[lane + 1]);
+        // Both runs are sorted in practice; sort them anyway if a result ever says otherwise.
+        if (!std::is_sorted(first, middle, byStart))
+            std::stable_sort(first, middle, byStart);
+        if (!std::is_sorted(middle, last, byStart))
+            std::stable_sort(middle, last, byStart);
+        std::inplace_merge(first, middle, last, byStart);
+    }
+    return out;
+}
+
+std::vector<BarGroup> mergeBars(const TimelineBars &bars, double viewStart, double viewEnd, double nsPerPixel,
+    double minPixels, double maxGroupPixels)
+{
+    std::vector<BarGroup> out;
+    const bool merge = std::isfinite(nsPerPixel) && nsPerPixel > 0;
+    const double minWidth = merge ? minPixels * nsPerPixel : 0;
+    const double maxGap = merge ? nsPerPixel : 0;
+    const double maxSpan = merge ? std::max(maxGroupPixels, minPixels) * nsPerPixel : 0;
+    for (std::size_t lane = 0; lane < bars.laneCount(); ++lane) {
+        const auto begin = bars.bars.begin() + std::ptrdiff_t(bars.laneBegin[lane]);
+        const auto end = bars.bars.begin() + std::ptrdiff_t(bars.laneBegin[lane + 1]);
+        // Bars of a lane do not overlap (a pipe is FIFO and a stalled wait
+        // holds its pipe), so ends are sorted too: start at the first bar whose
+        // start is past viewStart, stepping back over bars that reach into the view.
+        auto it = std::lower_bound(begin, end, viewStart, [](const Bar &b, double t) { return b.start < t; });
+        while (it != begin && std::prev(it)->end >= viewStart)
+            --it;
+        bool open = false;
+        BarGroup group;
+        auto flush = [&] {
+            if (open)
+                out.push_back(group);
+            open = false;
+        };
+        for (; it != end && it->start <= viewEnd; ++it) {
+            const Bar &b = *it;
+            if (b.end < viewStart)
+                continue;
+            const auto index = std::size_t(it - bars.bars.begin());
+            const double length = b.end - b.start;
+            const bool narrow = merge && length < minWidth;
+            if (narrow && open && b.start - group.end < maxGap && b.end - group.start <= maxSpan) {
+                group.end = std::max(group.end, b.end);
+                group.count += 1;
+                const bool stall = b.kind == Bar::Kind::Stall;
+                (stall ? group.stallNs : group.busyNs) += length;
+                group.stalls += stall ? 1 : 0;
+                continue;
+            }
+            flush();
+            const bool stall = b.kind == Bar::Kind::Stall;
+            group = BarGroup { b.start, b.end, std::uint32_t(lane), index, 1, stall ? 0 : length, stall ? length : 0,
+                stall ? std::size_t(1) : std::size_t(0) };
+            open = true;
+            if (!narrow)
+                flush();
+        }
+        flush();
+    }
+    return out;
+}
+
+} // namespace roofline::verrocchio

@@ -1,0 +1,86 @@
+// Geometry of the timeline view, kept apart from painting so that it can be
+// tested without a window: which lane an instruction is drawn in, the bars of
+// a simulation result, and the level-of-detail merging that keeps a redraw of
+// 10^5 instructions within a frame.
+//
+// Lanes run top to bottom per core in the order S, MTE2, MTE1, M, V, MTE3 (the
+// order data flows through a DaVinci core). All times are in ns.
+#pragma once
+
+#include "simulation.h"
+#include "trace.h"
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+namespace roofline::verrocchio {
+
+inline constexpr std::array<Pipe, kPipeCount> kLaneOrder
+    = { Pipe::S, Pipe::MTE2, Pipe::MTE1, Pipe::M, Pipe::V, Pipe::MTE3 };
+// Position of a pipe within its core's lanes (0 = S, 1 = MTE2, ..., 5 = MTE3).
+std::size_t lanePosition(Pipe pipe);
+inline std::size_t laneOf(std::size_t core, Pipe pipe)
+{
+    return core * kPipeCount + lanePosition(pipe);
+}
+inline std::size_t coreOfLane(std::size_t lane)
+{
+    return lane / kPipeCount;
+}
+Pipe pipeOfLane(std::size_t lane);
+
+struct Bar {
+    enum class Kind : std::uint8_t { Work, Stall };
+    double start = 0;
+    double end = 0;
+    std::uint32_t lane = 0;
+    std::uint32_t core = 0;
+    std::uint32_t instruction = 0; // Work: the instruction; Stall: the wait_flag
+    Kind kind = Kind::Work;
+
+    bool operator==(const Bar &) const = default;
+};
+
+// Bars of one result: every executed work instruction and every wait that
+// stalled, grouped by lane and sorted by start within each lane. `laneBegin`
+// has one entry per lane plus one: lane L's bars are [laneBegin[L], laneBegin[L+1]).
+struct TimelineBars {
+    std::vector<Bar> bars;
+    std::vector<std::size_t> laneBegin;
+    std::size_t laneCount() const { return laneBegin.empty() ? 0 : laneBegin.size() - 1; }
+
+    bool operator==(const TimelineBars &) const = default;
+};
+TimelineBars timelineBars(const Trace &trace, const Result &result);
+
+// What one drawn rectangle stands for: one bar (count == 1), or a run of
+// adjacent bars of one lane, each narrower than a pixel, merged into one.
+struct BarGroup {
+    double start = 0;
+    double end = 0;
+    std::uint32_t lane = 0;
+    std::size_t first = 0; // index into TimelineBars::bars
+    std::size_t count = 1;
+    double busyNs = 0; // Σ of the work members' lengths (≤ end − start)
+    double stallNs = 0; // Σ of the stall members' lengths
+    std::size_t stalls = 0; // members that are stalls
+
+    bool merged() const { return count > 1; }
+    bool allStalls() const { return stalls == count; }
+    bool operator==(const BarGroup &) const = default;
+};
+
+// The rectangles to draw for the visible time range [viewStart, viewEnd] at
+// `nsPerPixel`: bars at least `minPixels` wide are kept as they are; runs of
+// narrower bars in one lane whose gaps are below one pixel become one group,
+// at most `maxGroupPixels` wide so that the density of a busy stretch still shows
+// (work and stalls alike: a pipe that alternates short waits and short work
+// would otherwise never merge). The output is in lane order, then time order; its size is
+// bounded by about (lanes × visible pixels), whatever the trace length.
+// Bars that do not touch the range are skipped; a non-positive or non-finite
+// `nsPerPixel` merges nothing.
+std::vector<BarGroup> mergeBars(const TimelineBars &bars, double viewStart, double viewEnd, double nsPerPixel,
+    double minPixels = 1.0, double maxGroupPixels = 4.0);
+
+} // namespace roofline::verrocchio

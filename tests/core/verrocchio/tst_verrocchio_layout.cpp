@@ -1,0 +1,188 @@
+// Timeline geometry without a window: lane order, the bars of a simulated
+// trace, and level-of-detail merging on data coordinates and a pixel width.
+#include "builders.h"
+#include "testutils.h"
+#include "verrocchio/layout.h"
+#include "verrocchio/simulation.h"
+#include "verrocchio/synthetic.h"
+
+#include <QTest>
+
+using namespace roofline::verrocchio;
+using testbuild::ProgramBuilder;
+using testbuild::unitMachine;
+
+Q_DECLARE_METATYPE(std::vector<double>)
+
+namespace {
+
+// One lane of work bars [start, end) given as flat pairs.
+TimelineBars oneLane(const std::vector<double> &spans)
+{
+    TimelineBars bars;
+    bars.laneBegin = { 0 };
+    for (std::size_t i = 0; i + 1 < spans.size(); i += 2)
+        bars.bars.push_back({ spans[i], spans[i + 1], 0, 0, std::uint32_t(i / 2), Bar::Kind::Work });
+    bars.laneBegin.push_back(bars.bars.size());
+    return bars;
+}
+
+} // namespace
+
+class TestVerrocchioLayout : public QObject {
+    Q_OBJECT
+private slots:
+    void laneOrder()
+    {
+        QCOMPARE(lanePosition(Pipe::S), 0u);
+        QCOMPARE(lanePosition(Pipe::MTE2), 1u);
+        QCOMPARE(lanePosition(Pipe::MTE1), 2u);
+        QCOMPARE(lanePosition(Pipe::M), 3u);
+        QCOMPARE(lanePosition(Pipe::V), 4u);
+        QCOMPARE(lanePosition(Pipe::MTE3), 5u);
+        QCOMPARE(laneOf(1, Pipe::MTE3), 11u);
+        QCOMPARE(coreOfLane(11), 1u);
+        for (std::size_t lane = 0; lane < 12; ++lane)
+            QCOMPARE(laneOf(coreOfLane(lane), pipeOfLane(lane)), lane);
+    }
+
+    // Load, vector op, store with flags: the V wait stalls until MTE2 ends.
+    void barsOfASimulation()
+    {
+        Trace trace;
+        ProgramBuilder(trace, 0)
+            .work(Pipe::MTE2, 10, "load")
+            .set(Pipe::MTE2, Pipe::V)
+            .wait(Pipe::MTE2, Pipe::V)
+            .work(Pipe::V, 5, "add")
+            .set(Pipe::V, Pipe::MTE3)
+            .wait(Pipe::V, Pipe::MTE3)
+            .work(Pipe::MTE3, 4, "store");
+        const Result r = simulate(trace, unitMachine());
+        QVERIFY(r.ok());
+        const TimelineBars bars = timelineBars(trace, r);
+        QCOMPARE(bars.laneCount(), kPipeCount);
+        auto lane = [&](Pipe p) {
+            const std::size_t l = laneOf(0, p);
+            return std::vector<Bar>(bars.bars.begin() + std::ptrdiff_t(bars.laneBegin[l]),
+                bars.bars.begin() + std::ptrdiff_t(bars.laneBegin[l + 1]));
+        };
+        QCOMPARE(lane(Pipe::MTE2).size(), 1u);
+        QCOMPARE(lane(Pipe::MTE2)[0].end, 10.0);
+        const auto v = lane(Pipe::V);
+        QCOMPARE(v.size(), 2u); // the stall, then the add
+        QCOMPARE(v[0].kind, Bar::Kind::Stall);
+        QCOMPARE(v[0].start, 0.0);
+        QCOMPARE(v[0].end, 10.0);
+        QCOMPARE(v[1].kind, Bar::Kind::Work);
+        QCOMPARE(v[1].start, 10.0);
+        QCOMPARE(v[1].end, 15.0);
+        const auto mte3 = lane(Pipe::MTE3);
+        QCOMPARE(mte3.back().start, 15.0);
+        QCOMPARE(mte3.back().end, 19.0);
+        QVERIFY(lane(Pipe::S).empty());
+    }
+
+    // The benchmark's workload: about the asked size, runs to its end, and
+    // at 1000 px its 10^5 bars become a bounded number of groups.
+    void syntheticTraceAtTenToTheFifth()
+    {
+        const Trace trace = syntheticVectorAdd(100000, 2);
+        QCOMPARE(trace.cores.size(), 2u);
+        QVERIFY(trace.instructionCount() >= 99000 && trace.instructionCount() <= 100000);
+        Machine machine = unitMachine(2);
+        const Result r = simulate(trace, machine);
+        QVERIFY2(r.ok(), r.error ? r.error->message.c_str() : "");
+        const TimelineBars bars = timelineBars(trace, r);
+        const auto groups = mergeBars(bars, 0, r.totalNs, r.totalNs / 1000);
+        QVERIFY2(groups.size() <= bars.laneCount() * 1000, qPrintable(QString::number(groups.size())));
+        std::size_t members = 0;
+        for (const BarGroup &g : groups)
+            members += g.count;
+        QCOMPARE(members, bars.bars.size());
+    }
+
+    void merge_data()
+    {
+        QTest::addColumn<std::vector<double>>("spans");
+        QTest::addColumn<double>("viewStart");
+        QTest::addColumn<double>("viewEnd");
+        QTest::addColumn<double>("nsPerPixel");
+        QTest::addColumn<std::vector<double>>("expected"); // start, end, count per group
+
+        QTest::newRow("wide bars stay apart") << std::vector<double> { 0, 10, 10, 20, 25, 40 } << 0.0 << 40.0 << 1.0
+                                              << std::vector<double> { 0, 10, 1, 10, 20, 1, 25, 40, 1 };
+        QTest::newRow("ten 0.1 ns bars in one pixel")
+            << std::vector<double> { 0, .1, .1, .2, .2, .3, .3, .4, .4, .5, .5, .6, .6, .7, .7, .8, .8, .9, .9, 1 }
+            << 0.0 << 100.0 << 1.0 << std::vector<double> { 0, 1, 10 };
+        QTest::newRow("a gap of a pixel splits") << std::vector<double> { 0, .5, .6, 1, 2.5, 3 } << 0.0 << 10.0 << 1.0
+                                                 << std::vector<double> { 0, 1, 2, 2.5, 3, 1 };
+        QTest::newRow("a wide bar ends a run") << std::vector<double> { 0, .5, .5, 1, 1, 5, 5, 5.5 } << 0.0 << 10.0
+                                               << 1.0 << std::vector<double> { 0, 1, 2, 1, 5, 1, 5, 5.5, 1 };
+        QTest::newRow("zoomed in: nothing merges") << std::vector<double> { 0, .5, .5, 1, 1, 1.5 } << 0.0 << 2.0 << 0.01
+                                                   << std::vector<double> { 0, .5, 1, .5, 1, 1, 1, 1.5, 1 };
+        QTest::newRow("outside the view is skipped") << std::vector<double> { 0, 1, 2, 3, 4, 5, 6, 7 } << 2.5 << 4.5
+                                                     << 0.01 << std::vector<double> { 2, 3, 1, 4, 5, 1 };
+        QTest::newRow("no pixel size: no merging") << std::vector<double> { 0, .1, .1, .2 } << 0.0 << 1.0 << 0.0
+                                                   << std::vector<double> { 0, .1, 1, .1, .2, 1 };
+    }
+
+    void merge()
+    {
+        QFETCH(std::vector<double>, spans);
+        QFETCH(double, viewStart);
+        QFETCH(double, viewEnd);
+        QFETCH(double, nsPerPixel);
+        QFETCH(std::vector<double>, expected);
+        const TimelineBars bars = oneLane(spans);
+        const std::vector<BarGroup> groups = mergeBars(bars, viewStart, viewEnd, nsPerPixel);
+        QString actual;
+        for (const BarGroup &g : groups)
+            actual += QStringLiteral("%1, %2, %3, ").arg(g.start).arg(g.end).arg(g.count);
+        QVERIFY2(groups.size() * 3 == expected.size(), qPrintable(QStringLiteral("actual: ") + actual));
+        std::size_t covered = 0;
+        for (std::size_t i = 0; i < groups.size(); ++i) {
+            ROOFLINE_COMPARE_REL(groups[i].start, expected[3 * i], 1e-12);
+            ROOFLINE_COMPARE_REL(groups[i].end, expected[3 * i + 1], 1e-12);
+            QCOMPARE(double(groups[i].count), expected[3 * i + 2]);
+            QCOMPARE(groups[i].first, covered + (i == 0 ? groups[0].first : 0));
+            covered = groups[i].first + groups[i].count;
+        }
+    }
+
+    // 10^5 bars of 1 ns at 1000 px: at most a few groups per pixel and the
+    // members are all accounted for.
+    void mergeBoundsTheOutput()
+    {
+        std::vector<double> spans;
+        for (int i = 0; i < 100000; ++i) {
+            spans.push_back(2.0 * i);
+            spans.push_back(2.0 * i + 1);
+        }
+        const TimelineBars bars = oneLane(spans);
+        const double nsPerPixel = 200000.0 / 1000;
+        const auto groups = mergeBars(bars, 0, 200000, nsPerPixel);
+        QVERIFY2(groups.size() <= 1000, qPrintable(QString::number(groups.size())));
+        std::size_t members = 0;
+        double busy = 0;
+        for (const BarGroup &g : groups) {
+            members += g.count;
+            busy += g.busyNs;
+        }
+        QCOMPARE(members, std::size_t(100000));
+        ROOFLINE_COMPARE_REL(busy, 100000.0, 1e-12);
+        // Short stalls between short work merge too, and are counted.
+        TimelineBars mixed = oneLane({ 0, .1, .1, .2, .2, .3 });
+        mixed.bars[1].kind = Bar::Kind::Stall;
+        const auto groupsOfMixed = mergeBars(mixed, 0, 1, 1);
+        QCOMPARE(groupsOfMixed.size(), 1u);
+        QCOMPARE(groupsOfMixed[0].count, 3u);
+        QCOMPARE(groupsOfMixed[0].stalls, 1u);
+        ROOFLINE_COMPARE_REL(groupsOfMixed[0].busyNs, 0.2, 1e-12);
+        ROOFLINE_COMPARE_REL(groupsOfMixed[0].stallNs, 0.1, 1e-12);
+        QVERIFY(!groupsOfMixed[0].allStalls());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestVerrocchioLayout)
+#include "tst_verrocchio_layout.moc"

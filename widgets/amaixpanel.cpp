@@ -1,0 +1,285 @@
+#include "amaixpanel.h"
+
+#include "amaixdocument.h"
+#include "modelview.h"
+#include "parameterslider.h"
+#include "resources.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QFileInfo>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QLabel>
+#include <QPushButton>
+#include <QSignalBlocker>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <cmath>
+
+namespace studio {
+
+using namespace roofline;
+using namespace roofline::amaix;
+
+namespace {
+
+// A log scale over [lo, hi], widened to keep `value` a decade from either end.
+SliderScale logScale(double lo, double hi, double value)
+{
+    if (std::isfinite(value) && value > 0) {
+        lo = std::min(lo, std::pow(10.0, std::floor(std::log10(value)) - 1));
+        hi = std::max(hi, std::pow(10.0, std::ceil(std::log10(value)) + 1));
+    }
+    return SliderScale{std::max(lo, 1e-3), hi, true, 1000};
+}
+
+} // namespace
+
+AmaixPanel::AmaixPanel(AmaixDocument *document, QWidget *parent)
+    : QWidget(parent)
+    , m_document(document)
+{
+    auto *layout = new QVBoxLayout(this);
+
+    auto *modelBox = new QGroupBox(tr("Network and accelerator"), this);
+    auto *form = new QFormLayout(modelBox);
+    m_network = new QComboBox(modelBox);
+    m_network->setToolTip(tr("The DNN to evaluate: an embedded example or a file you opened"));
+    m_accelerator = new QComboBox(modelBox);
+    m_accelerator->setToolTip(tr("The accelerator: an embedded example or a file you opened. "
+                                 "Slider edits apply to this accelerator until another is chosen."));
+    for (const QString &path : resources::exampleFiles(QStringLiteral("amaix"))) {
+        QString error;
+        const QString format = readFormatId(path, &error);
+        const QString label = QFileInfo(path).completeBaseName();
+        if (format == QLatin1String(kNetworkFormatId))
+            m_network->addItem(label, path);
+        else if (format == QLatin1String(kAcceleratorFormatId))
+            m_accelerator->addItem(label, path);
+    }
+    m_dataType = new QComboBox(modelBox);
+    m_dataType->setToolTip(tr("Element data type: bytes per element and, under nvdla, T_k of the MAC array"));
+    m_scaling = new QComboBox(modelBox);
+    m_scaling->addItem(tr("general (1 op per MAC, 1 byte per element × width)"), int(ScalingModel::General));
+    m_scaling->addItem(tr("nvdla (atoms, dark bandwidth, CBUF modes)"), int(ScalingModel::Nvdla));
+    m_scaling->setToolTip(tr("Scaling model of seed 000, section 3.3: general counts ops and bytes as written; "
+                             "nvdla adds MAC-array fragmentation, atom padding, dark bandwidth and CBUF tiling."));
+    m_refine = new QCheckBox(tr("Divide and conquer (warm-up, sequential one-group modes)"), modelBox);
+    m_refine->setToolTip(tr("Refined pipes (models.md 2.4): a warm-up phase, and modes 3 and 6 fetch then compute."));
+    m_coloring = new QComboBox(modelBox);
+    m_coloring->addItem(tr("processing unit"));
+    m_coloring->addItem(tr("bound (compute / memory)"));
+    form->addRow(tr("Network"), m_network);
+    form->addRow(tr("Accelerator"), m_accelerator);
+    form->addRow(tr("Data type"), m_dataType);
+    form->addRow(tr("Scaling model"), m_scaling);
+    form->addRow(m_refine);
+    form->addRow(tr("Colour markers by"), m_coloring);
+    layout->addWidget(modelBox);
+
+    m_readout = new QLabel(this);
+    m_readout->setTextFormat(Qt::RichText);
+    m_readout->setWordWrap(true);
+    m_readout->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_readout->setFrameShape(QFrame::StyledPanel);
+    m_readout->setMargin(6);
+    layout->addWidget(m_readout);
+
+    auto *accBox = new QGroupBox(tr("Accelerator parameters"), this);
+    m_sliderBox = accBox;
+    m_sliderLayout = new QVBoxLayout(accBox);
+    m_sliderLayout->setSpacing(3);
+    layout->addWidget(accBox);
+    m_reset = new QPushButton(tr("Reset to the loaded accelerator"), this);
+    layout->addWidget(m_reset);
+    layout->addStretch(1);
+
+    connect(m_network, &QComboBox::activated, this, [this] { openFromBox(m_network, true); });
+    connect(m_accelerator, &QComboBox::activated, this, [this] { openFromBox(m_accelerator, false); });
+    connect(m_dataType, &QComboBox::activated, this, [this] { m_document->setDataType(m_dataType->currentData().toString()); });
+    connect(m_scaling, &QComboBox::activated, this, [this] {
+        QString error;
+        if (!m_document->setScaling(ScalingModel(m_scaling->currentData().toInt()), &error)) {
+            emit message(error);
+            refreshValues();
+        }
+    });
+    connect(m_refine, &QCheckBox::toggled, m_document, &AmaixDocument::setRefine);
+    connect(m_coloring, &QComboBox::currentIndexChanged, this, &AmaixPanel::coloringChanged);
+    connect(m_reset, &QPushButton::clicked, this, [this] {
+        m_document->setAccelerator(m_document->loadedAccelerator(), m_document->acceleratorPath());
+    });
+}
+
+void AmaixPanel::openFromBox(QComboBox *box, bool network)
+{
+    const QString path = box->currentData().toString();
+    QString error;
+    QStringList warnings;
+    const bool ok = network ? m_document->loadNetwork(path, &error, &warnings)
+                            : m_document->loadAccelerator(path, &error, &warnings);
+    if (!ok) {
+        emit message(error);
+        syncFileBox(box, network ? m_document->networkPath() : m_document->acceleratorPath());
+    } else if (!warnings.isEmpty()) {
+        emit message(warnings.join(QLatin1Char(' ')));
+    }
+}
+
+void AmaixPanel::syncFileBox(QComboBox *box, const QString &path)
+{
+    const QSignalBlocker block(box);
+    int index = box->findData(path);
+    if (index < 0 && !path.isEmpty()) {
+        box->addItem(QFileInfo(path).fileName(), path);
+        index = box->count() - 1;
+        box->setItemData(index, path, Qt::ToolTipRole);
+    }
+    box->setCurrentIndex(index);
+}
+
+std::string AmaixPanel::activeDataType() const
+{
+    if (!m_document->options().dataType.empty())
+        return m_document->options().dataType;
+    if (!m_document->network().dataType.empty() && m_document->accelerator().dataType(m_document->network().dataType))
+        return m_document->network().dataType;
+    return m_document->accelerator().defaultDataType;
+}
+
+void AmaixPanel::addControl(const std::string &pointer, const QString &label, const QString &unit, double lo,
+                            double hi, double factor, bool integer, const QString &tip)
+{
+    Diagnostics diagnostics;
+    const std::optional<Parameter> parameter = resolveParameter(m_document->accelerator(), pointer, diagnostics);
+    if (!parameter)
+        return;
+    const double shown = parameter->get(m_document->accelerator()) / factor;
+    Control c;
+    c.parameter = *parameter;
+    c.factor = factor;
+    c.integer = integer;
+    c.slider = new ParameterSlider(label, unit, logScale(lo, hi, shown), integer ? 0 : 3, m_sliderBox);
+    c.slider->setToolTipText(tip + QStringLiteral(" (%1)").arg(QString::fromStdString(pointer)));
+    c.slider->setObjectName(QString::fromStdString(pointer));
+    const std::size_t index = m_controls.size();
+    connect(c.slider, &ParameterSlider::valueChanged, this, [this, index](double value) {
+        const Control &control = m_controls[index];
+        double v = value * control.factor;
+        if (control.integer)
+            v = std::max(1.0, std::round(v));
+        if (!m_document->setParameter(control.parameter, v))
+            emit message(tr("%1 = %2 refused: out of range for this accelerator")
+                             .arg(QString::fromStdString(control.parameter.pointer), QString::number(v)));
+    });
+    m_sliderLayout->addWidget(c.slider);
+    m_controls.push_back(c);
+}
+
+void AmaixPanel::rebuild()
+{
+    setUpdatesEnabled(false);
+    for (Control &c : m_controls)
+        delete c.slider;
+    m_controls.clear();
+    const Accelerator &acc = m_document->accelerator();
+    const bool nvdla = acc.scaling == ScalingModel::Nvdla;
+    const std::string type = activeDataType();
+
+    addControl("/clock_ghz", tr("Clock"), tr("GHz"), 0.1, 10, 1, false, tr("Clock frequency of every unit"));
+    if (nvdla) {
+        addControl("/data_types/" + type + "/t_k", tr("MAC T_k"), tr("kernels"), 1, 256, 1, true,
+                   tr("MAC atomic-K: kernels computed per cycle for %1").arg(QString::fromStdString(type)));
+        addControl("/scaling/t_c", tr("MAC T_c"), tr("channels"), 1, 256, 1, true,
+                   tr("MAC atomic-C: input channels per cycle; the MAC array is T_k × T_c"));
+    }
+    for (const Unit &u : acc.units) {
+        if (nvdla && u.macArray)
+            continue;
+        addControl("/units/" + u.name + "/ops_per_cycle", QString::fromStdString(u.name), tr("ops/cyc"), 1, 1000, 1,
+                   false, tr("Peak of unit %1 in operations per cycle").arg(QString::fromStdString(u.name)));
+    }
+    for (const Memory &m : acc.memories) {
+        addControl("/memories/" + m.name + "/bandwidth_gbps", QString::fromStdString(m.name), tr("GB/s"), 1, 1000, 1,
+                   false, tr("Bandwidth of memory %1").arg(QString::fromStdString(m.name)));
+    }
+    addControl("/data_types/" + type + "/bytes", tr("Elem. width"), tr("B"), 1, 8, 1, true,
+               tr("Bytes per element of %1").arg(QString::fromStdString(type)));
+    if (nvdla) {
+        addControl("/scaling/cbuf_bytes", tr("CBUF"), tr("KiB"), 16, 4096, 1024, false,
+                   tr("Convolution buffer size (shown in KiB)"));
+        addControl("/scaling/cbuf_banks", tr("CBUF banks"), QString(), 1, 64, 1, true, tr("Banks of the convolution buffer"));
+        addControl("/scaling/cbuf_entry_bytes", tr("CBUF entry"), tr("B"), 8, 1024, 1, true,
+                   tr("Bytes per convolution-buffer entry"));
+        addControl("/scaling/atom_axi_bytes", tr("Bus width"), tr("B"), 8, 256, 1, true,
+                   tr("Bytes per bus transfer (the AXI width); dark bandwidth when larger than the atom"));
+        addControl("/scaling/atom_nvdla_bytes", tr("Atom"), tr("B"), 8, 256, 1, true, tr("NVDLA memory atom in bytes"));
+    }
+
+    {
+        const QSignalBlocker block(m_dataType);
+        m_dataType->clear();
+        m_dataType->addItem(tr("network's or default (%1)").arg(QString::fromStdString(
+                                [&] {
+                                    const auto &net = m_document->network();
+                                    return !net.dataType.empty() && acc.dataType(net.dataType) ? net.dataType
+                                                                                               : acc.defaultDataType;
+                                }())),
+                            QString());
+        for (const DataType &dt : acc.dataTypes)
+            m_dataType->addItem(QString::fromStdString(dt.name), QString::fromStdString(dt.name));
+    }
+    syncFileBox(m_network, m_document->networkPath());
+    syncFileBox(m_accelerator, m_document->acceleratorPath());
+    refreshValues();
+    setUpdatesEnabled(true);
+}
+
+void AmaixPanel::refreshValues()
+{
+    const Accelerator &acc = m_document->accelerator();
+    for (Control &c : m_controls)
+        c.slider->setValue(c.parameter.get(acc) / c.factor);
+    const QSignalBlocker a(m_dataType), b(m_scaling), c(m_refine);
+    m_dataType->setCurrentIndex(std::max(0, m_dataType->findData(QString::fromStdString(m_document->options().dataType))));
+    m_scaling->setCurrentIndex(m_scaling->findData(int(acc.scaling)));
+    m_refine->setChecked(m_document->options().refine);
+    m_reset->setEnabled(!(acc == m_document->loadedAccelerator()));
+}
+
+ParameterSlider *AmaixPanel::slider(const QString &pointer) const
+{
+    for (const Control &c : m_controls) {
+        if (QString::fromStdString(c.parameter.pointer) == pointer)
+            return c.slider;
+    }
+    return nullptr;
+}
+
+QStringList AmaixPanel::sliderLabels() const
+{
+    QStringList labels;
+    for (const Control &c : m_controls)
+        labels << c.slider->label()->text();
+    return labels;
+}
+
+std::vector<bool> AmaixPanel::sliderIntegers() const
+{
+    std::vector<bool> integers;
+    for (const Control &c : m_controls)
+        integers.push_back(c.integer || c.factor != 1); // CBUF bytes: whole bytes
+    return integers;
+}
+
+QStringList AmaixPanel::sliderPointers() const
+{
+    QStringList pointers;
+    for (const Control &c : m_controls)
+        pointers << QString::fromStdString(c.parameter.pointer);
+    return pointers;
+}
+
+} // namespace studio

@@ -1,0 +1,562 @@
+#include "amaixplot.h"
+
+#include "units.h"
+
+#include <QToolTip>
+
+#include <algorithm>
+#include <cmath>
+
+namespace studio {
+
+using namespace roofline::amaix;
+
+namespace {
+
+const QColor kMemoryColor(40, 40, 40);
+constexpr double kMinRadius = 3.5;
+constexpr double kMaxRadius = 16;
+
+QString layerName(const Network &network, int layer)
+{
+    return QString::fromStdString(network.layers[std::size_t(layer)].name);
+}
+
+QString modeName(ConvMode mode)
+{
+    return mode == ConvMode::None ? QString() : QStringLiteral("mode %1").arg(int(mode));
+}
+
+} // namespace
+
+QColor unitColor(int unit)
+{
+    static const QColor palette[] = {QColor(0x1f77b4), QColor(0xff7f0e), QColor(0x2ca02c), QColor(0x9467bd),
+                                     QColor(0x8c564b), QColor(0xe377c2), QColor(0x17becf), QColor(0xbcbd22),
+                                     QColor(0xd62728), QColor(0x7f7f7f)};
+    return unit < 0 ? QColor(0x7f7f7f) : palette[std::size_t(unit) % std::size(palette)];
+}
+
+QColor boundColor(Bound bound)
+{
+    return bound == Bound::Compute ? QColor(0x1f77b4) : QColor(0xd62728);
+}
+
+std::vector<LayerMarker> layerMarkers(const std::vector<LayerSummary> &layers, double totalNs, MarkerColoring coloring)
+{
+    std::vector<LayerMarker> markers;
+    markers.reserve(layers.size());
+    for (std::size_t i = 0; i < layers.size(); ++i) {
+        const LayerSummary &l = layers[i];
+        const double x = l.intensity();
+        const double y = l.performance();
+        if (l.onHost || !(x > 0) || !(y > 0))
+            continue; // nothing on a log-log roofline: host layers, layers that move no data
+        LayerMarker m;
+        m.x = x;
+        m.y = y;
+        const double share = totalNs > 0 ? l.timeNs / totalNs : 0;
+        // Area proportional to the time share; a floor keeps short layers visible.
+        m.radius = std::max(kMinRadius, kMaxRadius * std::sqrt(std::clamp(share, 0.0, 1.0)));
+        m.hollow = l.pipelined;
+        m.color = coloring == MarkerColoring::ByUnit ? unitColor(l.unit) : boundColor(l.bound);
+        m.row = int(i);
+        markers.push_back(m);
+    }
+    return markers;
+}
+
+// All layer markers in one plottable: one draw call per marker, each with its
+// own size and colour (QCPGraph has one scatter style per graph).
+class LayerScatter : public QCPAbstractPlottable
+{
+public:
+    LayerScatter(QCPAxis *keyAxis, QCPAxis *valueAxis, const std::vector<LayerMarker> *markers)
+        : QCPAbstractPlottable(keyAxis, valueAxis)
+        , m_markers(markers)
+    {
+        setSelectable(QCP::stNone); // clicks are handled by AmaixPlot
+    }
+    int selected = -1; // marker index
+
+    double selectTest(const QPointF &, bool, QVariant *) const override { return -1; }
+    QCPRange getKeyRange(bool &found, QCP::SignDomain) const override
+    {
+        return range(found, [](const LayerMarker &m) { return m.x; });
+    }
+    QCPRange getValueRange(bool &found, QCP::SignDomain, const QCPRange &) const override
+    {
+        return range(found, [](const LayerMarker &m) { return m.y; });
+    }
+
+protected:
+    void draw(QCPPainter *painter) override
+    {
+        // Largest first so small markers stay on top and clickable.
+        m_order.resize(m_markers->size());
+        for (std::size_t i = 0; i < m_order.size(); ++i)
+            m_order[i] = int(i);
+        std::sort(m_order.begin(), m_order.end(),
+                  [this](int a, int b) { return (*m_markers)[std::size_t(a)].radius > (*m_markers)[std::size_t(b)].radius; });
+        applyScattersAntialiasingHint(painter);
+        for (int i : m_order) {
+            const LayerMarker &m = (*m_markers)[std::size_t(i)];
+            const QPointF at(keyAxis()->coordToPixel(m.x), valueAxis()->coordToPixel(m.y));
+            if (m.hollow) {
+                painter->setPen(QPen(m.color, 1.8));
+                painter->setBrush(QColor(255, 255, 255, 200));
+            } else {
+                QColor fill = m.color;
+                fill.setAlpha(170);
+                painter->setPen(QPen(m.color.darker(130), 1));
+                painter->setBrush(fill);
+            }
+            painter->drawEllipse(at, m.radius, m.radius);
+        }
+        if (selected >= 0 && std::size_t(selected) < m_markers->size()) {
+            const LayerMarker &m = (*m_markers)[std::size_t(selected)];
+            const QPointF at(keyAxis()->coordToPixel(m.x), valueAxis()->coordToPixel(m.y));
+            painter->setBrush(Qt::NoBrush);
+            painter->setPen(QPen(Qt::black, 2.5));
+            painter->drawEllipse(at, m.radius + 4, m.radius + 4);
+        }
+    }
+    void drawLegendIcon(QCPPainter *painter, const QRectF &rect) const override
+    {
+        painter->setPen(QPen(QColor(90, 90, 90), 1));
+        painter->setBrush(QColor(160, 160, 160, 170));
+        const QPointF c = rect.center();
+        painter->drawEllipse(QPointF(c.x() - 5, c.y() + 2), 3, 3);
+        painter->drawEllipse(QPointF(c.x() + 4, c.y() - 1), 6, 6);
+    }
+
+private:
+    template <typename F>
+    QCPRange range(bool &found, F value) const
+    {
+        found = !m_markers->empty();
+        QCPRange r(1, 1);
+        for (std::size_t i = 0; i < m_markers->size(); ++i) {
+            const double v = value((*m_markers)[i]);
+            if (i == 0)
+                r = QCPRange(v, v);
+            r.expand(v);
+        }
+        return r;
+    }
+
+    const std::vector<LayerMarker> *m_markers;
+    std::vector<int> m_order;
+};
+
+AmaixPlot::AmaixPlot(QWidget *parent)
+    : QCustomPlot(parent)
+{
+    setAntialiasedElements(QCP::aePlottables | QCP::aeScatters | QCP::aeItems | QCP::aeLegendItems | QCP::aeAxes);
+    setNotAntialiasedElements(QCP::aeGrid | QCP::aeSubGrid);
+    setNoAntialiasingOnDrag(true);
+    setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+    setMinimumSize(420, 300);
+    setAutoAddPlottableToLegend(false);
+
+    plotLayout()->insertRow(0);
+    m_title = new QCPTextElement(this, QString(), QFont(font().family(), 12, QFont::Bold));
+    plotLayout()->addElement(0, 0, m_title);
+
+    for (QCPAxis *axis : {xAxis, yAxis}) {
+        axis->setScaleType(QCPAxis::stLogarithmic);
+        auto ticker = QSharedPointer<QCPAxisTickerLog>::create();
+        ticker->setLogBase(10);
+        ticker->setSubTickCount(8);
+        axis->setTicker(ticker);
+        axis->grid()->setSubGridVisible(true);
+        axis->grid()->setSubGridPen(QPen(QColor(238, 238, 238), 0, Qt::SolidLine));
+        axis->grid()->setPen(QPen(QColor(200, 200, 200), 0, Qt::SolidLine));
+        QFont labelFont = axis->labelFont();
+        labelFont.setPointSize(10);
+        axis->setLabelFont(labelFont);
+    }
+    xAxis->setLabel(QStringLiteral("Operational intensity I (ops/byte)"));
+    yAxis->setLabel(QStringLiteral("Attained performance P (Gops/s)"));
+
+    legend->setVisible(true);
+    legend->setBrush(QColor(255, 255, 255, 225));
+    legend->setBorderPen(QPen(QColor(180, 180, 180)));
+    QFont legendFont = font();
+    legendFont.setPointSize(9);
+    legend->setFont(legendFont);
+    // Under the axes, in columns: with a dozen roofs and markers everywhere it never hides data.
+    axisRect()->insetLayout()->take(legend);
+    plotLayout()->addElement(2, 0, legend);
+    plotLayout()->setRowStretchFactor(2, 0.001);
+    legend->setFillOrder(QCPLegend::foColumnsFirst);
+    legend->setWrap(3);
+    legend->setBorderPen(Qt::NoPen);
+    legend->setMargins(QMargins(8, 2, 8, 4));
+
+    m_scatter = new LayerScatter(xAxis, yAxis, &m_markers);
+    m_scatter->setName(QStringLiteral("Layers (area ∝ share of time)"));
+
+    auto legendOnly = [this](const QString &name, QColor color, bool hollow) {
+        QCPGraph *g = addGraph();
+        g->setLineStyle(QCPGraph::lsNone);
+        g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, hollow ? QPen(color, 1.8) : QPen(color.darker(130)),
+                                           hollow ? QBrush(Qt::white) : QBrush(color), 9));
+        g->setName(name);
+        return g;
+    };
+    m_computeLegend = legendOnly(QStringLiteral("Compute-bound layer"), boundColor(Bound::Compute), false);
+    m_memoryLegend = legendOnly(QStringLiteral("Memory-bound layer"), boundColor(Bound::Memory), false);
+    m_pipelinedLegend = legendOnly(QStringLiteral("Hollow: hidden in another layer's pipe"), QColor(90, 90, 90), true);
+
+    m_message = new QCPItemText(this);
+    m_message->position->setType(QCPItemPosition::ptAxisRectRatio);
+    m_message->position->setCoords(0.5, 0.4);
+    m_message->setColor(QColor(0xb00020));
+    m_message->setBrush(QColor(255, 255, 255, 235));
+    m_message->setPadding(QMargins(8, 4, 8, 4));
+    m_message->setVisible(false);
+
+    for (QCPAxis *axis : {xAxis, yAxis}) {
+        connect(axis, qOverload<const QCPRange &>(&QCPAxis::rangeChanged), this, [this] {
+            if (m_applyingRanges)
+                return;
+            m_autoRange = false;
+            updateNumberFormats();
+        });
+    }
+}
+
+void AmaixPlot::setModel(const Network *network, const Accelerator *accelerator, const Options &options,
+                         const Result *result, const std::vector<LayerSummary> *layers)
+{
+    m_network = network;
+    m_accelerator = accelerator;
+    m_options = options;
+    m_result = result;
+    m_layers = layers;
+    rebuild();
+}
+
+void AmaixPlot::setColoring(MarkerColoring coloring)
+{
+    if (coloring == m_coloring)
+        return;
+    m_coloring = coloring;
+    if (m_network)
+        rebuild();
+    replot();
+}
+
+QCPGraph *AmaixPlot::unitRoof(int unit) const
+{
+    if (unit < 0 || std::size_t(unit) >= m_unitRoofIndex.size() || m_unitRoofIndex[std::size_t(unit)] < 0)
+        return nullptr;
+    return m_unitRoofs[std::size_t(m_unitRoofIndex[std::size_t(unit)])];
+}
+
+QCPGraph *AmaixPlot::memoryRoof(int memory) const
+{
+    return memory >= 0 && std::size_t(memory) < m_memoryRoofs.size() && m_memoryRoofs[std::size_t(memory)]->visible()
+        ? m_memoryRoofs[std::size_t(memory)]
+        : nullptr;
+}
+
+void AmaixPlot::rebuild()
+{
+    const Network &net = *m_network;
+    const Accelerator &acc = *m_accelerator;
+    const Result &res = *m_result;
+    m_markers = layerMarkers(*m_layers, res.totalNs, m_coloring);
+    m_peaks = unitPeaks(acc, m_options, res);
+
+    const QString scaling = acc.scaling == ScalingModel::Nvdla ? QStringLiteral("nvdla") : QStringLiteral("general");
+    QString title = QStringLiteral("%1 on %2").arg(QString::fromStdString(net.name), QString::fromStdString(acc.name));
+    if (res.ok()) {
+        const TimeUnit unit = timeUnitFor(res.totalNs);
+        title += QStringLiteral("\n%1 %2 per inference · %3 FPS · %4 · %5 model%6")
+                     .arg(formatValue(res.totalNs * unit.perNs), unit.name, formatValue(res.fps),
+                          QString::fromStdString(res.dataType), scaling,
+                          m_options.refine ? QStringLiteral(" · refined") : QString());
+    }
+    m_title->setText(title);
+    m_message->setVisible(!res.ok());
+    if (!res.ok())
+        m_message->setText(QStringLiteral("%1: %2").arg(QString::fromLatin1(statusName(res.status)),
+                                                        QString::fromStdString(res.error)));
+
+    // Which units and memories the network uses: only their roofs are drawn.
+    std::vector<bool> unitUsed(acc.units.size(), false), memoryUsed(acc.memories.size(), false);
+    for (const LayerSummary &l : *m_layers) {
+        if (l.unit >= 0 && std::size_t(l.unit) < unitUsed.size())
+            unitUsed[std::size_t(l.unit)] = true;
+        if (l.memory >= 0 && std::size_t(l.memory) < memoryUsed.size())
+            memoryUsed[std::size_t(l.memory)] = true;
+    }
+    double maxPeak = 0, minPeak = 1e300, maxBandwidth = 0, minBandwidth = 1e300;
+    for (std::size_t u = 0; u < acc.units.size(); ++u) {
+        if (unitUsed[u] && m_peaks[u] > 0) {
+            maxPeak = std::max(maxPeak, m_peaks[u]);
+            minPeak = std::min(minPeak, m_peaks[u]);
+        }
+    }
+    for (std::size_t m = 0; m < acc.memories.size(); ++m) {
+        if (memoryUsed[m]) {
+            maxBandwidth = std::max(maxBandwidth, acc.memories[m].bandwidthGBps);
+            minBandwidth = std::min(minBandwidth, acc.memories[m].bandwidthGBps);
+        }
+    }
+
+    // Ranges: every marker and every ridge, padded and rounded to whole decades.
+    double xLo = 1e300, xHi = 0, yLo = 1e300, yHi = 0;
+    for (const LayerMarker &m : m_markers) {
+        xLo = std::min(xLo, m.x);
+        xHi = std::max(xHi, m.x);
+        yLo = std::min(yLo, m.y);
+        yHi = std::max(yHi, m.y);
+    }
+    if (maxPeak > 0) {
+        yHi = std::max(yHi, maxPeak);
+        yLo = std::min(yLo, minPeak);
+        if (maxBandwidth > 0) {
+            xHi = std::max(xHi, maxPeak / minBandwidth);
+            xLo = std::min(xLo, minPeak / maxBandwidth);
+        }
+    }
+    if (!(xHi > 0) || !(yHi > 0)) {
+        xLo = 0.1, xHi = 1000, yLo = 0.1, yHi = 1000;
+    }
+    auto decades = [](double lo, double hi, double padLo, double padHi) {
+        return QCPRange(std::pow(10.0, std::floor(std::log10(lo / padLo))), std::pow(10.0, std::ceil(std::log10(hi * padHi))));
+    };
+    m_autoX = decades(xLo, xHi, 2, 2);
+    m_autoY = decades(yLo, yHi, 2, 2.5);
+
+    legend->clearItems();
+    for (QCPItemText *label : m_roofLabels)
+        label->setVisible(false);
+    std::size_t labelCount = 0;
+    auto takeLabel = [&]() {
+        if (labelCount == m_roofLabels.size()) {
+            auto *label = new QCPItemText(this);
+            label->setClipToAxisRect(true);
+            QFont f = font();
+            f.setPointSize(9);
+            label->setFont(f);
+            label->setPadding(QMargins(3, 1, 3, 1));
+            label->setBrush(QColor(255, 255, 255, 200));
+            m_roofLabels.push_back(label);
+        }
+        QCPItemText *label = m_roofLabels[labelCount++];
+        label->setVisible(true);
+        return label;
+    };
+
+    // Memory roofs: B·I up to the highest compute roof.
+    while (m_memoryRoofs.size() < acc.memories.size()) {
+        m_memoryRoofs.push_back(addGraph());
+        m_memoryRoofs.back()->setPen(QPen(kMemoryColor, 2, Qt::DashDotLine));
+    }
+    const double roofTop = maxPeak > 0 ? maxPeak : m_autoY.upper;
+    for (std::size_t m = 0; m < m_memoryRoofs.size(); ++m) {
+        QCPGraph *g = m_memoryRoofs[m];
+        const bool show = m < acc.memories.size() && memoryUsed[m];
+        g->setVisible(show);
+        if (!show) {
+            g->data()->clear();
+            continue;
+        }
+        const double b = acc.memories[m].bandwidthGBps;
+        // From the bottom or left edge of the automatic view to the highest roof.
+        const double x0 = std::max(m_autoX.lower, m_autoY.lower / b), x1 = roofTop / b;
+        g->setData(QVector<double>{x0, x1}, QVector<double>{b * x0, b * x1}, true);
+        g->setName(QStringLiteral("%1 roof: %2 GB/s · I").arg(QString::fromStdString(acc.memories[m].name), formatValue(b)));
+        g->addToLegend();
+    }
+
+    // One horizontal compute roof per used unit, from its ridge to the right.
+    m_unitRoofIndex.assign(acc.units.size(), -1);
+    std::size_t roofs = 0;
+    const double bandwidth = maxBandwidth > 0 ? maxBandwidth : 1;
+    for (std::size_t u = 0; u < acc.units.size(); ++u) {
+        if (!unitUsed[u] || !(m_peaks[u] > 0))
+            continue;
+        if (roofs == m_unitRoofs.size())
+            m_unitRoofs.push_back(addGraph());
+        QCPGraph *g = m_unitRoofs[roofs];
+        m_unitRoofIndex[u] = int(roofs++);
+        g->setVisible(true);
+        const double peak = m_peaks[u];
+        const double ridge = peak / bandwidth;
+        g->setData(QVector<double>{std::max(ridge, m_autoX.lower), m_autoX.upper}, QVector<double>{peak, peak}, true);
+        g->setPen(QPen(unitColor(int(u)), 2.2));
+        const QString name = QString::fromStdString(acc.units[u].name);
+        g->setName(QStringLiteral("%1 roof: %2 Gops/s").arg(name, formatValue(peak)));
+        g->addToLegend();
+        // Units with the same peak share one label ("PDP, CDP 8 Gops/s").
+        bool merged = false;
+        for (std::size_t k = 0; k < labelCount; ++k) {
+            if (m_roofLabels[k]->position->value() == peak) {
+                const QString text = m_roofLabels[k]->text();
+                m_roofLabels[k]->setText(text.left(text.lastIndexOf(QLatin1Char(' '), text.lastIndexOf(QLatin1Char(' ')) - 1))
+                                         + QStringLiteral(", %1 %2 Gops/s").arg(name, formatValue(peak)));
+                merged = true;
+            }
+        }
+        if (merged)
+            continue;
+        QCPItemText *label = takeLabel();
+        label->position->setTypeX(QCPItemPosition::ptAxisRectRatio);
+        label->position->setTypeY(QCPItemPosition::ptPlotCoords);
+        label->position->setCoords(0.01, peak);
+        label->setPositionAlignment(Qt::AlignLeft | Qt::AlignBottom);
+        label->setColor(unitColor(int(u)).darker(120));
+        label->setText(QStringLiteral("%1 %2 Gops/s").arg(name, formatValue(peak)));
+    }
+    for (std::size_t i = roofs; i < m_unitRoofs.size(); ++i) {
+        m_unitRoofs[i]->setVisible(false);
+        m_unitRoofs[i]->data()->clear();
+    }
+
+    m_scatter->addToLegend();
+    if (m_coloring == MarkerColoring::ByBound) {
+        m_computeLegend->addToLegend();
+        m_memoryLegend->addToLegend();
+    }
+    if (std::any_of(m_markers.begin(), m_markers.end(), [](const LayerMarker &m) { return m.hollow; }))
+        m_pipelinedLegend->addToLegend();
+
+    setSelectedRow(m_selectedRow);
+    if (m_autoRange)
+        applyRanges();
+}
+
+void AmaixPlot::applyRanges()
+{
+    m_applyingRanges = true;
+    xAxis->setRange(m_autoX);
+    yAxis->setRange(m_autoY);
+    m_applyingRanges = false;
+    updateNumberFormats();
+}
+
+void AmaixPlot::updateNumberFormats()
+{
+    // Plain numbers while they stay short, else powers of ten, never a mix on one axis.
+    for (QCPAxis *axis : {xAxis, yAxis}) {
+        const QCPRange r = axis->range();
+        const bool powers = r.upper > 1e5 || r.lower < 1e-3;
+        axis->setNumberFormat(powers ? QStringLiteral("eb") : QStringLiteral("g"));
+        axis->setNumberPrecision(powers ? 0 : 6);
+    }
+}
+
+void AmaixPlot::resetView()
+{
+    m_autoRange = true;
+    applyRanges();
+    replot();
+}
+
+void AmaixPlot::setSelectedRow(int row)
+{
+    m_selectedRow = row;
+    m_scatter->selected = -1;
+    for (std::size_t i = 0; i < m_markers.size(); ++i) {
+        if (m_markers[i].row == row)
+            m_scatter->selected = int(i);
+    }
+}
+
+QPointF AmaixPlot::markerPixel(int marker) const
+{
+    const LayerMarker &m = m_markers[std::size_t(marker)];
+    return {xAxis->coordToPixel(m.x), yAxis->coordToPixel(m.y)};
+}
+
+int AmaixPlot::markerAt(const QPointF &pixel) const
+{
+    if (!axisRect()->rect().contains(pixel.toPoint()))
+        return -1;
+    int best = -1;
+    double bestDistance = 1e300;
+    for (std::size_t i = 0; i < m_markers.size(); ++i) {
+        const double d = QLineF(pixel, markerPixel(int(i))).length();
+        // Prefer the smallest marker among overlapping ones: it is drawn on top.
+        const double score = d <= m_markers[i].radius + 3 ? m_markers[i].radius + d * 0.01 : 1e300;
+        if (score < bestDistance) {
+            bestDistance = score;
+            best = int(i);
+        }
+    }
+    return best;
+}
+
+QString AmaixPlot::tooltipAt(const QPointF &pixel) const
+{
+    if (!m_network)
+        return {};
+    const int marker = markerAt(pixel);
+    if (marker < 0)
+        return {};
+    const LayerSummary &l = (*m_layers)[std::size_t(m_markers[std::size_t(marker)].row)];
+    const Layer &layer = m_network->layers[std::size_t(l.layer)];
+    const TimeUnit unit = timeUnitFor(std::max(l.timeNs, l.standaloneNs));
+    QString text = QStringLiteral("%1 (%2) on %3\n").arg(layerName(*m_network, l.layer), QString::fromLatin1(layerTypeName(layer.type)),
+                                                        QString::fromStdString(m_accelerator->units[std::size_t(l.unit)].name));
+    text += QStringLiteral("n_ops = %1\nd_ifmap = %2 B, d_weight = %3 B, d_ofmap = %4 B\n")
+                .arg(formatValue(l.ops), formatValue(l.dIfmap), formatValue(l.dWeight), formatValue(l.dOfmap));
+    text += QStringLiteral("I = %1 ops/byte, P = %2 Gops/s\n").arg(formatValue(l.intensity()), formatValue(l.performance()));
+    if (l.pipelined) {
+        text += QStringLiteral("Runs inside another layer's pipe and does not set its time\n(alone: %1 %2)")
+                    .arg(formatValue(l.standaloneNs * unit.perNs), unit.name);
+    } else {
+        const double share = m_result->totalNs > 0 ? l.timeNs / m_result->totalNs : 0;
+        text += QStringLiteral("time = %1 %2 (%3% of the inference)")
+                    .arg(formatValue(l.timeNs * unit.perNs), unit.name, formatValue(100 * share, 3));
+    }
+    text += QStringLiteral("\n%1-bound").arg(QString::fromLatin1(boundName(l.bound)));
+    if (l.mode != ConvMode::None)
+        text += QStringLiteral(", %1").arg(modeName(l.mode));
+    if (l.tiles > 1)
+        text += QStringLiteral(", %1 tiles").arg(l.tiles);
+    return text;
+}
+
+void AmaixPlot::mouseMoveEvent(QMouseEvent *event)
+{
+    QCustomPlot::mouseMoveEvent(event);
+    const QString text = tooltipAt(event->position());
+    if (text.isEmpty())
+        QToolTip::hideText();
+    else
+        QToolTip::showText(event->globalPosition().toPoint(), text, this);
+}
+
+void AmaixPlot::mousePressEvent(QMouseEvent *event)
+{
+    m_pressPos = event->position().toPoint();
+    QCustomPlot::mousePressEvent(event);
+}
+
+void AmaixPlot::mouseReleaseEvent(QMouseEvent *event)
+{
+    QCustomPlot::mouseReleaseEvent(event);
+    if (event->button() != Qt::LeftButton || (event->position().toPoint() - m_pressPos).manhattanLength() > 3)
+        return; // a drag pans the view
+    const int marker = markerAt(event->position());
+    if (marker < 0)
+        return;
+    const int row = m_markers[std::size_t(marker)].row;
+    setSelectedRow(row);
+    replot(QCustomPlot::rpQueuedReplot);
+    emit layerClicked(row);
+}
+
+void AmaixPlot::mouseDoubleClickEvent(QMouseEvent *event)
+{
+    QCustomPlot::mouseDoubleClickEvent(event);
+    resetView();
+}
+
+} // namespace studio

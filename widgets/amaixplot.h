@@ -1,0 +1,109 @@
+// The AMAIX roofline scatter (seed 000, Fig. 7-style): log-log, one compute
+// roof per processing unit, one memory roof per memory, and one marker per
+// network layer (its tiles and bias stage grouped with it), coloured by unit
+// or by bound, with its area proportional to the layer's share of the
+// inference time. Layers that run hidden inside another layer's pipe are drawn
+// hollow at their stand-alone roofline position.
+#pragma once
+
+#include "amaix/layersummary.h"
+#include "amaix/model.h"
+
+#include <qcustomplot.h>
+
+#include <vector>
+
+namespace studio {
+
+// One marker as painted; kept for tests, tooltips and hit testing.
+struct LayerMarker
+{
+    double x = 0;      // ops/byte
+    double y = 0;      // Gops/s
+    double radius = 0; // pixels
+    QColor color;
+    bool hollow = false; // pipelined, does not set its pipe's time
+    int row = -1;        // index into the layer summaries
+};
+
+// The markers of a result, pure: colours, radii (area ∝ time share, with a
+// floor so every layer stays visible), no markers for host layers.
+enum class MarkerColoring { ByUnit, ByBound };
+std::vector<LayerMarker> layerMarkers(const std::vector<roofline::amaix::LayerSummary> &layers, double totalNs,
+                                      MarkerColoring coloring);
+QColor unitColor(int unit);
+QColor boundColor(roofline::amaix::Bound bound);
+
+class LayerScatter;
+
+class AmaixPlot : public QCustomPlot
+{
+    Q_OBJECT
+public:
+    explicit AmaixPlot(QWidget *parent = nullptr);
+
+    // The plot keeps pointers to these; the caller keeps them alive and
+    // calls setModel() again whenever they change. Call replot() afterwards.
+    void setModel(const roofline::amaix::Network *network, const roofline::amaix::Accelerator *accelerator,
+                  const roofline::amaix::Options &options, const roofline::amaix::Result *result,
+                  const std::vector<roofline::amaix::LayerSummary> *layers);
+    void setColoring(MarkerColoring coloring);
+    MarkerColoring coloring() const { return m_coloring; }
+
+    const std::vector<LayerMarker> &markers() const { return m_markers; }
+    // Roof graphs: compute roof of unit u (nullptr if the unit is idle and unused), memory roof of memory m.
+    QCPGraph *unitRoof(int unit) const;
+    QCPGraph *memoryRoof(int memory) const;
+    const std::vector<double> &peaks() const { return m_peaks; }
+
+    void setSelectedRow(int row); // -1: none; does not emit
+    int selectedRow() const { return m_selectedRow; }
+    // The marker under a pixel (nearest within its radius + 3 px), as an index into markers(), or -1.
+    int markerAt(const QPointF &pixel) const;
+    QPointF markerPixel(int marker) const;
+    QString tooltipAt(const QPointF &pixel) const;
+
+    void resetView();
+    bool isAutoRange() const { return m_autoRange; }
+
+signals:
+    void layerClicked(int row);
+
+protected:
+    void mouseMoveEvent(QMouseEvent *event) override;
+    void mousePressEvent(QMouseEvent *event) override;
+    void mouseReleaseEvent(QMouseEvent *event) override;
+    void mouseDoubleClickEvent(QMouseEvent *event) override;
+
+private:
+    void rebuild();
+    void applyRanges();
+    void updateNumberFormats();
+
+    const roofline::amaix::Network *m_network = nullptr;
+    const roofline::amaix::Accelerator *m_accelerator = nullptr;
+    const roofline::amaix::Result *m_result = nullptr;
+    const std::vector<roofline::amaix::LayerSummary> *m_layers = nullptr;
+    roofline::amaix::Options m_options;
+    MarkerColoring m_coloring = MarkerColoring::ByUnit;
+    std::vector<LayerMarker> m_markers;
+    std::vector<double> m_peaks;
+    std::vector<int> m_unitRoofIndex; // unit -> index into m_unitRoofs, or -1
+    QCPRange m_autoX, m_autoY;
+    bool m_autoRange = true;
+    bool m_applyingRanges = false;
+    int m_selectedRow = -1;
+    QPoint m_pressPos;
+
+    QCPTextElement *m_title = nullptr;
+    LayerScatter *m_scatter = nullptr;
+    std::vector<QCPGraph *> m_unitRoofs;
+    std::vector<QCPGraph *> m_memoryRoofs;
+    std::vector<QCPItemText *> m_roofLabels;
+    QCPGraph *m_computeLegend = nullptr; // legend-only entries for colouring by bound
+    QCPGraph *m_memoryLegend = nullptr;
+    QCPGraph *m_pipelinedLegend = nullptr;
+    QCPItemText *m_message = nullptr; // why nothing is plotted (infeasible, invalid)
+};
+
+} // namespace studio

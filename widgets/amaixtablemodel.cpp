@@ -1,0 +1,166 @@
+#include "amaixtablemodel.h"
+
+#include "units.h"
+
+#include <QColor>
+#include <QFont>
+
+#include <cmath>
+
+namespace studio {
+
+using namespace roofline::amaix;
+
+AmaixTableModel::AmaixTableModel(QObject *parent)
+    : QAbstractTableModel(parent)
+{
+}
+
+void AmaixTableModel::setModel(const Network *network, const Accelerator *accelerator,
+                               const std::vector<LayerSummary> *layers, double totalNs, std::vector<double> baselineNs,
+                               std::vector<double> measuredNs)
+{
+    std::vector<int> rowLayers(layers->size());
+    for (std::size_t i = 0; i < layers->size(); ++i)
+        rowLayers[i] = (*layers)[i].layer;
+    const bool sameRows = rowLayers == m_rowLayers && network == m_network && accelerator == m_accelerator
+        && baselineNs.empty() == m_baselineNs.empty() && measuredNs.empty() == m_measuredNs.empty();
+    if (!sameRows)
+        beginResetModel();
+    m_network = network;
+    m_accelerator = accelerator;
+    m_layers = layers;
+    m_rowLayers = std::move(rowLayers);
+    m_totalNs = totalNs;
+    m_baselineNs = std::move(baselineNs);
+    m_measuredNs = std::move(measuredNs);
+    if (!sameRows)
+        endResetModel();
+    else if (!m_rowLayers.empty())
+        emit dataChanged(index(0, 0), index(rowCount() - 1, ColumnCount - 1));
+}
+
+int AmaixTableModel::rowCount(const QModelIndex &parent) const
+{
+    return parent.isValid() || !m_layers ? 0 : int(m_rowLayers.size());
+}
+
+int AmaixTableModel::columnCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+int AmaixTableModel::rowOfLayer(int layer) const
+{
+    for (std::size_t i = 0; i < m_rowLayers.size(); ++i) {
+        if (m_rowLayers[i] == layer)
+            return int(i);
+    }
+    return -1;
+}
+
+double AmaixTableModel::number(int row, int column) const
+{
+    const LayerSummary &l = (*m_layers)[std::size_t(row)];
+    const double nan = std::nan("");
+    switch (column) {
+    case Ops: return l.ops;
+    case DIfmap: return l.dIfmap;
+    case DWeight: return l.dWeight;
+    case DOfmap: return l.dOfmap;
+    case DTotal: return l.dTotal();
+    case Intensity: return l.intensity();
+    case Performance: return l.onHost ? nan : l.performance();
+    case Time: return l.timeNs / 1000;
+    case Share: return m_totalNs > 0 ? 100 * l.timeNs / m_totalNs : 0;
+    case Tiles: return l.tiles;
+    case Baseline:
+        return std::size_t(l.layer) < m_baselineNs.size() ? m_baselineNs[std::size_t(l.layer)] / 1000 : nan;
+    case Measured:
+        return std::size_t(l.layer) < m_measuredNs.size() ? m_measuredNs[std::size_t(l.layer)] / 1000 : nan;
+    default: return nan;
+    }
+}
+
+QVariant AmaixTableModel::data(const QModelIndex &index, int role) const
+{
+    if (!index.isValid() || !m_layers || index.row() >= rowCount())
+        return {};
+    const LayerSummary &l = (*m_layers)[std::size_t(index.row())];
+    const Layer &layer = m_network->layers[std::size_t(l.layer)];
+    const int column = index.column();
+    auto text = [&]() -> QString {
+        switch (column) {
+        case Name: return QString::fromStdString(layer.name);
+        case Type: return QString::fromLatin1(layerTypeName(layer.type));
+        case Unit:
+            return l.unit < 0 ? QStringLiteral("host") : QString::fromStdString(m_accelerator->units[std::size_t(l.unit)].name);
+        case Bound:
+            return l.onHost ? QString()
+                            : QString::fromLatin1(boundName(l.bound)) + (l.pipelined ? QStringLiteral(" (piped)") : QString());
+        case Mode:
+            return l.mode == ConvMode::None ? QStringLiteral("–") : QString::number(int(l.mode));
+        default: {
+            const double v = number(index.row(), column);
+            return std::isnan(v) ? QStringLiteral("–") : formatValue(v);
+        }
+        }
+    };
+    switch (role) {
+    case Qt::DisplayRole: return text();
+    case SortRole: {
+        if (column == Name)
+            return l.layer; // network order
+        if (column <= Unit || column == Bound)
+            return text();
+        if (column == Mode)
+            return int(l.mode);
+        const double v = number(index.row(), column);
+        return std::isnan(v) ? -1.0 : v;
+    }
+    case LayerRole: return l.layer;
+    case Qt::TextAlignmentRole:
+        return column <= Unit || column == Bound ? QVariant(int(Qt::AlignLeft | Qt::AlignVCenter))
+                                                 : QVariant(int(Qt::AlignRight | Qt::AlignVCenter));
+    case Qt::ForegroundRole:
+        if (l.pipelined || l.onHost)
+            return QColor(110, 110, 110);
+        return {};
+    case Qt::ToolTipRole:
+        if (l.onHost)
+            return tr("Runs on the host: no time on the accelerator");
+        if (l.pipelined)
+            return tr("Runs inside the pipe of an earlier layer and does not set its time; "
+                      "performance is its stand-alone roofline value");
+        return {};
+    default: return {};
+    }
+}
+
+QVariant AmaixTableModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal)
+        return role == Qt::DisplayRole ? QVariant(section + 1) : QVariant();
+    if (role == Qt::DisplayRole) {
+        static const char *const names[] = {"Layer", "Type", "Unit", "n_ops", "d_ifmap (B)", "d_weight (B)",
+                                            "d_ofmap (B)", "d_total (B)", "I (ops/B)", "P (Gops/s)", "Time (µs)",
+                                            "Share (%)", "Bound", "Mode", "Tiles", "Sheet (µs)", "Measured (µs)"};
+        return QString::fromUtf8(names[section]);
+    }
+    if (role == Qt::ToolTipRole) {
+        switch (section) {
+        case Ops: return tr("n_ops: operations of the layer's stages (tiles and bias stage), after scaling");
+        case DTotal: return tr("d_total = d_ifmap + d_weight + d_ofmap, bytes moved to and from memory");
+        case Intensity: return tr("Operational intensity n_ops / d_total, operations per byte");
+        case Performance: return tr("Attained performance n_ops / time, Gops/s");
+        case Time: return tr("Time of the pipes this layer heads, microseconds");
+        case Mode: return tr("NVDLA convolution mode 1–6 (seed 000, section 3.4)");
+        case Baseline: return tr("NVDLA performance-sheet estimate, microseconds (fused layers: 0)");
+        case Measured: return tr("Measured time from the loaded CSV, microseconds");
+        default: return {};
+        }
+    }
+    return {};
+}
+
+} // namespace studio

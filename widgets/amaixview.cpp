@@ -1,0 +1,395 @@
+#include "amaixview.h"
+
+#include "amaix/baseline.h"
+#include "amaix/io.h"
+#include "amaixdocument.h"
+#include "amaixpanel.h"
+#include "amaixplot.h"
+#include "amaixsweep.h"
+#include "amaixtablemodel.h"
+#include "resources.h"
+#include "units.h"
+
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QHeaderView>
+#include <QLabel>
+#include <QPushButton>
+#include <QSaveFile>
+#include <QScrollArea>
+#include <QSortFilterProxyModel>
+#include <QSplitter>
+#include <QTabWidget>
+#include <QTableView>
+#include <QVBoxLayout>
+
+#include <cmath>
+
+namespace studio {
+
+using namespace roofline;
+using namespace roofline::amaix;
+
+AmaixView::AmaixView(AmaixDocument *document, QWidget *parent)
+    : ModelView(parent)
+    , m_document(document)
+{
+    m_plot = new AmaixPlot(this);
+    m_sweep = new AmaixSweepPanel(document, this);
+    m_tabs = new QTabWidget(this);
+    m_tabs->addTab(m_plot, tr("Roofline"));
+    m_tabs->addTab(m_sweep, tr("Sweep"));
+
+    m_model = new AmaixTableModel(this);
+    m_proxy = new QSortFilterProxyModel(this);
+    m_proxy->setSourceModel(m_model);
+    m_proxy->setSortRole(AmaixTableModel::SortRole);
+    m_proxy->setDynamicSortFilter(true);
+    m_table = new QTableView(this);
+    m_table->setModel(m_proxy);
+    m_table->setSortingEnabled(true);
+    m_table->sortByColumn(AmaixTableModel::Name, Qt::AscendingOrder);
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_table->setAlternatingRowColors(true);
+    m_table->verticalHeader()->setVisible(false);
+    m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 6);
+    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
+    m_table->horizontalHeader()->setDefaultSectionSize(86);
+    m_table->setColumnWidth(AmaixTableModel::Name, 130);
+    m_table->setColumnWidth(AmaixTableModel::Type, 110);
+
+    m_totals = new QLabel(this);
+    m_totals->setTextFormat(Qt::RichText);
+    m_totals->setWordWrap(true);
+    m_totals->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_message = new QLabel(this);
+    m_message->setWordWrap(true);
+    m_message->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_message->setStyleSheet(QStringLiteral("color:#b00020"));
+    m_message->hide();
+    m_csvButton = new QPushButton(tr("Export table as CSV…"), this);
+    m_csvButton->setToolTip(tr("One row per AMAIX stage (tiles and bias stages separate), as roofline-cli writes it"));
+
+    m_panel = new AmaixPanel(document, this);
+    m_panelScroll = new QScrollArea(this);
+    m_panelScroll->setWidget(m_panel);
+    m_panelScroll->setWidgetResizable(true);
+    m_panelScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+
+    auto *left = new QSplitter(Qt::Vertical, this);
+    left->addWidget(m_tabs);
+    auto *bottom = new QWidget(left);
+    auto *bottomLayout = new QVBoxLayout(bottom);
+    bottomLayout->setContentsMargins(0, 0, 0, 0);
+    bottomLayout->addWidget(m_table, 1);
+    auto *totalsRow = new QHBoxLayout;
+    totalsRow->addWidget(m_totals, 1);
+    totalsRow->addWidget(m_csvButton);
+    bottomLayout->addLayout(totalsRow);
+    bottomLayout->addWidget(m_message);
+    left->addWidget(bottom);
+    left->setStretchFactor(0, 3);
+    left->setStretchFactor(1, 2);
+    left->setSizes({560, 330});
+
+    auto *split = new QSplitter(Qt::Horizontal, this);
+    split->addWidget(left);
+    split->addWidget(m_panelScroll);
+    split->setStretchFactor(0, 1);
+    split->setStretchFactor(1, 0);
+    split->setChildrenCollapsible(false);
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(split);
+
+    connect(m_document, &AmaixDocument::filePathChanged, this, &ModelView::filePathChanged);
+    connect(this, &AmaixView::updated, this, &ModelView::summaryChanged);
+    connect(m_document, &AmaixDocument::valuesChanged, this, [this] { scheduleUpdate(false); });
+    connect(m_document, &AmaixDocument::structureChanged, this, [this] { scheduleUpdate(true); });
+    connect(m_panel, &AmaixPanel::message, this, &AmaixView::showMessage);
+    connect(m_panel, &AmaixPanel::coloringChanged, this,
+            [this](int coloring) { m_plot->setColoring(MarkerColoring(coloring)); });
+    connect(m_plot, &AmaixPlot::layerClicked, this, [this](int row) {
+        if (row >= 0 && std::size_t(row) < m_layers.size())
+            selectLayer(m_layers[std::size_t(row)].layer);
+    });
+    connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this](const QModelIndex &current) {
+        if (m_selecting || !current.isValid())
+            return;
+        const int layer = m_proxy->data(current, AmaixTableModel::LayerRole).toInt();
+        m_selectedLayer = layer;
+        m_plot->setSelectedRow(m_model->rowOfLayer(layer));
+        m_plot->replot(QCustomPlot::rpQueuedReplot);
+    });
+    connect(m_tabs, &QTabWidget::currentChanged, this, [this] {
+        if (m_tabs->currentWidget() == m_sweep)
+            m_sweep->plot()->replot();
+    });
+    connect(m_csvButton, &QPushButton::clicked, this, [this] {
+        const QString base = QFileInfo(m_document->networkPath()).completeBaseName();
+        const QString path = QFileDialog::getSaveFileName(this, tr("Export layer table"),
+                                                          (base.isEmpty() ? QStringLiteral("amaix") : base)
+                                                              + QStringLiteral(".csv"),
+                                                          tr("CSV files (*.csv)"));
+        QString error;
+        if (!path.isEmpty() && !exportCsv(path, &error))
+            showMessage(error);
+    });
+
+    // Start with AlexNet on nv_full, as the paper does.
+    QString error;
+    m_document->loadAccelerator(QStringLiteral(":/examples/amaix/nv_full.json"), &error);
+    m_document->loadNetwork(QStringLiteral(":/examples/amaix/alexnet.json"), &error);
+    m_structuralPending = true;
+    m_pending = true;
+    refresh();
+    m_plot->resetView();
+}
+
+void AmaixView::scheduleUpdate(bool structural)
+{
+    m_structuralPending |= structural;
+    if (m_pending)
+        return; // one update per event-loop turn, however many edits arrive
+    m_pending = true;
+    QMetaObject::invokeMethod(this, &AmaixView::flushPendingUpdate, Qt::QueuedConnection);
+}
+
+void AmaixView::flushPendingUpdate()
+{
+    if (m_pending)
+        refresh();
+}
+
+void AmaixView::showMessage(const QString &text)
+{
+    m_message->setText(text);
+    m_message->setVisible(!text.isEmpty());
+}
+
+void AmaixView::refresh()
+{
+    m_pending = false;
+    if (m_document->network().layers.empty() || m_document->accelerator().units.empty())
+        return;
+    const bool structural = m_structuralPending;
+    if (structural)
+        m_network = m_document->network();
+    m_accelerator = m_document->accelerator();
+    const Network &net = m_network;
+    const Accelerator &acc = m_accelerator;
+    if (m_structuralPending) {
+        m_structuralPending = false;
+        m_panel->rebuild();
+        m_panelScroll->setMinimumWidth(m_panel->sizeHint().width() + 24);
+        m_sweep->setParameters(m_panel->sliderPointers(), m_panel->sliderLabels(), m_panel->sliderIntegers());
+        // Measured times by layer index, once per structure.
+        m_measuredNs.clear();
+        m_measuredTotalNs = 0;
+        if (m_document->measured()) {
+            m_measuredNs.assign(net.layers.size(), std::nan(""));
+            for (const MeasuredTime &m : *m_document->measured()) {
+                const int layer = net.indexOf(m.layer);
+                if (layer >= 0)
+                    m_measuredNs[std::size_t(layer)] = m.timeNs;
+                if (m.layer == "total")
+                    m_measuredTotalNs = m.timeNs;
+            }
+        }
+    } else {
+        m_panel->refreshValues();
+    }
+
+    evaluate(net, acc, m_document->options(), m_result);
+    summarizeLayers(net, m_result, m_layers);
+    m_summaryTotals = summarizeTotals(m_layers, m_result);
+
+    std::vector<double> baselineNs;
+    double baselineTotalNs = 0;
+    if (m_result.ok()) {
+        BaselineOptions bo;
+        bo.dataType = m_document->options().dataType;
+        const BaselineResult baseline = evaluateBaseline(net, acc, bo);
+        if (baseline.ok) {
+            baselineNs = baseline.layerNs;
+            baselineTotalNs = baseline.totalNs;
+        }
+    }
+    m_plot->setModel(&net, &acc, m_document->options(), &m_result, &m_layers);
+    {
+        m_selecting = true;
+        m_model->setModel(&net, &acc, &m_layers, m_result.totalNs, baselineNs, m_measuredNs);
+        m_selecting = false;
+    }
+    m_table->setColumnHidden(AmaixTableModel::Baseline, baselineNs.empty());
+    m_table->setColumnHidden(AmaixTableModel::Measured, m_measuredNs.empty());
+    if (structural)
+        selectLayer(m_selectedLayer >= 0 && std::size_t(m_selectedLayer) < net.layers.size() ? m_selectedLayer : -1);
+    else
+        m_plot->setSelectedRow(m_model->rowOfLayer(m_selectedLayer));
+
+    // Totals under the table and the panel's readout.
+    const SummaryTotals &t = m_summaryTotals;
+    QString totals;
+    QString readout;
+    if (m_result.ok()) {
+        const TimeUnit unit = timeUnitFor(t.timeNs);
+        totals = tr("<b>Total</b>: %1 %2 per inference, %3 FPS · n_ops %4 · d_total %5 B (ifmap %6, weight %7, "
+                    "ofmap %8) · %9 of %10 timed layers compute-bound")
+                     .arg(formatValue(t.timeNs * unit.perNs), unit.name, formatValue(t.fps), formatValue(t.ops),
+                          formatValue(t.dIfmap + t.dWeight + t.dOfmap), formatValue(t.dIfmap), formatValue(t.dWeight),
+                          formatValue(t.dOfmap))
+                     .arg(t.computeBoundLayers)
+                     .arg(t.timedLayers);
+        if (!baselineNs.empty())
+            totals += tr(" · performance sheet %1 %2").arg(formatValue(baselineTotalNs * unit.perNs), unit.name);
+        if (m_measuredTotalNs > 0)
+            totals += tr(" · measured %1 %2").arg(formatValue(m_measuredTotalNs * unit.perNs), unit.name);
+        readout = tr("<span style='font-size:large'><b>%1 %2</b> per inference &nbsp; <b>%3 FPS</b></span><br>"
+                     "Compute-bound: %4% of timed layers (%5% of the time)<br>%6 · %7 model%8")
+                      .arg(formatValue(t.timeNs * unit.perNs), unit.name, formatValue(t.fps),
+                           formatValue(100 * t.computeBoundShare(), 3),
+                           formatValue(t.timeNs > 0 ? 100 * t.computeBoundNs / t.timeNs : 0, 3),
+                           QString::fromStdString(m_result.dataType),
+                           acc.scaling == ScalingModel::Nvdla ? QStringLiteral("nvdla") : QStringLiteral("general"),
+                           m_document->options().refine ? tr(", divide and conquer") : QString());
+    } else {
+        totals = readout = tr("<span style='color:#b00020'><b>%1</b>: %2</span>")
+                               .arg(QString::fromLatin1(statusName(m_result.status)),
+                                    QString::fromStdString(m_result.error).toHtmlEscaped());
+    }
+    m_totals->setText(totals);
+    m_panel->readout()->setText(readout);
+    m_sweep->markCurrent();
+
+    m_plot->replot();
+    ++m_updateCount;
+    emit updated();
+}
+
+void AmaixView::selectLayer(int layer)
+{
+    m_selectedLayer = layer;
+    const int row = m_model->rowOfLayer(layer);
+    m_plot->setSelectedRow(row);
+    m_selecting = true;
+    if (row < 0) {
+        m_table->clearSelection();
+    } else {
+        const QModelIndex index = m_proxy->mapFromSource(m_model->index(row, 0));
+        m_table->selectionModel()->setCurrentIndex(index, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+        m_table->scrollTo(index);
+    }
+    m_selecting = false;
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+QString AmaixView::title() const
+{
+    return tr("AMAIX DNN accelerator");
+}
+
+QStringList AmaixView::formatIds() const
+{
+    return {QString::fromLatin1(kNetworkFormatId), QString::fromLatin1(kAcceleratorFormatId)};
+}
+
+QStringList AmaixView::textSuffixes() const
+{
+    return {QStringLiteral("csv")};
+}
+
+QStringList AmaixView::exampleFiles() const
+{
+    return resources::exampleFiles(QStringLiteral("amaix"));
+}
+
+bool AmaixView::openFile(const QString &path, QString *error, QStringList *warnings)
+{
+    bool ok = false;
+    if (QFileInfo(path).suffix().compare(QLatin1String("csv"), Qt::CaseInsensitive) == 0) {
+        ok = m_document->loadMeasured(path, error, warnings);
+    } else {
+        const QString format = readFormatId(path, error);
+        if (format == QLatin1String(kNetworkFormatId)) {
+            ok = m_document->loadNetwork(path, error, warnings);
+        } else if (format == QLatin1String(kAcceleratorFormatId)) {
+            ok = m_document->loadAccelerator(path, error, warnings);
+        } else if (!format.isEmpty() && error) {
+            *error = tr("%1: /format: \"%2\" is not an AMAIX network or accelerator").arg(path, format);
+        }
+    }
+    if (!ok)
+        return false;
+    showMessage(QString());
+    flushPendingUpdate();
+    m_plot->resetView();
+    return true;
+}
+
+QString AmaixView::filePath() const
+{
+    return m_document->networkPath();
+}
+
+bool AmaixView::applyOverride(const QString &assignment, QString *error)
+{
+    if (!m_document->applyOverride(assignment, error))
+        return false;
+    flushPendingUpdate();
+    return true;
+}
+
+QCustomPlot *AmaixView::exportPlot() const
+{
+    return m_tabs->currentWidget() == m_sweep ? m_sweep->plot() : m_plot;
+}
+
+QString AmaixView::exportTitle() const
+{
+    return tr("AMAIX roofline: %1 on %2")
+        .arg(QString::fromStdString(m_document->network().name), QString::fromStdString(m_document->accelerator().name));
+}
+
+QString AmaixView::summary() const
+{
+    if (!m_result.ok())
+        return QStringLiteral("%1: %2").arg(QString::fromLatin1(statusName(m_result.status)),
+                                            QString::fromStdString(m_result.error));
+    const TimeUnit unit = timeUnitFor(m_result.totalNs);
+    return QStringLiteral("%1 on %2: %3 %4 per inference · %5 FPS · %6% of timed layers compute-bound")
+        .arg(QString::fromStdString(m_document->network().name), QString::fromStdString(m_document->accelerator().name),
+             formatValue(m_result.totalNs * unit.perNs), unit.name, formatValue(m_result.fps),
+             formatValue(100 * m_summaryTotals.computeBoundShare(), 3));
+}
+
+void AmaixView::resetZoom()
+{
+    m_plot->resetView();
+}
+
+bool AmaixView::exportCsv(const QString &path, QString *error) const
+{
+    if (!m_result.ok()) {
+        if (error)
+            *error = tr("%1: nothing to export: %2").arg(path, QString::fromStdString(m_result.error));
+        return false;
+    }
+    const std::string text = resultToCsv(m_network, m_accelerator, m_result);
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly)) {
+        if (error)
+            *error = tr("%1: cannot open for writing: %2").arg(path, file.errorString());
+        return false;
+    }
+    file.write(text.data(), qint64(text.size()));
+    if (!file.commit()) {
+        if (error)
+            *error = tr("%1: could not be written: %2").arg(path, file.errorString());
+        return false;
+    }
+    return true;
+}
+
+} // namespace studio

@@ -1,0 +1,102 @@
+// The AMAIX view: the per-layer roofline scatter (or the sweep) above the
+// layer table, the accelerator panel on the right. Edits arrive from the
+// document; redraws are coalesced so that a burst of slider events in one
+// event-loop turn costs one evaluation, one table update and one replot.
+#pragma once
+
+#include "amaix/layersummary.h"
+#include "amaix/model.h"
+#include "modelview.h"
+
+class QLabel;
+class QPushButton;
+class QScrollArea;
+class QSortFilterProxyModel;
+class QTabWidget;
+class QTableView;
+
+namespace studio {
+
+class AmaixDocument;
+class AmaixPanel;
+class AmaixPlot;
+class AmaixSweepPanel;
+class AmaixTableModel;
+
+class AmaixView : public ModelView
+{
+    Q_OBJECT
+public:
+    explicit AmaixView(AmaixDocument *document, QWidget *parent = nullptr);
+
+    // ModelView
+    QString title() const override;
+    QStringList formatIds() const override;
+    QStringList textSuffixes() const override; // measured per-layer times (CSV)
+    QStringList exampleFiles() const override;
+    bool openFile(const QString &path, QString *error, QStringList *warnings) override;
+    QString filePath() const override;
+    bool applyOverride(const QString &assignment, QString *error) override;
+    QCustomPlot *exportPlot() const override; // the roofline scatter, or the sweep when its tab is shown
+    QString exportTitle() const override;
+    QString summary() const override;
+    void resetZoom() override;
+    void flushPendingUpdate() override;
+
+    // The per-stage result as CSV (core's resultToCsv); false with `error` set.
+    bool exportCsv(const QString &path, QString *error) const;
+
+    AmaixDocument *document() const { return m_document; }
+    AmaixPlot *plot() const { return m_plot; }
+    AmaixPanel *panel() const { return m_panel; }
+    AmaixSweepPanel *sweep() const { return m_sweep; }
+    AmaixTableModel *tableModel() const { return m_model; }
+    QSortFilterProxyModel *proxyModel() const { return m_proxy; }
+    QTableView *table() const { return m_table; }
+    QTabWidget *tabs() const { return m_tabs; }
+    QLabel *totalsLabel() const { return m_totals; }
+    const roofline::amaix::Result &result() const { return m_result; }
+    const std::vector<roofline::amaix::LayerSummary> &layers() const { return m_layers; }
+    const roofline::amaix::SummaryTotals &totals() const { return m_summaryTotals; }
+    quint64 updateCount() const { return m_updateCount; }
+    int selectedLayer() const { return m_selectedLayer; } // network layer index or -1
+    void selectLayer(int layer);                           // in the table and the plot
+
+signals:
+    void updated(); // after every coalesced evaluate + redraw
+
+private:
+    void scheduleUpdate(bool structural);
+    void refresh();
+    void showMessage(const QString &text);
+
+    AmaixDocument *m_document;
+    AmaixPlot *m_plot = nullptr;
+    AmaixPanel *m_panel = nullptr;
+    AmaixSweepPanel *m_sweep = nullptr;
+    QScrollArea *m_panelScroll = nullptr;
+    QTabWidget *m_tabs = nullptr;
+    QTableView *m_table = nullptr;
+    AmaixTableModel *m_model = nullptr;
+    QSortFilterProxyModel *m_proxy = nullptr;
+    QLabel *m_totals = nullptr;
+    QLabel *m_message = nullptr;
+    QPushButton *m_csvButton = nullptr;
+
+    // What the plot and the table point into: copies taken at each refresh, so a
+    // document change waiting for its coalesced update never leaves them inconsistent.
+    roofline::amaix::Network m_network;
+    roofline::amaix::Accelerator m_accelerator;
+    roofline::amaix::Result m_result;
+    std::vector<roofline::amaix::LayerSummary> m_layers;
+    roofline::amaix::SummaryTotals m_summaryTotals;
+    std::vector<double> m_measuredNs; // per network layer, NaN where not measured
+    double m_measuredTotalNs = 0;
+    int m_selectedLayer = -1;
+    bool m_selecting = false;
+    bool m_pending = false;
+    bool m_structuralPending = false;
+    quint64 m_updateCount = 0;
+};
+
+} // namespace studio

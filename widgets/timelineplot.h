@@ -1,0 +1,120 @@
+// The Verrocchio timeline: one Gantt lane per core × pipe (S, MTE2, MTE1, M,
+// V, MTE3), bars coloured by instruction, stalled waits hatched, bus
+// contention shaded on the MTE lanes with each transfer's share, the critical
+// path outlined, and set→wait arrows on demand. Horizontal zoom with the
+// wheel, pan by dragging. Bars narrower than a pixel are merged by
+// roofline::verrocchio::mergeBars() at paint time, so a redraw costs about
+// (lanes × pixels), not the trace length.
+#pragma once
+
+#include "verrocchio/layout.h"
+#include "verrocchio/simulation.h"
+#include "verrocchio/trace.h"
+
+#include <qcustomplot.h>
+
+#include <memory>
+#include <optional>
+#include <vector>
+
+namespace studio {
+
+class TimelineBarsPlottable;
+
+// What the plot shows: shared, immutable, cheap to hand around.
+struct TimelineData {
+    std::shared_ptr<const roofline::verrocchio::Trace> trace;
+    roofline::verrocchio::Machine machine;
+    std::shared_ptr<const roofline::verrocchio::Result> result;
+    std::shared_ptr<const roofline::verrocchio::TimelineBars> bars;
+    // Per core, per instruction: 1 when it lies on the critical path.
+    std::shared_ptr<const std::vector<std::vector<char>>> onPath;
+};
+
+struct InstructionRef {
+    std::uint32_t core = 0;
+    std::uint32_t instruction = 0;
+    bool operator==(const InstructionRef &) const = default;
+};
+
+class TimelinePlot : public QCustomPlot {
+    Q_OBJECT
+public:
+    explicit TimelinePlot(QWidget *parent = nullptr);
+
+    // New data; keeps the zoom unless the lanes changed. Call replot() afterwards.
+    void setData(const TimelineData &data);
+    const TimelineData &data() const { return m_data; }
+    std::size_t laneCount() const;
+
+    // Back to the whole trace.
+    void resetView();
+    void setTimeRange(double startNs, double endNs);
+
+    void setShowCriticalPath(bool show);
+    bool showCriticalPath() const { return m_showCriticalPath; }
+    void setShowFlagArrows(bool show);
+    bool showFlagArrows() const { return m_showFlagArrows; }
+    void setSelected(std::optional<InstructionRef> selected);
+    std::optional<InstructionRef> selected() const { return m_selected; }
+
+    // The rectangles the last paint drew (or would draw now): bars and merged groups.
+    std::vector<roofline::verrocchio::BarGroup> visibleGroups() const;
+    double nsPerPixel() const;
+    // The instruction under a pixel (a bar or a stall), if any.
+    std::optional<InstructionRef> instructionAt(const QPointF &pixel) const;
+    QString tooltipAt(const QPointF &pixel) const;
+    QString describeInstruction(InstructionRef ref) const; // multi-line, for tooltips
+    static QColor colorOfName(std::uint32_t name);
+
+signals:
+    void instructionClicked(studio::InstructionRef ref);
+    void timeRangeChanged(double startNs, double endNs);
+
+protected:
+    void mouseMoveEvent(QMouseEvent *event) override;
+    void mouseReleaseEvent(QMouseEvent *event) override;
+    void mousePressEvent(QMouseEvent *event) override;
+
+private:
+    void clampRange(const QCPRange &range);
+    void updateTimeAxis();
+    void updateLaneAxis();
+    void updateLegend();
+
+    TimelineData m_data;
+    TimelineBarsPlottable *m_bars = nullptr;
+    bool m_showCriticalPath = true;
+    bool m_showFlagArrows = false;
+    std::optional<InstructionRef> m_selected;
+    QPoint m_pressPos;
+    std::size_t m_lanes = 0;
+    bool m_clamping = false;
+    std::vector<QCPBars *> m_legendEntries;
+};
+
+// The whole trace in a strip below the timeline; the shaded window is the
+// timeline's visible range, and clicking or dragging moves it.
+class TimelineOverview : public QCustomPlot {
+    Q_OBJECT
+public:
+    explicit TimelineOverview(TimelinePlot *timeline, QWidget *parent = nullptr);
+    void setData(const TimelineData &data);
+    void setWindow(double startNs, double endNs);
+    QCPItemRect *window() const { return m_window; }
+
+protected:
+    void mousePressEvent(QMouseEvent *event) override;
+    void mouseMoveEvent(QMouseEvent *event) override;
+
+private:
+    void centreAt(double x);
+
+    TimelinePlot *m_timeline;
+    TimelineBarsPlottable *m_bars = nullptr;
+    QCPItemRect *m_window = nullptr;
+};
+
+} // namespace studio
+
+Q_DECLARE_METATYPE(studio::InstructionRef)
