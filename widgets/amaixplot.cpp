@@ -442,13 +442,8 @@ void AmaixPlot::applyRanges()
 
 void AmaixPlot::updateNumberFormats()
 {
-    // Plain numbers while they stay short, else powers of ten, never a mix on one axis.
-    for (QCPAxis *axis : {xAxis, yAxis}) {
-        const QCPRange r = axis->range();
-        const bool powers = r.upper > 1e5 || r.lower < 1e-3;
-        axis->setNumberFormat(powers ? QStringLiteral("eb") : QStringLiteral("g"));
-        axis->setNumberPrecision(powers ? 0 : 6);
-    }
+    for (QCPAxis *axis : {xAxis, yAxis})
+        updateLogTickFormat(axis);
 }
 
 void AmaixPlot::resetView()

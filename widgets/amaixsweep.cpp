@@ -393,13 +393,8 @@ void AmaixSweepPanel::showResult()
         for (QCPGraph *g : {m_line, m_infeasible, m_current})
             g->addToLegend();
     }
-    // Plain numbers while short, else powers of ten, never a mix on one axis.
-    for (QCPAxis *axis : {m_plot->xAxis, m_plot->yAxis}) {
-        const QCPRange r = axis->range();
-        const bool powers = axis->scaleType() == QCPAxis::stLogarithmic && (r.upper > 1e5 || r.lower < 1e-3);
-        axis->setNumberFormat(powers ? QStringLiteral("eb") : QStringLiteral("g"));
-        axis->setNumberPrecision(powers ? 0 : 6);
-    }
+    for (QCPAxis *axis : {m_plot->xAxis, m_plot->yAxis})
+        updateLogTickFormat(axis);
     markCurrent();
 }
 

@@ -528,14 +528,8 @@ void GablesPlot::applyRanges()
 
 void GablesPlot::updateNumberFormats()
 {
-    // Plain numbers while they stay short, else powers of ten on every tick,
-    // never a mix of both on one axis.
-    for (QCPAxis *axis : {xAxis, yAxis}) {
-        const QCPRange r = axis->range();
-        const bool powers = r.upper > 1e5 || r.lower < 1e-3;
-        axis->setNumberFormat(powers ? QStringLiteral("eb") : QStringLiteral("g"));
-        axis->setNumberPrecision(powers ? 0 : 6);
-    }
+    for (QCPAxis *axis : {xAxis, yAxis})
+        updateLogTickFormat(axis);
 }
 
 void GablesPlot::resetView()

@@ -1,5 +1,7 @@
 #include "units.h"
 
+#include <qcustomplot.h>
+
 #include <cmath>
 
 namespace studio {
@@ -11,6 +13,14 @@ QString formatValue(double value, int significantDigits)
     if (value != 0 && (std::abs(value) >= 1e7 || std::abs(value) < 1e-4))
         return QString::number(value, 'g', significantDigits);
     return QString::number(value, 'g', std::max(significantDigits, 1 + int(std::floor(std::log10(std::max(std::abs(value), 1.0))))));
+}
+
+void updateLogTickFormat(QCPAxis *axis)
+{
+    const QCPRange r = axis->range();
+    const bool powers = axis->scaleType() == QCPAxis::stLogarithmic && (r.upper > 1e5 || r.lower < 1e-3);
+    axis->setNumberFormat(powers ? QStringLiteral("eb") : QStringLiteral("g"));
+    axis->setNumberPrecision(powers ? 0 : 6);
 }
 
 TimeUnit timeUnitFor(double maxNs)
