@@ -1,5 +1,6 @@
 #include "amaixplot.h"
 
+#include "plotstyle.h"
 #include "units.h"
 
 #include <QToolTip>
@@ -159,32 +160,8 @@ AmaixPlot::AmaixPlot(QWidget *parent)
     setMinimumSize(420, 300);
     setAutoAddPlottableToLegend(false);
 
-    plotLayout()->insertRow(0);
-    m_title = new QCPTextElement(this, QString(), QFont(font().family(), 12, QFont::Bold));
-    plotLayout()->addElement(0, 0, m_title);
-
-    for (QCPAxis *axis : {xAxis, yAxis}) {
-        axis->setScaleType(QCPAxis::stLogarithmic);
-        auto ticker = QSharedPointer<QCPAxisTickerLog>::create();
-        ticker->setLogBase(10);
-        ticker->setSubTickCount(8);
-        axis->setTicker(ticker);
-        axis->grid()->setSubGridVisible(true);
-        axis->grid()->setSubGridPen(QPen(QColor(238, 238, 238), 0, Qt::SolidLine));
-        axis->grid()->setPen(QPen(QColor(200, 200, 200), 0, Qt::SolidLine));
-        QFont labelFont = axis->labelFont();
-        labelFont.setPointSize(10);
-        axis->setLabelFont(labelFont);
-    }
-    xAxis->setLabel(QStringLiteral("Operational intensity I (ops/byte)"));
-    yAxis->setLabel(QStringLiteral("Attained performance P (Gops/s)"));
-
-    legend->setVisible(true);
-    legend->setBrush(QColor(255, 255, 255, 225));
-    legend->setBorderPen(QPen(QColor(180, 180, 180)));
-    QFont legendFont = font();
-    legendFont.setPointSize(9);
-    legend->setFont(legendFont);
+    m_title = setUpRooflineAxes(this, QStringLiteral("Operational intensity I (ops/byte)"),
+                                QStringLiteral("Attained performance P (Gops/s)"));
     // Under the axes, in columns: with a dozen roofs and markers everywhere it never hides data.
     axisRect()->insetLayout()->take(legend);
     plotLayout()->addElement(2, 0, legend);

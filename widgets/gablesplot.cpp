@@ -1,5 +1,6 @@
 #include "gablesplot.h"
 
+#include "plotstyle.h"
 #include "units.h"
 
 #include <QToolTip>
@@ -97,40 +98,12 @@ GablesPlot::GablesPlot(QWidget *parent)
     setMinimumSize(420, 320);
     setAutoAddPlottableToLegend(false); // setModel() decides what the legend lists
 
-    plotLayout()->insertRow(0);
-    m_title = new QCPTextElement(this, QString(), QFont(font().family(), 12, QFont::Bold));
-    plotLayout()->addElement(0, 0, m_title);
-
-    for (QCPAxis *axis : {xAxis, yAxis}) {
-        axis->setScaleType(QCPAxis::stLogarithmic);
-        auto ticker = QSharedPointer<QCPAxisTickerLog>::create();
-        ticker->setLogBase(10);
-        ticker->setSubTickCount(8);
-        axis->setTicker(ticker);
-        axis->setNumberFormat(QStringLiteral("gb"));
-        axis->setNumberPrecision(6);
-        axis->grid()->setSubGridVisible(true);
-        axis->grid()->setSubGridPen(QPen(QColor(238, 238, 238), 0, Qt::SolidLine));
-        axis->grid()->setPen(QPen(QColor(200, 200, 200), 0, Qt::SolidLine));
-        QFont labelFont = axis->labelFont();
-        labelFont.setPointSize(10);
-        axis->setLabelFont(labelFont);
-    }
-    xAxis->setLabel(QStringLiteral("Operational intensity I (ops/byte)"));
-    yAxis->setLabel(QStringLiteral("Attainable performance P (Gops/s)"));
-
-    legend->setVisible(true);
-    legend->setBrush(QColor(255, 255, 255, 225));
-    legend->setBorderPen(QPen(QColor(180, 180, 180)));
-    QFont legendFont = font();
-    legendFont.setPointSize(9);
-    legend->setFont(legendFont);
-    legend->setIconTextPadding(10); // SVG renderers set text a little wider than Qt does
+    m_title = setUpRooflineAxes(this, QStringLiteral("Operational intensity I (ops/byte)"),
+                                QStringLiteral("Attainable performance P (Gops/s)"));
     axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);
 
     m_memoryGraph = addGraph();
     m_memoryGraph->setPen(QPen(kMemoryColor, 2));
-
 
     m_ghostPoint = addGraph();
     m_ghostPoint->setLineStyle(QCPGraph::lsNone);

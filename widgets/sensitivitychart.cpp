@@ -1,5 +1,6 @@
 #include "sensitivitychart.h"
 
+#include "plotstyle.h"
 #include "units.h"
 
 #include <algorithm>
@@ -12,45 +13,11 @@ SensitivityChart::SensitivityChart(QWidget *parent)
     : QCustomPlot(parent)
     , m_ticker(QSharedPointer<QCPAxisTickerText>::create())
 {
-    setMinimumHeight(150);
-    setAntialiasedElements(QCP::aeAll);
-    setPlottingHint(QCP::phImmediateRefresh, false);
-    yAxis->setTicker(m_ticker);
-    yAxis->setRangeReversed(true);
-    yAxis->grid()->setVisible(false);
-    yAxis->setTickLength(0, 0);
-    xAxis->setNumberFormat(QStringLiteral("g"));
-    for (QCPAxis *axis : {xAxis, yAxis}) {
-        QFont f = axis->tickLabelFont();
-        f.setPointSize(9);
-        axis->setTickLabelFont(f);
-        QFont lf = axis->labelFont();
-        lf.setPointSize(9);
-        axis->setLabelFont(lf);
-    }
-    auto makeBars = [this](const QString &name, const QColor &color) {
-        auto *bars = new QCPBars(yAxis, xAxis);
-        bars->setName(name);
-        bars->setPen(QPen(color.darker(130)));
-        bars->setBrush(color);
-        bars->setWidth(0.6);
-        return bars;
-    };
-    m_low = makeBars(QStringLiteral("parameter −"), QColor(0xe45756));
-    m_high = makeBars(QStringLiteral("parameter +"), QColor(0x54a24b));
+    setUpBarChart(this, m_ticker);
+    m_low = addHorizontalBars(this, QStringLiteral("parameter −"), QColor(0xe45756), 0.6);
+    m_high = addHorizontalBars(this, QStringLiteral("parameter +"), QColor(0x54a24b), 0.6);
     m_baseline = new QCPItemStraightLine(this);
     m_baseline->setPen(QPen(Qt::black, 1, Qt::DashLine));
-
-    legend->setVisible(true);
-    QFont lf = font();
-    lf.setPointSize(8);
-    legend->setFont(lf);
-    legend->setBorderPen(Qt::NoPen);
-    legend->setFillOrder(QCPLegend::foColumnsFirst);
-    axisRect()->insetLayout()->take(legend);
-    plotLayout()->insertRow(0);
-    plotLayout()->addElement(0, 0, legend);
-    plotLayout()->setRowStretchFactor(0, 0.001);
 }
 
 void SensitivityChart::setModel(const Soc &soc, double baselineGops, double relativeStep)

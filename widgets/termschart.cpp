@@ -1,5 +1,6 @@
 #include "termschart.h"
 
+#include "plotstyle.h"
 #include "units.h"
 
 #include <algorithm>
@@ -13,55 +14,16 @@ TermsChart::TermsChart(QWidget *parent)
     : QCustomPlot(parent)
     , m_ticker(QSharedPointer<QCPAxisTickerText>::create())
 {
-    setMinimumHeight(150);
-    setAntialiasedElements(QCP::aeAll);
-    setPlottingHint(QCP::phImmediateRefresh, false); // paint with the rest of the window, once per frame
-
-    yAxis->setTicker(m_ticker);
-    yAxis->setRangeReversed(true);
-    yAxis->grid()->setVisible(false);
-    yAxis->setTickLength(0, 0);
-    xAxis->setNumberFormat(QStringLiteral("g"));
-    for (QCPAxis *axis : {xAxis, yAxis}) {
-        QFont f = axis->tickLabelFont();
-        f.setPointSize(9);
-        axis->setTickLabelFont(f);
-        QFont lf = axis->labelFont();
-        lf.setPointSize(9);
-        axis->setLabelFont(lf);
-    }
-
-    auto makeBars = [this](const QString &name, const QColor &color) {
-        auto *bars = new QCPBars(yAxis, xAxis);
-        bars->setName(name);
-        bars->setPen(QPen(color.darker(130)));
-        bars->setBrush(color);
-        bars->setWidth(0.38);
-        return bars;
-    };
-    m_compute = makeBars(QStringLiteral("compute C_i"), QColor(0x4c78a8));
-    m_link = makeBars(QStringLiteral("link D_i/B_i"), QColor(0xf58518));
-    m_memory = makeBars(QStringLiteral("shared: memory, cache, bus"), QColor(0x545454));
-    m_memory->setWidth(0.6);
+    setUpBarChart(this, m_ticker);
+    m_compute = addHorizontalBars(this, QStringLiteral("compute C_i"), QColor(0x4c78a8), 0.38);
+    m_link = addHorizontalBars(this, QStringLiteral("link D_i/B_i"), QColor(0xf58518), 0.38);
+    m_memory = addHorizontalBars(this, QStringLiteral("shared: memory, cache, bus"), QColor(0x545454), 0.6);
     auto *group = new QCPBarsGroup(this);
     m_compute->setBarsGroup(group);
     m_link->setBarsGroup(group);
 
     m_maxLine = new QCPItemStraightLine(this);
     m_maxLine->setPen(QPen(Qt::black, 1, Qt::DashLine));
-
-    legend->setVisible(true);
-    QFont lf = font();
-    lf.setPointSize(8);
-    legend->setFont(lf);
-    legend->setBorderPen(Qt::NoPen);
-    legend->setFillOrder(QCPLegend::foColumnsFirst);
-    // The legend sits in a row of its own above the bars so it never hides one.
-    axisRect()->insetLayout()->take(legend);
-    plotLayout()->insertRow(0);
-    plotLayout()->addElement(0, 0, legend);
-    legend->setMargins(QMargins(4, 2, 4, 0));
-    plotLayout()->setRowStretchFactor(0, 0.001);
 }
 
 void TermsChart::setModel(const Soc &soc, const Result &result)
