@@ -1,6 +1,7 @@
 #include "amaixsweep.h"
 
 #include "amaixdocument.h"
+#include "common/jsonreader.h"
 #include "units.h"
 
 #include <QCheckBox>
@@ -18,6 +19,10 @@
 #include <cmath>
 
 namespace studio {
+
+namespace {
+constexpr const char *kConstantArea = "constant-area"; // the x-axis choice of the T_k × T_c family
+} // namespace
 
 using namespace roofline;
 using namespace roofline::amaix;
@@ -156,7 +161,12 @@ AmaixSweepPanel::AxisControls AmaixSweepPanel::makeAxis(int axis, QWidget *paren
     c.count->setValue(axis == 0 ? 33 : 17);
     c.log = new QCheckBox(tr("log"), parent);
     c.log->setChecked(true);
-    connect(c.parameter, &QComboBox::currentIndexChanged, this, [this, axis] { resetRange(axis); });
+    connect(c.parameter, &QComboBox::currentIndexChanged, this, [this, axis] {
+        resetRange(axis);
+        // The constant-area family steps T_k in powers of two: no count, no scale to choose.
+        m_axes[axis].count->setEnabled(!isConstantArea(axis));
+        m_axes[axis].log->setEnabled(!isConstantArea(axis));
+    });
     return c;
 }
 
@@ -171,6 +181,8 @@ void AmaixSweepPanel::setParameters(const QStringList &pointers, const QStringLi
             box->clear();
             for (int i = 0; i < pointers.size(); ++i)
                 box->addItem(QStringLiteral("%1 (%2)").arg(labels.value(i), pointers[i]), pointers[i]);
+            if (a == 0) // seed 000, Fig. 13: MAC arrays of the same area, T_k from..to, T_c = area / T_k
+                box->addItem(tr("T_k with T_k × T_c constant (Fig. 13)"), QString::fromLatin1(kConstantArea));
             int index = box->findData(previous);
             if (index < 0) // defaults: memory bandwidth along x, then the next parameter along y
                 index = a == 0 ? std::max(0, int(pointers.indexOf(QRegularExpression(QStringLiteral("^/memories/")))))
@@ -182,16 +194,31 @@ void AmaixSweepPanel::setParameters(const QStringList &pointers, const QStringLi
     markCurrent();
 }
 
+std::string AmaixSweepPanel::macTkPointer() const
+{
+    const std::string type = !m_document->options().dataType.empty() ? m_document->options().dataType
+        : !m_document->network().dataType.empty()                    ? m_document->network().dataType
+                                                                     : m_document->accelerator().defaultDataType;
+    return "/data_types/" + roofline::jsonPointerToken(type) + "/t_k";
+}
+
+bool AmaixSweepPanel::isConstantArea(int axis) const
+{
+    return m_axes[axis].parameter->currentData().toString() == QLatin1String(kConstantArea);
+}
+
 void AmaixSweepPanel::resetRange(int axis)
 {
-    const std::string pointer = m_axes[axis].parameter->currentData().toString().toStdString();
+    const std::string pointer = isConstantArea(axis) ? macTkPointer()
+                                                     : m_axes[axis].parameter->currentData().toString().toStdString();
     Diagnostics diagnostics;
     const auto parameter = resolveParameter(m_document->accelerator(), pointer, diagnostics);
     if (!parameter)
         return;
     const double v = parameter->get(m_document->accelerator());
-    const bool integer = std::size_t(m_axes[axis].parameter->currentIndex()) < m_integer.size()
-        && m_integer[std::size_t(m_axes[axis].parameter->currentIndex())];
+    const bool integer = isConstantArea(axis)
+        || (std::size_t(m_axes[axis].parameter->currentIndex()) < m_integer.size()
+            && m_integer[std::size_t(m_axes[axis].parameter->currentIndex())]);
     m_axes[axis].from->setValue(integer ? std::max(1.0, std::round(v / 8)) : v / 8);
     m_axes[axis].to->setValue(v * 8);
 }
@@ -218,6 +245,29 @@ void AmaixSweepPanel::run()
         axis.parameter = m_axes[a].parameter->currentData().toString().toStdString();
         axis.values = sweepValues(m_axes[a].from->value(), m_axes[a].to->value(), m_axes[a].count->value(),
                                   m_axes[a].log->isChecked(), integer);
+        if (isConstantArea(a)) {
+            // The family keeps today's MAC count: T_k in powers of two, T_c = T_k·T_c / T_k.
+            Diagnostics diagnostics;
+            const Accelerator &acc = m_document->accelerator();
+            const auto tK = resolveParameter(acc, macTkPointer(), diagnostics);
+            const auto tC = resolveParameter(acc, "/scaling/t_c", diagnostics);
+            if (!tK || !tC) {
+                m_status->setText(tr("The constant-area family needs the nvdla scaling model."));
+                return;
+            }
+            axis.kind = SweepAxis::Kind::ConstantArea;
+            axis.parameter = macTkPointer();
+            axis.macProduct = tK->get(acc) * tC->get(acc);
+            axis.values.clear();
+            for (double v = 1; v <= m_axes[a].to->value(); v *= 2) {
+                if (v >= m_axes[a].from->value() && std::fmod(axis.macProduct, v) == 0)
+                    axis.values.push_back(v);
+            }
+            if (axis.values.empty()) {
+                m_status->setText(tr("No power of two in that T_k range divides T_k·T_c = %1.").arg(axis.macProduct));
+                return;
+            }
+        }
         spec.axes.push_back(axis);
     }
     if (axes == 2 && spec.axes[0].parameter == spec.axes[1].parameter) {
@@ -445,6 +495,10 @@ bool AmaixSweepPanel::applyPoint(std::size_t index)
     for (std::size_t a = 0; a < m_spec.axes.size(); ++a) {
         const auto parameter = resolveParameter(m_document->accelerator(), m_spec.axes[a].parameter, diagnostics);
         ok = ok && parameter && m_document->setParameter(*parameter, values[a]);
+        if (ok && m_spec.axes[a].kind == SweepAxis::Kind::ConstantArea) {
+            const auto tC = resolveParameter(m_document->accelerator(), "/scaling/t_c", diagnostics);
+            ok = tC && m_document->setParameter(*tC, m_spec.axes[a].macProduct / values[a]);
+        }
     }
     markCurrent();
     return ok;

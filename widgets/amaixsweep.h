@@ -42,6 +42,7 @@ public:
     // The parameters offered (pointers, labels, whether integral); keeps the choice when still offered.
     void setParameters(const QStringList &pointers, const QStringList &labels, const std::vector<bool> &integer);
     void markCurrent(); // the current configuration's marker, after an edit
+    bool isConstantArea(int axis) const; // the x axis sweeps the T_k × T_c = const family
 
     void run();
     void cancel();
@@ -88,6 +89,7 @@ private:
     AmaixDocument *m_document;
     AxisControls m_axes[2];
     std::vector<bool> m_integer; // per offered parameter
+    std::string macTkPointer() const; // T_k of the data type in use
     QCheckBox *m_second = nullptr;
     QPushButton *m_run = nullptr;
     QPushButton *m_cancel = nullptr;

@@ -6,6 +6,7 @@
 #include "amaix/io.h"
 #include "amaix/layersummary.h"
 #include "amaix/model.h"
+#include "amaix/sweep.h"
 #include "amaixdocument.h"
 #include "amaixpanel.h"
 #include "amaixplot.h"
@@ -39,6 +40,7 @@
 
 using namespace studio;
 using namespace roofline::amaix;
+using roofline::Diagnostics;
 
 namespace {
 
@@ -351,6 +353,46 @@ private slots:
         QCOMPARE(view->plot()->selectedRow(), view->tableModel()->rowOfLayer(pool5));
         QCOMPARE(view->proxyModel()->data(view->table()->selectionModel()->currentIndex(), AmaixTableModel::LayerRole).toInt(),
                  pool5);
+    }
+
+    void constantAreaFamily()
+    {
+        // Seed 000, Fig. 13: MAC arrays of nv_full's area (T_k·T_c = 16·64 in fp16).
+        MainWindow window;
+        AmaixView *view = amaixView(window);
+        AmaixSweepPanel *sweep = view->sweep();
+        QComboBox *x = sweep->parameterBox(0);
+        x->setCurrentIndex(x->findData(QStringLiteral("constant-area")));
+        QVERIFY(sweep->isConstantArea(0));
+        sweep->fromBox(0)->setValue(2);
+        sweep->toBox(0)->setValue(128);
+        QSignalSpy finished(sweep, &AmaixSweepPanel::finished);
+        sweep->runButton()->click();
+        QVERIFY(finished.wait(10000));
+        const auto &points = sweep->result().points;
+        QCOMPARE(points.size(), std::size_t(7)); // T_k = 2, 4, …, 128
+        const Accelerator base = view->document()->accelerator();
+        const double area = 16 * 64;
+        for (const SweepPoint &p : points) {
+            QCOMPARE(std::exp2(std::round(std::log2(p.x))), p.x);
+            if (p.status != Status::Ok)
+                continue;
+            Accelerator acc = base;
+            Diagnostics diagnostics;
+            resolveParameter(acc, "/data_types/fp16/t_k", diagnostics)->set(acc, p.x);
+            resolveParameter(acc, "/scaling/t_c", diagnostics)->set(acc, area / p.x);
+            ROOFLINE_COMPARE_REL(p.fps, evaluate(view->document()->network(), acc, view->document()->options()).fps, 1e-12);
+        }
+        // Applying a point keeps the area: T_c follows T_k.
+        const auto feasible = std::find_if(points.begin(), points.end(),
+                                           [](const SweepPoint &p) { return p.status == Status::Ok && p.x != 16; });
+        QVERIFY(feasible != points.end());
+        QVERIFY(sweep->applyPoint(std::size_t(feasible - points.begin())));
+        Diagnostics diagnostics;
+        const Accelerator &now = view->document()->accelerator();
+        ROOFLINE_COMPARE_REL(resolveParameter(now, "/data_types/fp16/t_k", diagnostics)->get(now) *
+                                 resolveParameter(now, "/scaling/t_c", diagnostics)->get(now),
+                             area, 1e-12);
     }
 
     void sweepRunsAppliesAndCancels()
