@@ -55,6 +55,43 @@ Stats summarize(std::vector<double> samples)
     return {at(0.5), at(0.9), at(0.99), samples.back()};
 }
 
+// Times `work` alone, repeatedly, and prints its median and p99: where one update's time goes.
+template<typename Work>
+void printStage(const char *name, int iterations, Work &&work)
+{
+    std::vector<double> t;
+    QElapsedTimer timer;
+    for (int i = 0; i < std::max(10, iterations / 4); ++i) {
+        timer.start();
+        work();
+        t.push_back(double(timer.nsecsElapsed()) / 1e6);
+    }
+    const Stats st = summarize(t);
+    std::printf("         %-36s median %6.2f  p99 %6.2f ms\n", name, st.median, st.p99);
+}
+
+// Drags two sliders in turn as a user would and measures each move until the
+// view's coalesced update ran and the window painted (`updates` reads its count).
+template<typename UpdateCount>
+std::vector<double> dragSliders(QSlider *a, QSlider *b, int iterations, UpdateCount &&updates)
+{
+    std::vector<double> samples;
+    samples.reserve(std::size_t(iterations));
+    QElapsedTimer timer;
+    for (int i = 0; i < iterations; ++i) {
+        QSlider *slider = (i % 2) ? a : b;
+        const int position = 300 + (i * 37) % 400;
+        const quint64 before = updates();
+        timer.start();
+        slider->setValue(position == slider->value() ? position + 1 : position);
+        while (updates() == before)
+            QApplication::processEvents();
+        QApplication::processEvents(); // the paint events
+        samples.push_back(double(timer.nsecsElapsed()) / 1e6);
+    }
+    return samples;
+}
+
 Soc makeSoc(int n)
 {
     Soc soc;
@@ -109,40 +146,16 @@ void benchReplot(int n, int iterations)
     // Drag the last IP's intensity slider back and forth, and Bpeak's, as a user would.
     QSlider *intensity = view->panel()->intensitySlider(n - 1)->slider();
     QSlider *bpeak = view->panel()->bpeakSlider()->slider();
-    std::vector<double> samples;
-    samples.reserve(std::size_t(iterations));
-    QElapsedTimer timer;
-    for (int i = 0; i < iterations; ++i) {
-        QSlider *slider = (i % 2) ? intensity : bpeak;
-        const int position = 300 + (i * 37) % 400;
-        const quint64 before = view->updateCount();
-        timer.start();
-        slider->setValue(position == slider->value() ? position + 1 : position);
-        while (view->updateCount() == before)
-            QApplication::processEvents();
-        QApplication::processEvents(); // paint events of both charts
-        samples.push_back(double(timer.nsecsElapsed()) / 1e6);
-    }
-    const Stats s = summarize(samples);
+    const Stats s = summarize(dragSliders(intensity, bpeak, iterations, [&] { return view->updateCount(); }));
     std::printf("replot %3d IPs  slider -> finished replot (ms): median %6.2f  p90 %6.2f  p99 %6.2f  max %6.2f  (n=%d)\n",
                 n, s.median, s.p90, s.p99, s.max, iterations);
 
     // Where the time goes: each stage of one update alone.
-    auto stage = [&](const char *name, auto &&work) {
-        std::vector<double> t;
-        for (int i = 0; i < std::max(10, iterations / 4); ++i) {
-            timer.start();
-            work();
-            t.push_back(double(timer.nsecsElapsed()) / 1e6);
-        }
-        const Stats st = summarize(t);
-        std::printf("         %-28s median %6.2f  p99 %6.2f ms\n", name, st.median, st.p99);
-    };
     const Soc &soc = window.gablesDocument()->soc();
-    stage("panel: refresh controls", [&] { view->panel()->refreshValues(); });
-    stage("evaluate + plot geometry", [&] { view->plot()->setModel(soc, evaluate(soc)); });
-    stage("roofline plot: replot", [&] { view->plot()->replot(); });
-    stage("terms chart: replot", [&] { view->termsChart()->replot(); });
+    printStage("panel: refresh controls", iterations, [&] { view->panel()->refreshValues(); });
+    printStage("evaluate + plot geometry", iterations, [&] { view->plot()->setModel(soc, evaluate(soc)); });
+    printStage("roofline plot: replot", iterations, [&] { view->plot()->replot(); });
+    printStage("terms chart: replot", iterations, [&] { view->termsChart()->replot(); });
 }
 
 // The Verrocchio timeline at n instructions (a synthetic double-buffered
@@ -183,36 +196,26 @@ void benchTimeline(std::size_t n, int iterations)
     std::printf("         of which until the plots were redrawn  median %6.2f  p99 %6.2f ms (the rest: window paint)\n",
                 a.median, a.p99);
 
-    auto stage = [&](const char *name, auto &&work) {
-        std::vector<double> t;
-        for (int i = 0; i < std::max(10, iterations / 4); ++i) {
-            timer.start();
-            work();
-            t.push_back(double(timer.nsecsElapsed()) / 1e6);
-        }
-        const Stats st = summarize(t);
-        std::printf("         %-36s median %6.2f  p99 %6.2f ms\n", name, st.median, st.p99);
-    };
     const studio::TimelineData data = view->data();
-    stage("simulate + bars + path (worker)", [&] { studio::TimelineView::compute(data.trace, data.machine); });
-    stage("timeline: set data + replot (GUI)", [&] {
+    printStage("simulate + bars + path (worker)", iterations, [&] { studio::TimelineView::compute(data.trace, data.machine); });
+    printStage("timeline: set data + replot (GUI)", iterations, [&] {
         view->plot()->setData(data);
         view->plot()->replot();
     });
-    stage("timeline: replot, zoomed to 1/100", [&] {
+    printStage("timeline: replot, zoomed to 1/100", iterations, [&] {
         view->plot()->setTimeRange(0, data.result->totalNs / 100);
         view->plot()->replot();
     });
     view->plot()->resetView();
-    stage("overview: set data + replot (GUI)", [&] {
+    printStage("overview: set data + replot (GUI)", iterations, [&] {
         view->overview()->setData(data);
         view->overview()->replot();
     });
-    stage("instruction table: new timings (GUI)", [&] {
+    printStage("instruction table: new timings (GUI)", iterations, [&] {
         view->tableModel()->setData(data);
         QApplication::processEvents();
     });
-    stage("whole window repaint (GUI)", [&] { window.repaint(); });
+    printStage("whole window repaint (GUI)", iterations, [&] { window.repaint(); });
 }
 
 // A synthetic network of `n` layers: conv 3x3 / batch-norm / ReLU blocks with
@@ -307,45 +310,22 @@ void benchAmaix(int iterations)
         QApplication::processEvents();
         QSlider *dram = view->panel()->slider(QStringLiteral("/memories/DRAM/bandwidth_gbps"))->slider();
         QSlider *clock = view->panel()->slider(QStringLiteral("/clock_ghz"))->slider();
-        std::vector<double> samples;
-        QElapsedTimer timer;
-        for (int i = 0; i < iterations; ++i) {
-            QSlider *slider = (i % 2) ? dram : clock;
-            const int position = 300 + (i * 37) % 400;
-            const quint64 before = view->updateCount();
-            timer.start();
-            slider->setValue(position == slider->value() ? position + 1 : position);
-            while (view->updateCount() == before)
-                QApplication::processEvents();
-            QApplication::processEvents(); // paint events of the plot and the table
-            samples.push_back(double(timer.nsecsElapsed()) / 1e6);
-        }
-        const Stats s = summarize(samples);
+        const Stats s = summarize(dragSliders(dram, clock, iterations, [&] { return view->updateCount(); }));
         std::printf("amaix replot %-30s slider -> finished replot (ms): median %6.2f  p90 %6.2f  p99 %6.2f  max %6.2f  (n=%d, %zu markers)\n",
                     net->name.c_str(), s.median, s.p90, s.p99, s.max, iterations, view->plot()->markers().size());
-        auto stage = [&](const char *name, auto &&work) {
-            std::vector<double> t;
-            for (int i = 0; i < std::max(10, iterations / 4); ++i) {
-                timer.start();
-                work();
-                t.push_back(double(timer.nsecsElapsed()) / 1e6);
-            }
-            const Stats st = summarize(t);
-            std::printf("         %-36s median %6.2f  p99 %6.2f ms\n", name, st.median, st.p99);
-        };
         roofline::amaix::Result r;
         std::vector<LayerSummary> layers;
-        stage("evaluate + layer summaries", [&] {
+        printStage("evaluate + layer summaries", iterations, [&] {
             evaluate(view->document()->network(), view->document()->accelerator(), view->document()->options(), r);
             summarizeLayers(view->document()->network(), r, layers);
         });
-        stage("scatter: replot", [&] { view->plot()->replot(); });
-        stage("table: repaint", [&] { view->table()->viewport()->repaint(); });
-        stage("view: whole update, no paint", [&] {
+        printStage("scatter: replot", iterations, [&] { view->plot()->replot(); });
+        printStage("table: repaint", iterations, [&] { view->table()->viewport()->repaint(); });
+        printStage("view: whole update, no paint", iterations, [&] {
             view->document()->setRefine(!view->document()->options().refine);
             view->flushPendingUpdate();
         });
-        stage("whole window repaint", [&] { window.repaint(); });
+        printStage("whole window repaint", iterations, [&] { window.repaint(); });
     }
 }
 
