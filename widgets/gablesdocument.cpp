@@ -23,6 +23,7 @@ bool isRate(double v) { return std::isfinite(v) && v > 0 && v <= Limits::maxRate
 GablesDocument::GablesDocument(QObject *parent)
     : QObject(parent)
     , m_undoStack(new QUndoStack(this))
+    , m_history(m_undoStack, [this](const Soc &soc, bool structural) { restore(soc, structural); })
 {
     connect(m_undoStack, &QUndoStack::cleanChanged, this, &GablesDocument::updateModified);
 }
@@ -119,67 +120,16 @@ QString GablesDocument::ipName(int ip) const
     return validIp(ip) ? QString::fromStdString(m_soc.ips[std::size_t(ip)].name) : QString();
 }
 
-namespace {
-
-// One edit of the model: the state before and after. Consecutive edits of the
-// same parameter within one slider drag merge into one step.
-class EditCommand : public QUndoCommand
-{
-public:
-    EditCommand(GablesDocument *document, Soc before, Soc after, QString key, quint64 serial, bool structural,
-                const QString &text)
-        : QUndoCommand(text)
-        , m_document(document)
-        , m_before(std::move(before))
-        , m_after(std::move(after))
-        , m_key(std::move(key))
-        , m_serial(serial)
-        , m_structural(structural)
-    {
-    }
-
-    int id() const override { return 0x6ab1e5; }
-    bool mergeWith(const QUndoCommand *other) override
-    {
-        const auto *next = static_cast<const EditCommand *>(other);
-        if (m_structural || next->m_structural || next->m_key != m_key || next->m_serial != m_serial)
-            return false;
-        m_after = next->m_after;
-        return true;
-    }
-    void undo() override { m_document->restore(m_before, m_structural); }
-    void redo() override
-    {
-        if (m_applied) // the edit itself already changed the model when it was pushed
-            m_document->restore(m_after, m_structural);
-        m_applied = true;
-    }
-
-private:
-    GablesDocument *m_document;
-    Soc m_before;
-    Soc m_after;
-    QString m_key;
-    quint64 m_serial;
-    bool m_structural;
-    bool m_applied = false;
-};
-
-} // namespace
-
 void GablesDocument::record(const QString &key, bool structural, const QString &text)
 {
-    if (!m_dragging)
-        ++m_mergeSerial; // outside a drag every edit is a step of its own
-    m_undoStack->push(new EditCommand(this, m_committed, m_soc, key, m_mergeSerial, structural, text));
-    m_committed = m_soc;
+    m_history.record(m_soc, key, structural, text);
 }
 
 void GablesDocument::restore(const Soc &soc, bool structural)
 {
     const bool sameIps = soc.ips.size() == m_soc.ips.size();
     m_soc = soc;
-    m_committed = soc;
+    m_history.setCommitted(soc);
     m_locked.resize(m_soc.ips.size(), false);
     if (structural || !sameIps)
         emit structureChanged();
@@ -189,14 +139,12 @@ void GablesDocument::restore(const Soc &soc, bool structural)
 
 void GablesDocument::beginDrag()
 {
-    m_dragging = true;
-    ++m_mergeSerial;
+    m_history.beginDrag();
 }
 
 void GablesDocument::endDrag()
 {
-    m_dragging = false;
-    ++m_mergeSerial;
+    m_history.endDrag();
 }
 
 void GablesDocument::touchValues(const QString &key, const QString &text)
@@ -461,7 +409,6 @@ bool GablesDocument::restoreSession(const QJsonObject &state, const QString &lab
 
     // Everything parsed: now change the document.
     m_soc = *soc;
-    m_committed = m_soc;
     m_locked.assign(m_soc.ips.size(), false);
     const QJsonArray locks = state.value(QStringLiteral("locks")).toArray();
     for (qsizetype i = 0; i < locks.size() && std::size_t(i) < m_locked.size(); ++i)
@@ -469,7 +416,7 @@ bool GablesDocument::restoreSession(const QJsonObject &state, const QString &lab
     m_snapshots = std::move(snapshots);
     m_compared = compared >= 0 && compared < int(m_snapshots.size()) ? compared : -1;
     m_filePath = state.value(QStringLiteral("file")).toString();
-    m_undoStack->clear();
+    m_history.reset(m_soc);
     setModified(state.value(QStringLiteral("modified")).toBool());
     emit filePathChanged(m_filePath);
     emit snapshotsChanged();

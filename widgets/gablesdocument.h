@@ -5,12 +5,11 @@
 
 #include "gables/io.h"
 #include "gables/model.h"
+#include "statehistory.h"
 
 #include <QJsonObject>
 #include <QObject>
 #include <QString>
-
-class QUndoStack;
 
 #include <vector>
 
@@ -107,10 +106,8 @@ private:
     void updateModified();
 
     roofline::gables::Soc m_soc;
-    roofline::gables::Soc m_committed; // the model as of the last undo step
     QUndoStack *m_undoStack = nullptr;
-    quint64 m_mergeSerial = 0;
-    bool m_dragging = false;
+    StateHistory<roofline::gables::Soc> m_history;
     std::vector<Snapshot> m_snapshots;
     int m_compared = -1;
     std::vector<bool> m_locked;

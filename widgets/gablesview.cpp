@@ -8,6 +8,7 @@
 #include "gablesparampanel.h"
 #include "gablesplot.h"
 #include "sensitivitychart.h"
+#include "snapshotbar.h"
 #include "termschart.h"
 #include "units.h"
 
@@ -58,14 +59,14 @@ GablesView::GablesView(GablesDocument *document, QWidget *parent)
     auto *bottom = new QWidget(left);
     auto *bottomLayout = new QVBoxLayout(bottom);
     bottomLayout->setContentsMargins(0, 0, 0, 0);
-    bottomLayout->addLayout(makeSnapshotBar());
+    m_snapshotBar = makeSnapshotBar();
+    bottomLayout->addWidget(m_snapshotBar);
     bottomLayout->addWidget(m_readout);
     m_sensitivity = new SensitivityChart(this);
     m_bottomTabs = new QTabWidget(bottom);
     m_bottomTabs->addTab(m_terms, tr("Time terms"));
-    m_bottomTabs->addTab(m_sensitivity, tr("Sensitivity ±10%"));
-    m_bottomTabs->setTabToolTip(1, tr("Which knob matters: P_att when each parameter alone moves by ±10%, "
-                                      "computed from the model."));
+    m_bottomTabs->addTab(m_sensitivity, QString());
+    setSensitivityStep(m_sensitivityStep); // names the tab
     bottomLayout->addWidget(m_bottomTabs, 1);
     // The tornado costs a few model evaluations per parameter: only while it is shown.
     connect(m_bottomTabs, &QTabWidget::currentChanged, this, [this] { updateSensitivity(); });
@@ -177,67 +178,41 @@ void GablesView::refresh()
     emit updated();
 }
 
-QHBoxLayout *GablesView::makeSnapshotBar()
+SnapshotBar *GablesView::makeSnapshotBar()
 {
-    auto *bar = new QHBoxLayout;
-    bar->setContentsMargins(4, 2, 4, 0);
-    auto *pin = new QPushButton(tr("Pin snapshot"), this);
-    pin->setShortcut(QKeySequence(tr("Ctrl+P")));
-    pin->setToolTip(tr("Keep the current configuration as a named snapshot to compare against (Ctrl+P)"));
-    m_snapshotBox = new QComboBox(this);
-    m_snapshotBox->setToolTip(tr("The snapshot drawn faded on the plot and compared in the readout"));
-    m_snapshotBox->setMinimumContentsLength(14);
-    auto *restore = new QPushButton(tr("Restore"), this);
-    restore->setToolTip(tr("Make the compared snapshot the current model (undoable)"));
-    auto *rename = new QPushButton(tr("Rename…"), this);
-    auto *remove = new QPushButton(tr("Delete"), this);
-    bar->addWidget(new QLabel(tr("Snapshots:"), this));
-    bar->addWidget(pin);
-    bar->addWidget(new QLabel(tr("compare with"), this));
-    bar->addWidget(m_snapshotBox, 1);
-    bar->addWidget(restore);
-    bar->addWidget(rename);
-    bar->addWidget(remove);
-
-    connect(pin, &QPushButton::clicked, m_document, [this] { m_document->pinSnapshot(); });
-    connect(m_snapshotBox, &QComboBox::activated, m_document,
-            [this](int row) { m_document->setComparedSnapshot(row - 1); }); // row 0 is "none"
-    connect(restore, &QPushButton::clicked, m_document,
-            [this] { m_document->restoreSnapshot(m_document->comparedSnapshot()); });
-    connect(remove, &QPushButton::clicked, m_document,
-            [this] { m_document->removeSnapshot(m_document->comparedSnapshot()); });
-    connect(rename, &QPushButton::clicked, this, [this] {
-        const int index = m_document->comparedSnapshot();
-        if (index < 0)
-            return;
-        bool ok = false;
-        const QString name = QInputDialog::getText(this, tr("Rename snapshot"), tr("Name:"), QLineEdit::Normal,
-                                                   m_document->snapshots()[std::size_t(index)].name, &ok);
-        if (ok)
-            m_document->renameSnapshot(index, name);
-    });
-    auto sync = [this, restore, rename, remove] {
-        const QSignalBlocker block(m_snapshotBox);
-        m_snapshotBox->clear();
-        m_snapshotBox->addItem(tr("(none)"));
+    auto *bar = new SnapshotBar(this);
+    connect(bar, &SnapshotBar::pinRequested, m_document, [this] { m_document->pinSnapshot(); });
+    connect(bar, &SnapshotBar::compareRequested, m_document, &GablesDocument::setComparedSnapshot);
+    connect(bar, &SnapshotBar::restoreRequested, m_document, &GablesDocument::restoreSnapshot);
+    connect(bar, &SnapshotBar::removeRequested, m_document, &GablesDocument::removeSnapshot);
+    connect(bar, &SnapshotBar::renameRequested, m_document, &GablesDocument::renameSnapshot);
+    auto sync = [this, bar] {
+        QStringList names;
         for (const auto &snapshot : m_document->snapshots())
-            m_snapshotBox->addItem(snapshot.name);
-        m_snapshotBox->setCurrentIndex(m_document->comparedSnapshot() + 1);
-        const bool any = m_document->comparedSnapshot() >= 0;
-        restore->setEnabled(any);
-        rename->setEnabled(any);
-        remove->setEnabled(any);
+            names << snapshot.name;
+        bar->setSnapshots(names, m_document->comparedSnapshot());
     };
     connect(m_document, &GablesDocument::snapshotsChanged, this, sync);
     sync();
     return bar;
 }
 
+void GablesView::setSensitivityStep(double relativeStep)
+{
+    ModelView::setSensitivityStep(relativeStep);
+    const QString pct = QString::number(relativeStep * 100, 'g', 3);
+    const int tab = m_bottomTabs->indexOf(m_sensitivity);
+    m_bottomTabs->setTabText(tab, tr("Sensitivity ±%1%").arg(pct));
+    m_bottomTabs->setTabToolTip(tab, tr("Which knob matters: P_att when each parameter alone moves by ±%1%, "
+                                        "computed from the model.").arg(pct));
+    updateSensitivity();
+}
+
 void GablesView::updateSensitivity()
 {
     if (m_bottomTabs->currentWidget() != m_sensitivity || m_document->soc().ips.empty())
         return;
-    m_sensitivity->setModel(m_document->soc(), m_result.attainableGops);
+    m_sensitivity->setModel(m_document->soc(), m_result.attainableGops, m_sensitivityStep);
     m_sensitivity->replot();
 }
 
@@ -298,10 +273,10 @@ bool GablesView::applyOverride(const QString &assignment, QString *error)
 QList<ModelView::BundlePlot> GablesView::bundlePlots()
 {
     flushPendingUpdate();
-    m_sensitivity->setModel(m_document->soc(), m_result.attainableGops); // even when its tab is hidden
+    m_sensitivity->setModel(m_document->soc(), m_result.attainableGops, m_sensitivityStep); // even when its tab is hidden
     return {{QStringLiteral("gables-roofline"), tr("Gables multi-roofline plot"), m_plot},
             {QStringLiteral("gables-terms"), tr("Time terms per IP and shared resource"), m_terms},
-            {QStringLiteral("gables-sensitivity"), tr("Sensitivity of P_att to each parameter at ±10%"), m_sensitivity}};
+            {QStringLiteral("gables-sensitivity"), tr("Sensitivity of P_att to each parameter at ±%1%").arg(m_sensitivityStep * 100), m_sensitivity}};
 }
 
 QList<ModelView::BundleFile> GablesView::bundleFiles() const
@@ -343,12 +318,12 @@ QList<ModelView::BundleFile> GablesView::bundleFiles() const
     files.append({QStringLiteral("gables-terms.csv"), tr("Time terms (ns per op of use-case work)"), terms.toUtf8()});
 
     QString tornado = QStringLiteral("parameter,pointer,low_value,high_value,p_att_low_gops,p_att_high_gops\n");
-    for (const Sensitivity &r : sensitivity(soc, 0.1)) {
+    for (const Sensitivity &r : sensitivity(soc, m_sensitivityStep)) {
         tornado += QStringLiteral("%1,%2,%3,%4,%5,%6\n")
                        .arg(QString::fromStdString(r.label), QString::fromStdString(r.pointer), number(r.lowValue),
                             number(r.highValue), number(r.lowGops), number(r.highGops));
     }
-    files.append({QStringLiteral("gables-sensitivity.csv"), tr("Sensitivity at ±10%"), tornado.toUtf8()});
+    files.append({QStringLiteral("gables-sensitivity.csv"), tr("Sensitivity at ±%1%").arg(m_sensitivityStep * 100), tornado.toUtf8()});
 
     files.append({QStringLiteral("gables-model.json"), tr("The model as evaluated (input)"),
                   QByteArray::fromStdString(serialize(soc))});

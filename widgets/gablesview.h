@@ -19,6 +19,7 @@ class GablesDocument;
 class GablesParamPanel;
 class GablesPlot;
 class SensitivityChart;
+class SnapshotBar;
 class TermsChart;
 
 class GablesView : public ModelView
@@ -46,6 +47,7 @@ public:
     QCustomPlot *exportPlot() const override;
     QString exportTitle() const override;
     void resetZoom() override;
+    void setSensitivityStep(double relativeStep) override;
 
     GablesDocument *document() const { return m_document; }
     GablesPlot *plot() const { return m_plot; }
@@ -54,7 +56,7 @@ public:
     QTabWidget *bottomTabs() const { return m_bottomTabs; }
     GablesParamPanel *panel() const { return m_panel; }
     QLabel *readout() const { return m_readout; }
-    QComboBox *snapshotBox() const { return m_snapshotBox; }
+    SnapshotBar *snapshotBar() const { return m_snapshotBar; }
     QString comparisonText() const { return m_comparisonText; }
     const roofline::gables::Result &result() const { return m_result; }
     // One line for the status bar: "P_att = 160 Gops/s · bound: balanced (…)".
@@ -72,14 +74,14 @@ private:
     void scheduleUpdate(bool structural);
     void refresh();
     void updateSensitivity();
-    QHBoxLayout *makeSnapshotBar();
+    SnapshotBar *makeSnapshotBar();
 
     GablesDocument *m_document;
     GablesPlot *m_plot = nullptr;
     TermsChart *m_terms = nullptr;
     SensitivityChart *m_sensitivity = nullptr;
     QTabWidget *m_bottomTabs = nullptr;
-    QComboBox *m_snapshotBox = nullptr;
+    SnapshotBar *m_snapshotBar = nullptr;
     QString m_comparisonText; // "P_att … vs baseline …; bound moved from … to …" 
     GablesParamPanel *m_panel = nullptr;
     QScrollArea *m_panelScroll = nullptr;

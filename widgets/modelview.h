@@ -43,6 +43,11 @@ public:
     // The view's edits as undoable steps, or nullptr if it has none.
     virtual QUndoStack *undoStack() const { return nullptr; }
 
+    // The relative step of the sensitivity tornado (Edit ▸ Preferences; 0.1 is
+    // ±10 %). A view with a tornado overrides this to recompute it.
+    virtual void setSensitivityStep(double relativeStep) { m_sensitivityStep = relativeStep; }
+    double sensitivityStep() const { return m_sensitivityStep; }
+
     // Applies "POINTER=VALUE" as the command line's --set does.
     virtual bool applyOverride(const QString &assignment, QString *error);
 
@@ -73,6 +78,9 @@ signals:
     void summaryChanged();
     void modifiedChanged(bool modified);
     void filePathChanged();
+
+protected:
+    double m_sensitivityStep = 0.1;
 };
 
 // The "format" field of a JSON model file, or an empty string with `error` set.

@@ -4,6 +4,7 @@
 #include "units.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace studio {
 
@@ -23,34 +24,44 @@ SensitivityChart::SensitivityChart(QWidget *parent)
 void SensitivityChart::setModel(const Soc &soc, double baselineGops, double relativeStep)
 {
     m_rows = sensitivity(soc, relativeStep);
-    const int shown = std::min<int>(maxRows, int(m_rows.size()));
+    std::vector<Row> rows;
+    for (const Sensitivity &s : m_rows)
+        rows.push_back({QString::fromStdString(s.label), s.lowGops, s.highGops});
+    setRows(rows, baselineGops, relativeStep, QStringLiteral("P_att"), QStringLiteral("Gops/s"));
+}
+
+void SensitivityChart::setRows(const std::vector<Row> &rows, double baseline, double relativeStep,
+                               const QString &quantity, const QString &unit)
+{
+    m_shown.assign(rows.begin(), rows.begin() + std::min<std::ptrdiff_t>(maxRows, std::ptrdiff_t(rows.size())));
+    const int shown = int(m_shown.size());
     QVector<double> keys, low, high;
     m_ticker->clear();
-    double lo = baselineGops, hi = baselineGops;
+    double lo = baseline, hi = baseline;
     for (int r = 0; r < shown; ++r) {
-        const Sensitivity &s = m_rows[std::size_t(r)];
+        const Row &s = m_shown[std::size_t(r)];
         keys << r + 1;
         // QCPBars draw from the base value by the bar's value: store the change.
-        low << s.lowGops - baselineGops;
-        high << s.highGops - baselineGops;
-        lo = std::min({lo, s.lowGops, s.highGops});
-        hi = std::max({hi, s.lowGops, s.highGops});
-        m_ticker->addTick(r + 1, QString::fromStdString(s.label));
+        low << s.low - baseline;
+        high << s.high - baseline;
+        lo = std::min({lo, s.low, s.high});
+        hi = std::max({hi, s.low, s.high});
+        m_ticker->addTick(r + 1, s.label);
     }
-    m_low->setBaseValue(baselineGops);
-    m_high->setBaseValue(baselineGops);
+    m_low->setBaseValue(baseline);
+    m_high->setBaseValue(baseline);
     m_low->setData(keys, low, true);
     m_high->setData(keys, high, true);
     const QString pct = QString::number(relativeStep * 100, 'g', 3);
     m_low->setName(QStringLiteral("parameter −%1%").arg(pct));
     m_high->setName(QStringLiteral("parameter +%1%").arg(pct));
-    m_baseline->point1->setCoords(baselineGops, 0);
-    m_baseline->point2->setCoords(baselineGops, 1);
-    const double margin = std::max((hi - lo) * 0.08, baselineGops * 0.01);
-    xAxis->setRange(lo - margin, hi + margin);
-    yAxis->setRange(0.4, shown + 0.6);
-    xAxis->setLabel(QStringLiteral("P_att (Gops/s) when one parameter moves ±%1%; dashed: now (%2 Gops/s)")
-                        .arg(pct, formatValue(baselineGops)));
+    m_baseline->point1->setCoords(baseline, 0);
+    m_baseline->point2->setCoords(baseline, 1);
+    const double margin = std::max((hi - lo) * 0.08, std::abs(baseline) * 0.01);
+    xAxis->setRange(lo - margin, hi + margin > lo - margin ? hi + margin : lo + 1);
+    yAxis->setRange(0.4, std::max(shown, 1) + 0.6);
+    xAxis->setLabel(QStringLiteral("%1 (%2) when one parameter moves ±%3%; dashed: now (%4 %2)")
+                        .arg(quantity, unit, pct, formatValue(baseline)));
 }
 
 } // namespace studio

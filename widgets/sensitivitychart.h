@@ -1,6 +1,8 @@
-// A tornado chart: P_att when each parameter moves by −step and +step, the
-// parameters that matter most on top. The numbers come from
-// roofline::gables::sensitivity(), i.e. from the model.
+// A tornado chart: a view's headline result (Gables: P_att; AMAIX: inference
+// time; timeline: total time) when each parameter alone moves by −step and
+// +step, the parameters that matter most on top. The numbers come from the
+// model (roofline::gables::sensitivity() and its AMAIX and Verrocchio
+// counterparts), never from the screen.
 #pragma once
 
 #include "gables/sensitivity.h"
@@ -15,6 +17,19 @@ class SensitivityChart : public QCustomPlot
 public:
     explicit SensitivityChart(QWidget *parent = nullptr);
 
+    struct Row
+    {
+        QString label; // the parameter: "Bpeak", "MTE2 bandwidth"
+        double low = 0;  // the headline result with the parameter at (1 − step)
+        double high = 0; // at (1 + step)
+    };
+    // Shows the first maxRows rows (sorted by the caller, largest swing first).
+    // `quantity` and `unit` name the result on the axis: "P_att", "Gops/s".
+    void setRows(const std::vector<Row> &rows, double baseline, double relativeStep, const QString &quantity,
+                 const QString &unit);
+    const std::vector<Row> &shownRows() const { return m_shown; }
+
+    // Gables: P_att of every parameter of `soc`.
     void setModel(const roofline::gables::Soc &soc, double baselineGops, double relativeStep = 0.1);
     const std::vector<roofline::gables::Sensitivity> &rows() const { return m_rows; } // all, largest swing first
 
@@ -26,6 +41,7 @@ private:
     QCPItemStraightLine *m_baseline = nullptr;
     QSharedPointer<QCPAxisTickerText> m_ticker;
     std::vector<roofline::gables::Sensitivity> m_rows;
+    std::vector<Row> m_shown;
 };
 
 } // namespace studio

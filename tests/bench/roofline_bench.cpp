@@ -338,6 +338,8 @@ int main(int argc, char **argv)
     QApplication::setApplicationName(QStringLiteral("roofline-bench"));
     int iterations = 400;
     std::vector<int> sizes{2, 16, 64};
+    std::vector<std::size_t> instructions{10000, 100000};
+    QString only; // "gables", "timeline" or "amaix": one part, e.g. for callgrind
     for (int i = 1; i < argc; ++i) {
         if (std::strcmp(argv[i], "--quick") == 0)
             iterations = 20;
@@ -345,15 +347,30 @@ int main(int argc, char **argv)
             iterations = std::max(10, std::atoi(argv[++i]));
         else if (std::strcmp(argv[i], "--ips") == 0 && i + 1 < argc)
             sizes = {std::clamp(std::atoi(argv[++i]), 1, 256)}; // one size only, e.g. for callgrind
+        else if (std::strcmp(argv[i], "--instructions") == 0 && i + 1 < argc)
+            instructions = {std::size_t(std::clamp(std::atoll(argv[++i]), 1LL, 10'000'000LL))};
+        else if (std::strcmp(argv[i], "--only") == 0 && i + 1 < argc)
+            only = QString::fromLocal8Bit(argv[++i]);
+        else {
+            std::fprintf(stderr, "usage: roofline-bench [--quick] [--iterations N] [--ips N] [--instructions N] "
+                                 "[--only gables|timeline|amaix]\n");
+            return 2;
+        }
     }
+    const auto wanted = [&](const char *part) { return only.isEmpty() || only == QLatin1String(part); };
     std::printf("Roofline Studio benchmark, platform %s, %d iterations\n", qPrintable(QApplication::platformName()),
                 iterations);
-    for (int n : sizes)
-        benchCore(n, iterations);
-    for (int n : sizes)
-        benchReplot(n, iterations);
-    for (std::size_t n : {std::size_t(10000), std::size_t(100000)})
-        benchTimeline(n, iterations);
-    benchAmaix(iterations);
+    if (wanted("gables")) {
+        for (int n : sizes)
+            benchCore(n, iterations);
+        for (int n : sizes)
+            benchReplot(n, iterations);
+    }
+    if (wanted("timeline")) {
+        for (std::size_t n : instructions)
+            benchTimeline(n, iterations);
+    }
+    if (wanted("amaix"))
+        benchAmaix(iterations);
     return 0;
 }

@@ -5,6 +5,7 @@
 #include "gablesparampanel.h"
 #include "gablesplot.h"
 #include "gablesview.h"
+#include "snapshotbar.h"
 #include "mainwindow.h"
 #include "parameterslider.h"
 #include "preferences.h"
@@ -373,10 +374,10 @@ private slots:
                                 "IP[1] GPU link"));
         QVERIFY(view->readout()->text().contains(QStringLiteral("+50.6% vs baseline")));
         QCOMPARE(view->plot()->ghostCurveCount(), 3); // two IP roofs and the memory roof of fig. 6b
-        QCOMPARE(view->snapshotBox()->currentText(), QStringLiteral("baseline"));
+        QCOMPARE(view->snapshotBar()->comboBox()->currentText(), QStringLiteral("baseline"));
 
         doc->renameSnapshot(0, QStringLiteral("fig. 6b"));
-        QCOMPARE(view->snapshotBox()->itemText(1), QStringLiteral("fig. 6b"));
+        QCOMPARE(view->snapshotBar()->comboBox()->itemText(1), QStringLiteral("fig. 6b"));
 
         // Restoring is an undoable step.
         doc->restoreSnapshot(0);
