@@ -1,8 +1,15 @@
 #include "amaixdocument.h"
 
 #include <QFile>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QSaveFile>
+#include <QUndoStack>
 
 #include <cmath>
+#include <map>
+#include <tuple>
 
 namespace studio {
 
@@ -24,6 +31,27 @@ void appendWarnings(const Diagnostics &diagnostics, QStringList *warnings)
         warnings->append(QString::fromStdString(d.toString()));
 }
 
+// Measured times whose every layer is in `network` (or is "total"); an error names the line.
+bool checkMeasured(const std::vector<MeasuredTime> &times, const Network &network, const QString &label, QString *error)
+{
+    for (const MeasuredTime &m : times) {
+        if (m.layer != "total" && network.indexOf(m.layer) < 0) {
+            if (error)
+                *error = QStringLiteral("%1: line %2: layer \"%3\" is not in the network \"%4\"")
+                             .arg(label)
+                             .arg(m.line)
+                             .arg(QString::fromStdString(m.layer), QString::fromStdString(network.name));
+            return false;
+        }
+    }
+    return true;
+}
+
+QString fileName(const QString &path)
+{
+    return QFileInfo(path).fileName();
+}
+
 } // namespace
 
 bool readTextFile(const QString &path, std::string *text, QString *error)
@@ -40,33 +68,80 @@ bool readTextFile(const QString &path, std::string *text, QString *error)
 
 AmaixDocument::AmaixDocument(QObject *parent)
     : QObject(parent)
+    , m_undoStack(new QUndoStack(this))
+    , m_history(m_undoStack, [this](const AmaixState &state, bool structural) { show(state, structural); })
 {
+    connect(m_undoStack, &QUndoStack::cleanChanged, this, &AmaixDocument::updateModified);
+}
+
+const Network &AmaixDocument::network() const
+{
+    static const Network none;
+    return m_state.network ? *m_state.network : none;
+}
+
+void AmaixDocument::commit(const AmaixState &next, const QString &key, bool structural, const QString &text)
+{
+    const bool pathsChanged = next.networkPath != m_state.networkPath || next.acceleratorPath != m_state.acceleratorPath;
+    m_state = next;
+    m_history.record(m_state, key, structural, text);
+    if (pathsChanged)
+        emit filePathChanged();
+    if (structural)
+        emit structureChanged();
+    else
+        emit valuesChanged();
+}
+
+void AmaixDocument::show(const AmaixState &state, bool structural)
+{
+    // Undo and redo: the same controls unless the network, the data type or the
+    // scaling model differ (then the panel rebuilds).
+    const bool pathsChanged = state.networkPath != m_state.networkPath || state.acceleratorPath != m_state.acceleratorPath;
+    structural = structural || state.network != m_state.network || state.options.dataType != m_state.options.dataType
+        || state.accelerator.scaling != m_state.accelerator.scaling || state.measured != m_state.measured;
+    m_state = state;
+    m_history.setCommitted(state);
+    if (pathsChanged)
+        emit filePathChanged();
+    if (structural)
+        emit structureChanged();
+    else
+        emit valuesChanged();
 }
 
 void AmaixDocument::setNetwork(const Network &network, const QString &path)
 {
-    m_network = network;
-    m_networkPath = path;
-    emit filePathChanged();
-    emit structureChanged();
+    AmaixState next = m_state;
+    next.network = std::make_shared<const Network>(network);
+    next.networkText.reset();
+    next.networkPath = path;
+    next.measured.reset(); // measured times belong to the old network's layers
+    next.measuredText.reset();
+    next.measuredPath.clear();
+    commit(next, QString(), true, tr("Replace the network"));
 }
 
 void AmaixDocument::setAccelerator(const Accelerator &accelerator, const QString &path)
 {
-    m_accelerator = accelerator;
-    m_loadedAccelerator = accelerator;
-    m_acceleratorPath = path;
-    if (!m_options.dataType.empty() && !m_accelerator.dataType(m_options.dataType))
-        m_options.dataType.clear(); // the new accelerator does not know it
-    emit filePathChanged();
-    emit structureChanged();
+    AmaixState next = m_state;
+    next.accelerator = accelerator;
+    next.loadedAccelerator = accelerator;
+    next.acceleratorPath = path;
+    if (!next.options.dataType.empty() && !accelerator.dataType(next.options.dataType))
+        next.options.dataType.clear(); // the new accelerator does not know it
+    commit(next, QString(), true, tr("Replace the accelerator"));
 }
 
-void AmaixDocument::setMeasured(std::optional<std::vector<MeasuredTime>> measured, const QString &path)
+void AmaixDocument::resetAccelerator()
 {
-    m_measured = std::move(measured);
-    m_measuredPath = path;
-    emit structureChanged();
+    if (m_state.accelerator == m_state.loadedAccelerator)
+        return;
+    AmaixState next = m_state;
+    next.accelerator = next.loadedAccelerator;
+    if (!next.options.dataType.empty() && !next.accelerator.dataType(next.options.dataType))
+        next.options.dataType.clear();
+    commit(next, QString(), true, tr("Reset the accelerator"));
 }
 
 bool AmaixDocument::loadNetwork(const QString &path, QString *error, QStringList *warnings)
@@ -81,7 +156,19 @@ bool AmaixDocument::loadNetwork(const QString &path, QString *error, QStringList
         return false;
     }
     appendWarnings(loaded.diagnostics, warnings);
-    setNetwork(*loaded.network, path);
+    const bool wasClean = m_undoStack->isClean();
+    AmaixState next = m_state;
+    next.network = std::make_shared<const Network>(*loaded.network);
+    next.networkText = std::make_shared<const std::string>(std::move(text));
+    next.networkPath = path;
+    if (next.measured && !checkMeasured(*next.measured, *next.network, next.measuredPath, nullptr)) {
+        next.measured.reset(); // measured on another network
+        next.measuredText.reset();
+        next.measuredPath.clear();
+    }
+    commit(next, QString(), true, tr("Open network %1").arg(fileName(path)));
+    if (wasClean)
+        m_undoStack->setClean(); // the accelerator still matches its file
     return true;
 }
 
@@ -97,7 +184,14 @@ bool AmaixDocument::loadAccelerator(const QString &path, QString *error, QString
         return false;
     }
     appendWarnings(loaded.diagnostics, warnings);
-    setAccelerator(*loaded.accelerator, path);
+    AmaixState next = m_state;
+    next.accelerator = *loaded.accelerator;
+    next.loadedAccelerator = *loaded.accelerator;
+    next.acceleratorPath = path;
+    if (!next.options.dataType.empty() && !next.accelerator.dataType(next.options.dataType))
+        next.options.dataType.clear();
+    commit(next, QString(), true, tr("Open accelerator %1").arg(fileName(path)));
+    m_undoStack->setClean(); // what is shown is the file
     return true;
 }
 
@@ -112,19 +206,39 @@ bool AmaixDocument::loadMeasured(const QString &path, QString *error, QStringLis
             *error = errorsOf(loaded.diagnostics);
         return false;
     }
-    // Every name must be a layer of the current network (or "total").
-    for (const MeasuredTime &m : *loaded.times) {
-        if (m.layer != "total" && m_network.indexOf(m.layer) < 0) {
-            if (error)
-                *error = QStringLiteral("%1: line %2: layer \"%3\" is not in the network \"%4\"")
-                             .arg(path)
-                             .arg(m.line)
-                             .arg(QString::fromStdString(m.layer), QString::fromStdString(m_network.name));
-            return false;
-        }
-    }
+    if (!checkMeasured(*loaded.times, network(), path, error))
+        return false;
     appendWarnings(loaded.diagnostics, warnings);
-    setMeasured(loaded.times, path);
+    const bool wasClean = m_undoStack->isClean();
+    AmaixState next = m_state;
+    next.measured = std::make_shared<const std::vector<MeasuredTime>>(*loaded.times);
+    next.measuredText = std::make_shared<const std::string>(std::move(text));
+    next.measuredPath = path;
+    commit(next, QString(), true, tr("Open measured times %1").arg(fileName(path)));
+    if (wasClean)
+        m_undoStack->setClean();
+    return true;
+}
+
+bool AmaixDocument::saveAccelerator(const QString &path, QString *error)
+{
+    QSaveFile file(path); // atomic: a failed write never leaves half a file
+    const std::string text = serialize(m_state.accelerator);
+    if (!file.open(QIODevice::WriteOnly) || file.write(text.data(), qint64(text.size())) != qint64(text.size())
+        || !file.commit()) {
+        if (error)
+            *error = tr("%1: could not be written: %2").arg(path, file.errorString());
+        return false;
+    }
+    const bool pathChanged = m_state.acceleratorPath != path;
+    // What is on disk now is the loaded accelerator; no undo step.
+    m_state.acceleratorPath = path;
+    m_state.loadedAccelerator = m_state.accelerator;
+    m_history.setCommitted(m_state);
+    setModified(false);
+    if (pathChanged)
+        emit filePathChanged();
+    emit valuesChanged(); // the reset button
     return true;
 }
 
@@ -132,41 +246,60 @@ bool AmaixDocument::setParameter(const Parameter &parameter, double value)
 {
     if (!std::isfinite(value) || value <= 0 || value > Limits::maxBytes)
         return false;
-    if (parameter.get(m_accelerator) == value)
+    if (parameter.get(m_state.accelerator) == value)
         return true;
-    Accelerator edited = m_accelerator;
-    parameter.set(edited, value);
+    AmaixState next = m_state;
+    parameter.set(next.accelerator, value);
     Diagnostics diagnostics;
-    validate(edited, diagnostics);
+    validate(next.accelerator, diagnostics);
     if (diagnostics.hasErrors())
         return false;
-    m_accelerator = std::move(edited);
-    emit valuesChanged();
+    commit(next, QString::fromStdString(parameter.pointer), false,
+           tr("Set %1").arg(QString::fromStdString(parameter.pointer)));
+    return true;
+}
+
+bool AmaixDocument::setParameters(const std::vector<std::pair<Parameter, double>> &values, const QString &text)
+{
+    AmaixState next = m_state;
+    for (const auto &[parameter, value] : values) {
+        if (!std::isfinite(value) || value <= 0 || value > Limits::maxBytes)
+            return false;
+        parameter.set(next.accelerator, value);
+    }
+    Diagnostics diagnostics;
+    validate(next.accelerator, diagnostics);
+    if (diagnostics.hasErrors())
+        return false;
+    if (!(next.accelerator == m_state.accelerator))
+        commit(next, QString(), false, text);
     return true;
 }
 
 void AmaixDocument::setRefine(bool refine)
 {
-    if (m_options.refine == refine)
+    if (m_state.options.refine == refine)
         return;
-    m_options.refine = refine;
-    emit valuesChanged();
+    AmaixState next = m_state;
+    next.options.refine = refine;
+    commit(next, QString(), false, refine ? tr("Divide and conquer on") : tr("Divide and conquer off"));
 }
 
 void AmaixDocument::setDataType(const QString &dataType)
 {
     const std::string type = dataType.toStdString();
-    if (m_options.dataType == type || (!type.empty() && !m_accelerator.dataType(type)))
+    if (m_state.options.dataType == type || (!type.empty() && !m_state.accelerator.dataType(type)))
         return;
-    m_options.dataType = type;
-    emit structureChanged();
+    AmaixState next = m_state;
+    next.options.dataType = type;
+    commit(next, QString(), true, tr("Data type %1").arg(dataType.isEmpty() ? tr("default") : dataType));
 }
 
 bool AmaixDocument::setScaling(ScalingModel scaling, QString *error)
 {
-    if (m_accelerator.scaling == scaling)
+    if (m_state.accelerator.scaling == scaling)
         return true;
-    Accelerator edited = m_accelerator;
+    Accelerator edited = m_state.accelerator;
     edited.scaling = scaling;
     if (scaling == ScalingModel::General) {
         // The MAC array keeps its peak: T_k·T_c of the default data type.
@@ -192,28 +325,391 @@ bool AmaixDocument::setScaling(ScalingModel scaling, QString *error)
     if (diagnostics.hasErrors()) {
         if (error)
             *error = QStringLiteral("%1: cannot switch to the %2 model: %3")
-                         .arg(QString::fromStdString(m_accelerator.name),
+                         .arg(QString::fromStdString(m_state.accelerator.name),
                               scaling == ScalingModel::Nvdla ? QStringLiteral("nvdla") : QStringLiteral("general"),
                               errorsOf(diagnostics));
         return false;
     }
-    m_accelerator = std::move(edited);
-    emit structureChanged();
+    AmaixState next = m_state;
+    next.accelerator = std::move(edited);
+    commit(next, QString(), true,
+           scaling == ScalingModel::Nvdla ? tr("Scaling model nvdla") : tr("Scaling model general"));
     return true;
 }
 
 bool AmaixDocument::applyOverride(const QString &assignment, QString *error)
 {
     Diagnostics diagnostics;
-    diagnostics.setFile(m_acceleratorPath.toStdString());
-    Accelerator edited = m_accelerator;
-    if (!amaix::applyOverride(edited, assignment.toStdString(), diagnostics)) {
+    diagnostics.setFile(m_state.acceleratorPath.toStdString());
+    AmaixState next = m_state;
+    if (!amaix::applyOverride(next.accelerator, assignment.toStdString(), diagnostics)) {
         if (error)
             *error = errorsOf(diagnostics);
         return false;
     }
-    m_accelerator = std::move(edited);
-    emit structureChanged(); // slider ranges follow the new value
+    commit(next, QString(), true, tr("Set %1").arg(assignment)); // slider ranges follow the new value
+    return true;
+}
+
+void AmaixDocument::beginDrag()
+{
+    m_history.beginDrag();
+}
+
+void AmaixDocument::endDrag()
+{
+    m_history.endDrag();
+}
+
+void AmaixDocument::resetHistory()
+{
+    m_history.reset(m_state);
+    setModified(false);
+}
+
+void AmaixDocument::setModified(bool modified)
+{
+    if (!modified)
+        m_undoStack->setClean();
+    else if (m_undoStack->isClean())
+        m_undoStack->resetClean(); // no undo step leads back to the saved state
+    updateModified();
+}
+
+void AmaixDocument::updateModified()
+{
+    const bool modified = !m_undoStack->isClean();
+    if (m_modified == modified)
+        return;
+    m_modified = modified;
+    emit modifiedChanged(modified);
+}
+
+// --- Snapshots ---------------------------------------------------------------
+
+int AmaixDocument::pinSnapshot(const QString &name)
+{
+    // Unnamed: the first is the baseline, later ones are numbered.
+    const QString given = name.trimmed();
+    const std::size_t count = m_snapshots.size();
+    m_snapshots.push_back({given.isEmpty() ? (count ? tr("snapshot %1").arg(count + 1) : tr("baseline")) : given, m_state});
+    const int index = int(m_snapshots.size()) - 1;
+    if (m_compared < 0)
+        m_compared = index;
+    emit snapshotsChanged();
+    emit valuesChanged();
+    return index;
+}
+
+void AmaixDocument::renameSnapshot(int index, const QString &name)
+{
+    if (!validSnapshot(index) || name.trimmed().isEmpty())
+        return;
+    m_snapshots[std::size_t(index)].name = name.trimmed();
+    emit snapshotsChanged();
+    emit valuesChanged();
+}
+
+void AmaixDocument::removeSnapshot(int index)
+{
+    if (!validSnapshot(index))
+        return;
+    m_snapshots.erase(m_snapshots.begin() + index);
+    m_compared = m_compared == index ? -1 : m_compared - (m_compared > index ? 1 : 0);
+    emit snapshotsChanged();
+    emit valuesChanged();
+}
+
+void AmaixDocument::restoreSnapshot(int index)
+{
+    if (!validSnapshot(index))
+        return;
+    const Snapshot &snapshot = m_snapshots[std::size_t(index)];
+    commit(snapshot.state, QString(), true, tr("Restore snapshot %1").arg(snapshot.name));
+}
+
+void AmaixDocument::setComparedSnapshot(int index)
+{
+    if (index == m_compared || index < -1 || index >= int(m_snapshots.size()))
+        return;
+    m_compared = index;
+    emit snapshotsChanged();
+    emit valuesChanged();
+}
+
+// --- Sessions ------------------------------------------------------------------
+
+namespace {
+
+QJsonObject accelToQt(const Accelerator &accelerator)
+{
+    return QJsonDocument::fromJson(QByteArray::fromStdString(serialize(accelerator))).object();
+}
+
+// What an accelerator file cannot say but an edited accelerator may hold: under
+// the general model the NVDLA parameters (kept for a switch back), under nvdla
+// a MAC array's ops/cycle from an earlier general model, and the sources of
+// numbers the file does not write. Empty when the file alone restores the
+// accelerator exactly (always for a loaded file).
+QJsonObject acceleratorExtra(const Accelerator &a)
+{
+    const AcceleratorLoad back = parseAccelerator(serialize(a), std::string());
+    if (back.accelerator && *back.accelerator == a)
+        return {};
+    QJsonObject sources;
+    for (const auto &[pointer, source] : a.sources)
+        sources[QString::fromStdString(pointer)] = QString::fromStdString(source);
+    QJsonObject mac;
+    for (const Unit &u : a.units) {
+        if (u.macArray)
+            mac[QString::fromStdString(u.name)] = u.opsPerCycle;
+    }
+    const NvdlaParams &n = a.nvdla;
+    return {{QStringLiteral("sources"), sources},
+            {QStringLiteral("mac_ops_per_cycle"), mac},
+            {QStringLiteral("nvdla"), QJsonArray{n.tC, n.atomNvdla, n.atomAxi, n.cbufEntryBytes, n.cbufBanks, n.cbufBytes,
+                                                 n.tiling, n.groupedAsDense}}};
+}
+
+// Applies acceleratorExtra(); a reason naming the field inside it, or empty.
+QString applyAcceleratorExtra(const QJsonObject &extra, Accelerator &a)
+{
+    const QJsonObject sources = extra.value(QStringLiteral("sources")).toObject();
+    std::map<std::string, std::string> kept;
+    for (auto it = sources.begin(); it != sources.end(); ++it) {
+        if (!it.value().isString())
+            return QStringLiteral("sources/%1: expected a string").arg(it.key());
+        kept[it.key().toStdString()] = it.value().toString().toStdString();
+    }
+    const QJsonObject mac = extra.value(QStringLiteral("mac_ops_per_cycle")).toObject();
+    for (auto it = mac.begin(); it != mac.end(); ++it) {
+        const int unit = a.unitIndex(it.key().toStdString());
+        const double v = it.value().toDouble(-1);
+        if (unit < 0 || !a.units[std::size_t(unit)].macArray)
+            return QStringLiteral("mac_ops_per_cycle/%1: no MAC array unit of that name").arg(it.key());
+        if (!std::isfinite(v) || v < 0 || v > Limits::maxRate)
+            return QStringLiteral("mac_ops_per_cycle/%1: expected a number >= 0 and <= 1e+09").arg(it.key());
+        if (a.scaling == ScalingModel::Nvdla) // under general the file has it
+            a.units[std::size_t(unit)].opsPerCycle = v;
+    }
+    const QJsonArray n = extra.value(QStringLiteral("nvdla")).toArray();
+    if (n.size() != 8)
+        return QStringLiteral("nvdla: expected 6 numbers and 2 booleans");
+    double values[6];
+    for (qsizetype i = 0; i < 6; ++i) {
+        values[i] = n[i].toDouble(-1);
+        if (!std::isfinite(values[i]) || values[i] < 1 || values[i] > Limits::maxBytes)
+            return QStringLiteral("nvdla/%1: expected a number >= 1").arg(i);
+    }
+    if (!n[6].isBool() || !n[7].isBool())
+        return QStringLiteral("nvdla/6: expected true or false");
+    if (a.scaling == ScalingModel::General) { // under nvdla the file has them
+        NvdlaParams &p = a.nvdla;
+        std::tie(p.tC, p.atomNvdla, p.atomAxi, p.cbufEntryBytes, p.cbufBanks, p.cbufBytes) =
+            std::tie(values[0], values[1], values[2], values[3], values[4], values[5]);
+        p.tiling = n[6].toBool();
+        p.groupedAsDense = n[7].toBool();
+    }
+    a.sources = std::move(kept);
+    return {};
+}
+
+// One state as JSON: the accelerator through the writer, the network and the
+// measured CSV as their files' text (parsed JSON for the network).
+QJsonObject stateToQt(const AmaixState &s)
+{
+    QJsonObject o;
+    if (s.networkText)
+        o[QStringLiteral("network")] = QJsonDocument::fromJson(QByteArray::fromStdString(*s.networkText)).object();
+    o[QStringLiteral("network_file")] = s.networkPath;
+    o[QStringLiteral("accelerator")] = accelToQt(s.accelerator);
+    if (const QJsonObject extra = acceleratorExtra(s.accelerator); !extra.isEmpty())
+        o[QStringLiteral("accelerator_extra")] = extra;
+    if (!(s.loadedAccelerator == s.accelerator)) {
+        o[QStringLiteral("loaded_accelerator")] = accelToQt(s.loadedAccelerator);
+        if (const QJsonObject extra = acceleratorExtra(s.loadedAccelerator); !extra.isEmpty())
+            o[QStringLiteral("loaded_accelerator_extra")] = extra;
+    }
+    o[QStringLiteral("accelerator_file")] = s.acceleratorPath;
+    o[QStringLiteral("options")] = QJsonObject{{QStringLiteral("data_type"), QString::fromStdString(s.options.dataType)},
+                                               {QStringLiteral("refine"), s.options.refine}};
+    if (s.measuredText) {
+        o[QStringLiteral("measured_csv")] = QString::fromStdString(*s.measuredText);
+        o[QStringLiteral("measured_file")] = s.measuredPath;
+    }
+    return o;
+}
+
+// Parses one state strictly; `where` is its JSON pointer in the session file.
+std::optional<AmaixState> stateFromQt(const QJsonObject &o, const QString &file, const QString &where, QString *error)
+{
+    auto fail = [&](const QString &pointer, const QString &reason) {
+        if (error)
+            *error = QStringLiteral("%1: %2/%3: %4").arg(file, where, pointer, reason);
+        return std::nullopt;
+    };
+    auto label = [&](const QString &pointer) {
+        return QStringLiteral("%1 (%2/%3)").arg(file, where, pointer).toStdString();
+    };
+    AmaixState s;
+    const QJsonValue networkValue = o.value(QStringLiteral("network"));
+    if (networkValue.isObject()) {
+        auto text = std::make_shared<const std::string>(QJsonDocument(networkValue.toObject()).toJson().toStdString());
+        NetworkLoad loaded = parseNetwork(*text, label(QStringLiteral("network")));
+        if (!loaded.network) {
+            if (error)
+                *error = errorsOf(loaded.diagnostics);
+            return std::nullopt;
+        }
+        s.network = std::make_shared<const Network>(std::move(*loaded.network));
+        s.networkText = std::move(text);
+    } else if (!networkValue.isUndefined()) {
+        return fail(QStringLiteral("network"), QStringLiteral("expected the network file's object"));
+    }
+    s.networkPath = o.value(QStringLiteral("network_file")).toString();
+    if (!s.network) {
+        // Not embedded (a network set in code): read it from its file.
+        std::string text;
+        QString readError;
+        if (s.networkPath.isEmpty() || !readTextFile(s.networkPath, &text, &readError))
+            return fail(QStringLiteral("network"), QStringLiteral("required object is missing"));
+        NetworkLoad loaded = parseNetwork(text, s.networkPath.toStdString());
+        if (!loaded.network) {
+            if (error)
+                *error = errorsOf(loaded.diagnostics);
+            return std::nullopt;
+        }
+        s.network = std::make_shared<const Network>(std::move(*loaded.network));
+        s.networkText = std::make_shared<const std::string>(std::move(text));
+    }
+    for (const char *key : {"accelerator", "loaded_accelerator"}) {
+        const QString name = QString::fromLatin1(key);
+        const QJsonValue value = o.value(name);
+        if (value.isUndefined() && name == QLatin1String("loaded_accelerator")) {
+            s.loadedAccelerator = s.accelerator;
+            continue;
+        }
+        if (!value.isObject())
+            return fail(name, QStringLiteral("required object is missing"));
+        const AcceleratorLoad loaded = parseAccelerator(QJsonDocument(value.toObject()).toJson().toStdString(), label(name));
+        if (!loaded.accelerator) {
+            if (error)
+                *error = errorsOf(loaded.diagnostics);
+            return std::nullopt;
+        }
+        Accelerator &target = name == QLatin1String("accelerator") ? s.accelerator : s.loadedAccelerator;
+        target = *loaded.accelerator;
+        const QString extraKey = name + QStringLiteral("_extra");
+        const QJsonValue extra = o.value(extraKey);
+        if (extra.isUndefined())
+            continue;
+        if (!extra.isObject())
+            return fail(extraKey, QStringLiteral("expected an object"));
+        if (const QString reason = applyAcceleratorExtra(extra.toObject(), target); !reason.isEmpty())
+            return fail(extraKey + QLatin1Char('/') + reason.section(QStringLiteral(": "), 0, 0),
+                        reason.section(QStringLiteral(": "), 1));
+    }
+    s.acceleratorPath = o.value(QStringLiteral("accelerator_file")).toString();
+    const QJsonValue optionsValue = o.value(QStringLiteral("options"));
+    if (!optionsValue.isUndefined() && !optionsValue.isObject())
+        return fail(QStringLiteral("options"), QStringLiteral("expected an object"));
+    const QJsonObject options = optionsValue.toObject();
+    const QJsonValue dataType = options.value(QStringLiteral("data_type"));
+    if (!dataType.isUndefined() && !dataType.isString())
+        return fail(QStringLiteral("options/data_type"), QStringLiteral("expected a string"));
+    s.options.dataType = dataType.toString().toStdString();
+    if (!s.options.dataType.empty() && !s.accelerator.dataType(s.options.dataType))
+        return fail(QStringLiteral("options/data_type"),
+                    QStringLiteral("the accelerator has no data type \"%1\"").arg(dataType.toString()));
+    const QJsonValue refine = options.value(QStringLiteral("refine"));
+    if (!refine.isUndefined() && !refine.isBool())
+        return fail(QStringLiteral("options/refine"), QStringLiteral("expected true or false"));
+    s.options.refine = refine.toBool();
+    const QJsonValue csv = o.value(QStringLiteral("measured_csv"));
+    if (csv.isString()) {
+        auto text = std::make_shared<const std::string>(csv.toString().toStdString());
+        const MeasuredLoad loaded = parseMeasuredCsv(*text, label(QStringLiteral("measured_csv")));
+        if (!loaded.times) {
+            if (error)
+                *error = errorsOf(loaded.diagnostics);
+            return std::nullopt;
+        }
+        if (!checkMeasured(*loaded.times, *s.network, QString::fromStdString(label(QStringLiteral("measured_csv"))), error))
+            return std::nullopt;
+        s.measured = std::make_shared<const std::vector<MeasuredTime>>(*loaded.times);
+        s.measuredText = std::move(text);
+        s.measuredPath = o.value(QStringLiteral("measured_file")).toString();
+    } else if (!csv.isUndefined()) {
+        return fail(QStringLiteral("measured_csv"), QStringLiteral("expected the CSV file's text"));
+    }
+    return s;
+}
+
+} // namespace
+
+QJsonObject AmaixDocument::sessionState() const
+{
+    QJsonObject state = stateToQt(m_state);
+    QJsonArray snapshots;
+    for (const Snapshot &snapshot : m_snapshots)
+        snapshots.append(QJsonObject{{QStringLiteral("name"), snapshot.name}, {QStringLiteral("state"), stateToQt(snapshot.state)}});
+    state[QStringLiteral("snapshots")] = snapshots;
+    state[QStringLiteral("compared")] = m_compared;
+    state[QStringLiteral("modified")] = m_modified;
+    return state;
+}
+
+bool AmaixDocument::restoreSession(const QJsonObject &state, const QString &sessionFile, QString *error)
+{
+    const QString where = QStringLiteral("/views/amaix");
+    const std::optional<AmaixState> current = stateFromQt(state, sessionFile, where, error);
+    if (!current)
+        return false;
+    std::vector<Snapshot> snapshots;
+    const QJsonValue list = state.value(QStringLiteral("snapshots"));
+    if (!list.isUndefined() && !list.isArray()) {
+        if (error)
+            *error = tr("%1: %2/snapshots: expected an array").arg(sessionFile, where);
+        return false;
+    }
+    const QJsonArray array = list.toArray();
+    for (qsizetype i = 0; i < array.size(); ++i) {
+        const QString at = QStringLiteral("%1/snapshots/%2").arg(where).arg(i);
+        const QJsonObject entry = array[i].toObject();
+        const QString name = entry.value(QStringLiteral("name")).toString().trimmed();
+        if (name.isEmpty()) {
+            if (error)
+                *error = tr("%1: %2/name: expected a non-empty name").arg(sessionFile, at);
+            return false;
+        }
+        if (!entry.value(QStringLiteral("state")).isObject()) {
+            if (error)
+                *error = tr("%1: %2/state: required object is missing").arg(sessionFile, at);
+            return false;
+        }
+        const std::optional<AmaixState> pinned =
+            stateFromQt(entry.value(QStringLiteral("state")).toObject(), sessionFile, at + QStringLiteral("/state"), error);
+        if (!pinned)
+            return false;
+        snapshots.push_back({name, *pinned});
+    }
+    const QJsonValue comparedValue = state.value(QStringLiteral("compared"));
+    const int compared = comparedValue.toInt(-1);
+    if (!comparedValue.isUndefined() && (!comparedValue.isDouble() || compared < -1 || compared >= int(snapshots.size()))) {
+        if (error)
+            *error = tr("%1: %2/compared: expected -1 or a snapshot index below %3").arg(sessionFile, where).arg(snapshots.size());
+        return false;
+    }
+
+    // Everything parsed: now change the document.
+    m_state = *current;
+    m_snapshots = std::move(snapshots);
+    m_compared = compared;
+    m_history.reset(m_state);
+    setModified(state.value(QStringLiteral("modified")).toBool());
+    emit filePathChanged();
+    emit snapshotsChanged();
+    emit structureChanged();
     return true;
 }
 

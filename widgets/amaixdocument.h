@@ -1,20 +1,42 @@
 // The AMAIX model the user is editing: a network, an accelerator, the
 // evaluation options, optional measured per-layer times, and the files they
 // came from. The panel, the table and the plot edit through this object and
-// listen to its signals.
+// listen to its signals. Every edit, loading a file included, is an undoable
+// step (StateHistory); a slider drag is one step. Snapshots are named copies
+// of the whole state to compare against and return to.
 #pragma once
 
 #include "amaix/io.h"
 #include "amaix/model.h"
+#include "statehistory.h"
 
+#include <QJsonObject>
 #include <QObject>
 #include <QString>
 #include <QStringList>
 
+#include <memory>
 #include <optional>
+#include <string>
 #include <vector>
 
 namespace studio {
+
+// Everything an undo step or a snapshot restores. The network and the texts
+// are shared, immutable: copying a state for each slider event stays cheap.
+struct AmaixState
+{
+    std::shared_ptr<const roofline::amaix::Network> network;
+    std::shared_ptr<const std::string> networkText; // the file as read, for sessions; null when set in code
+    QString networkPath;
+    roofline::amaix::Accelerator accelerator;
+    roofline::amaix::Accelerator loadedAccelerator; // as in its file, for "reset"
+    QString acceleratorPath;
+    roofline::amaix::Options options;
+    std::shared_ptr<const std::vector<roofline::amaix::MeasuredTime>> measured; // null: none loaded
+    std::shared_ptr<const std::string> measuredText;
+    QString measuredPath;
+};
 
 class AmaixDocument : public QObject
 {
@@ -22,31 +44,37 @@ class AmaixDocument : public QObject
 public:
     explicit AmaixDocument(QObject *parent = nullptr);
 
-    const roofline::amaix::Network &network() const { return m_network; }
-    const roofline::amaix::Accelerator &accelerator() const { return m_accelerator; }
-    const roofline::amaix::Options &options() const { return m_options; }
-    const std::optional<std::vector<roofline::amaix::MeasuredTime>> &measured() const { return m_measured; }
-    QString networkPath() const { return m_networkPath; }
-    QString acceleratorPath() const { return m_acceleratorPath; }
-    QString measuredPath() const { return m_measuredPath; }
+    const AmaixState &state() const { return m_state; }
+    const roofline::amaix::Network &network() const;
+    const roofline::amaix::Accelerator &accelerator() const { return m_state.accelerator; }
+    const roofline::amaix::Options &options() const { return m_state.options; }
+    const std::vector<roofline::amaix::MeasuredTime> *measured() const { return m_state.measured.get(); }
+    QString networkPath() const { return m_state.networkPath; }
+    QString acceleratorPath() const { return m_state.acceleratorPath; }
+    QString measuredPath() const { return m_state.measuredPath; }
     // The accelerator as loaded, before any slider edit (for "reset").
-    const roofline::amaix::Accelerator &loadedAccelerator() const { return m_loadedAccelerator; }
+    const roofline::amaix::Accelerator &loadedAccelerator() const { return m_state.loadedAccelerator; }
+    bool isModified() const { return m_modified; }
 
-    // Replace a whole part; emit structureChanged.
+    // Replace a whole part, as one undoable step; emit structureChanged.
     void setNetwork(const roofline::amaix::Network &network, const QString &path);
     void setAccelerator(const roofline::amaix::Accelerator &accelerator, const QString &path);
-    void setMeasured(std::optional<std::vector<roofline::amaix::MeasuredTime>> measured, const QString &path);
+    void resetAccelerator(); // back to the loaded accelerator
 
-    // Loads a file (resource paths such as ":/examples/amaix/alexnet.json" too).
-    // On failure the current model is kept and `error` names the file, the
-    // field and the reason.
+    // Loads a file (resource paths such as ":/examples/amaix/alexnet.json" too)
+    // as one undoable step. On failure the current model is kept and `error`
+    // names the file, the field and the reason.
     bool loadNetwork(const QString &path, QString *error, QStringList *warnings = nullptr);
     bool loadAccelerator(const QString &path, QString *error, QStringList *warnings = nullptr);
     bool loadMeasured(const QString &path, QString *error, QStringList *warnings = nullptr);
+    // Writes the accelerator (core's serialize) atomically; the document is then unmodified.
+    bool saveAccelerator(const QString &path, QString *error);
 
     // Value edits: emit valuesChanged. A value that is not finite, not > 0, or
     // that the accelerator's validation rejects is ignored (returns false).
     bool setParameter(const roofline::amaix::Parameter &parameter, double value);
+    // Several numbers at once (a sweep point), as one step; all or nothing.
+    bool setParameters(const std::vector<std::pair<roofline::amaix::Parameter, double>> &values, const QString &text);
     void setRefine(bool refine);
     // Structural edits (the panel's controls change): emit structureChanged.
     void setDataType(const QString &dataType); // empty: the network's, else the accelerator's default
@@ -57,20 +85,53 @@ public:
     // Applies "POINTER=VALUE" as roofline-cli's --set does.
     bool applyOverride(const QString &assignment, QString *error);
 
+    // Undo: edits of one parameter between beginDrag() and endDrag() (a slider drag) merge.
+    QUndoStack *undoStack() const { return m_undoStack; }
+    void beginDrag();
+    void endDrag();
+    // Forgets the history: the current state becomes the clean start.
+    void resetHistory();
+    void setModified(bool modified); // false: the current state is the saved one
+
+    // Snapshots.
+    struct Snapshot
+    {
+        QString name;
+        AmaixState state;
+    };
+    const std::vector<Snapshot> &snapshots() const { return m_snapshots; }
+    int pinSnapshot(const QString &name = QString()); // returns its index; the first pin is compared at once
+    void renameSnapshot(int index, const QString &name);
+    void removeSnapshot(int index);
+    void restoreSnapshot(int index); // an undoable step
+    int comparedSnapshot() const { return m_compared; } // -1: none
+    void setComparedSnapshot(int index);
+
+    // The whole document for a session file. restoreSession parses every
+    // embedded file strictly before it changes anything; messages name
+    // `sessionFile`, the JSON pointer in it and the reason. It starts a new history.
+    QJsonObject sessionState() const;
+    bool restoreSession(const QJsonObject &state, const QString &sessionFile, QString *error);
+
 signals:
     void valuesChanged();    // numbers changed; the set of controls did not
     void structureChanged(); // a new network or accelerator, data type or scaling model
     void filePathChanged();
+    void modifiedChanged(bool modified);
+    void snapshotsChanged();
 
 private:
-    roofline::amaix::Network m_network;
-    roofline::amaix::Accelerator m_accelerator;
-    roofline::amaix::Accelerator m_loadedAccelerator;
-    roofline::amaix::Options m_options;
-    std::optional<std::vector<roofline::amaix::MeasuredTime>> m_measured;
-    QString m_networkPath;
-    QString m_acceleratorPath;
-    QString m_measuredPath;
+    void commit(const AmaixState &next, const QString &key, bool structural, const QString &text);
+    void show(const AmaixState &state, bool structural);
+    void updateModified();
+    bool validSnapshot(int index) const { return index >= 0 && std::size_t(index) < m_snapshots.size(); }
+
+    AmaixState m_state;
+    QUndoStack *m_undoStack = nullptr;
+    StateHistory<AmaixState> m_history;
+    std::vector<Snapshot> m_snapshots;
+    int m_compared = -1;
+    bool m_modified = false;
 };
 
 // Reads a whole file through Qt (so resource paths work); false with `error` set.

@@ -7,6 +7,8 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QSlider>
 #include <QFileInfo>
 #include <QFormLayout>
 #include <QGroupBox>
@@ -60,17 +62,21 @@ AmaixPanel::AmaixPanel(AmaixDocument *document, QWidget *parent)
             m_accelerator->addItem(label, path);
     }
     m_dataType = new QComboBox(modelBox);
-    m_dataType->setToolTip(tr("Element data type: bytes per element and, under nvdla, T_k of the MAC array"));
+    m_dataType->setToolTip(tr("Element data type: its width in bytes per element (B) and, under nvdla, "
+                              "T_k of the MAC array (kernels per cycle)"));
     m_scaling = new QComboBox(modelBox);
     m_scaling->addItem(tr("general (1 op per MAC, 1 byte per element × width)"), int(ScalingModel::General));
     m_scaling->addItem(tr("nvdla (atoms, dark bandwidth, CBUF modes)"), int(ScalingModel::Nvdla));
     m_scaling->setToolTip(tr("Scaling model of seed 000, section 3.3: general counts ops and bytes as written; "
                              "nvdla adds MAC-array fragmentation, atom padding, dark bandwidth and CBUF tiling."));
     m_refine = new QCheckBox(tr("Divide and conquer (warm-up, sequential one-group modes)"), modelBox);
-    m_refine->setToolTip(tr("Refined pipes (models.md 2.4): a warm-up phase, and modes 3 and 6 fetch then compute."));
+    m_refine->setToolTip(tr("Refined pipes (models.md 2.4): a warm-up phase, and modes 3 and 6 fetch then compute. "
+                            "On or off, no unit."));
     m_coloring = new QComboBox(modelBox);
     m_coloring->addItem(tr("processing unit"));
     m_coloring->addItem(tr("bound (compute / memory)"));
+    m_coloring->setToolTip(tr("Marker colour: the processing unit a layer runs on, or whether it is compute- or "
+                              "memory-bound"));
     form->addRow(tr("Network"), m_network);
     form->addRow(tr("Accelerator"), m_accelerator);
     form->addRow(tr("Data type"), m_dataType);
@@ -93,6 +99,7 @@ AmaixPanel::AmaixPanel(AmaixDocument *document, QWidget *parent)
     m_sliderLayout->setSpacing(3);
     layout->addWidget(accBox);
     m_reset = new QPushButton(tr("Reset to the loaded accelerator"), this);
+    m_reset->setToolTip(tr("Every accelerator number back to the file's (an undoable step)"));
     layout->addWidget(m_reset);
     layout->addStretch(1);
 
@@ -108,9 +115,7 @@ AmaixPanel::AmaixPanel(AmaixDocument *document, QWidget *parent)
     });
     connect(m_refine, &QCheckBox::toggled, m_document, &AmaixDocument::setRefine);
     connect(m_coloring, &QComboBox::currentIndexChanged, this, &AmaixPanel::coloringChanged);
-    connect(m_reset, &QPushButton::clicked, this, [this] {
-        m_document->setAccelerator(m_document->loadedAccelerator(), m_document->acceleratorPath());
-    });
+    connect(m_reset, &QPushButton::clicked, m_document, &AmaixDocument::resetAccelerator);
 }
 
 void AmaixPanel::openFromBox(QComboBox *box, bool network)
@@ -142,28 +147,65 @@ void AmaixPanel::syncFileBox(QComboBox *box, const QString &path)
 
 std::string AmaixPanel::activeDataType() const
 {
-    if (!m_document->options().dataType.empty())
-        return m_document->options().dataType;
-    if (!m_document->network().dataType.empty() && m_document->accelerator().dataType(m_document->network().dataType))
-        return m_document->network().dataType;
-    return m_document->accelerator().defaultDataType;
+    return amaix::activeDataType(m_document->network(), m_document->accelerator(), m_document->options());
 }
 
-void AmaixPanel::addControl(const std::string &pointer, const QString &label, const QString &unit, double lo,
-                            double hi, double factor, bool integer, const QString &tip)
+void AmaixPanel::updateTabOrder()
+{
+    // Top to bottom as laid out: the choosers, then every slider's slider and
+    // spin box in turn, then Reset. The sliders are created after the choosers,
+    // so without this a rebuilt panel would put them after Reset.
+    QWidget *previous = m_coloring;
+    for (const Control &c : m_controls) {
+        setTabOrder(previous, c.slider->slider());
+        setTabOrder(c.slider->slider(), c.slider->spinBox());
+        previous = c.slider->spinBox();
+    }
+    setTabOrder(previous, m_reset);
+}
+
+void AmaixPanel::addControl(const SettableParameter &info)
 {
     Diagnostics diagnostics;
-    const std::optional<Parameter> parameter = resolveParameter(m_document->accelerator(), pointer, diagnostics);
+    const std::optional<Parameter> parameter = resolveParameter(m_document->accelerator(), info.pointer, diagnostics);
     if (!parameter)
         return;
+    // How each kind of number is shown: slider range (log) and display unit.
+    using K = Parameter::Kind;
+    double lo = 1, hi = 1000, factor = 1;
+    QString unit = QString::fromStdString(info.unit);
+    switch (parameter->kind) {
+    case K::Clock: lo = 0.1, hi = 10; break;
+    case K::DataTypeTk:
+    case K::TC: hi = 256; break;
+    case K::UnitOps: unit = tr("ops/cyc"); break;
+    case K::DataTypeBytes: hi = 8; break;
+    case K::CbufBytes: lo = 16, hi = 4096, factor = 1024, unit = tr("KiB"); break;
+    case K::CbufBanks: hi = 64; break;
+    case K::CbufEntry: lo = 8, hi = 1024; break;
+    case K::AtomAxi:
+    case K::AtomNvdla: lo = 8, hi = 256; break;
+    case K::MemoryBandwidth: break;
+    }
+    QString label = QString::fromStdString(info.label);
+    if (parameter->kind == K::MemoryBandwidth) // the unit says it is a bandwidth; keeps the column narrow
+        label = QString::fromStdString(m_document->accelerator().memories[std::size_t(parameter->index)].name);
     const double shown = parameter->get(m_document->accelerator()) / factor;
     Control c;
     c.parameter = *parameter;
     c.factor = factor;
-    c.integer = integer;
-    c.slider = new ParameterSlider(label, unit, logScale(lo, hi, shown), integer ? 0 : 3, m_sliderBox);
-    c.slider->setToolTipText(tip + QStringLiteral(" (%1)").arg(QString::fromStdString(pointer)));
-    c.slider->setObjectName(QString::fromStdString(pointer));
+    c.integer = info.integer;
+    const bool showWhole = info.integer && factor == 1;
+    c.slider = new ParameterSlider(label, unit, logScale(lo, hi, shown), showWhole ? 0 : 3,
+                                   m_sliderBox);
+    // Meaning, unit and the pointer --set takes.
+    QString tip = tr("%1, in %2").arg(QString::fromStdString(info.description), QString::fromStdString(info.unit));
+    if (factor != 1)
+        tip += tr(" (shown in %1)").arg(unit);
+    if (info.integer)
+        tip += tr("; a whole number");
+    c.slider->setToolTipText(tip + QStringLiteral(" (%1)").arg(QString::fromStdString(info.pointer)));
+    c.slider->setObjectName(QString::fromStdString(info.pointer));
     const std::size_t index = m_controls.size();
     connect(c.slider, &ParameterSlider::valueChanged, this, [this, index](double value) {
         const Control &control = m_controls[index];
@@ -174,6 +216,9 @@ void AmaixPanel::addControl(const std::string &pointer, const QString &label, co
             emit message(tr("%1 = %2 refused: out of range for this accelerator")
                              .arg(QString::fromStdString(control.parameter.pointer), QString::number(v)));
     });
+    // One drag of the thumb is one undo step.
+    connect(c.slider, &ParameterSlider::dragStarted, m_document, &AmaixDocument::beginDrag);
+    connect(c.slider, &ParameterSlider::dragFinished, m_document, &AmaixDocument::endDrag);
     m_sliderLayout->addWidget(c.slider);
     m_controls.push_back(c);
 }
@@ -185,38 +230,9 @@ void AmaixPanel::rebuild()
         delete c.slider;
     m_controls.clear();
     const Accelerator &acc = m_document->accelerator();
-    const bool nvdla = acc.scaling == ScalingModel::Nvdla;
-    const std::string type = activeDataType();
-
-    addControl("/clock_ghz", tr("Clock"), tr("GHz"), 0.1, 10, 1, false, tr("Clock frequency of every unit"));
-    if (nvdla) {
-        addControl("/data_types/" + type + "/t_k", tr("MAC T_k"), tr("kernels"), 1, 256, 1, true,
-                   tr("MAC atomic-K: kernels computed per cycle for %1").arg(QString::fromStdString(type)));
-        addControl("/scaling/t_c", tr("MAC T_c"), tr("channels"), 1, 256, 1, true,
-                   tr("MAC atomic-C: input channels per cycle; the MAC array is T_k × T_c"));
-    }
-    for (const Unit &u : acc.units) {
-        if (nvdla && u.macArray)
-            continue;
-        addControl("/units/" + u.name + "/ops_per_cycle", QString::fromStdString(u.name), tr("ops/cyc"), 1, 1000, 1,
-                   false, tr("Peak of unit %1 in operations per cycle").arg(QString::fromStdString(u.name)));
-    }
-    for (const Memory &m : acc.memories) {
-        addControl("/memories/" + m.name + "/bandwidth_gbps", QString::fromStdString(m.name), tr("GB/s"), 1, 1000, 1,
-                   false, tr("Bandwidth of memory %1").arg(QString::fromStdString(m.name)));
-    }
-    addControl("/data_types/" + type + "/bytes", tr("Elem. width"), tr("B"), 1, 8, 1, true,
-               tr("Bytes per element of %1").arg(QString::fromStdString(type)));
-    if (nvdla) {
-        addControl("/scaling/cbuf_bytes", tr("CBUF"), tr("KiB"), 16, 4096, 1024, false,
-                   tr("Convolution buffer size (shown in KiB)"));
-        addControl("/scaling/cbuf_banks", tr("CBUF banks"), QString(), 1, 64, 1, true, tr("Banks of the convolution buffer"));
-        addControl("/scaling/cbuf_entry_bytes", tr("CBUF entry"), tr("B"), 8, 1024, 1, true,
-                   tr("Bytes per convolution-buffer entry"));
-        addControl("/scaling/atom_axi_bytes", tr("Bus width"), tr("B"), 8, 256, 1, true,
-                   tr("Bytes per bus transfer (the AXI width); dark bandwidth when larger than the atom"));
-        addControl("/scaling/atom_nvdla_bytes", tr("Atom"), tr("B"), 8, 256, 1, true, tr("NVDLA memory atom in bytes"));
-    }
+    for (const SettableParameter &info : settableParameters(acc, activeDataType()))
+        addControl(info);
+    updateTabOrder();
 
     {
         const QSignalBlocker block(m_dataType);

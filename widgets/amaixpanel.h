@@ -6,6 +6,7 @@
 #pragma once
 
 #include "amaix/io.h"
+#include "amaix/sensitivity.h"
 
 #include <QWidget>
 
@@ -59,8 +60,8 @@ private:
         double factor = 1; // shown value = value / factor
         bool integer = false;
     };
-    void addControl(const std::string &pointer, const QString &label, const QString &unit, double lo, double hi,
-                    double factor, bool integer, const QString &tip);
+    void addControl(const roofline::amaix::SettableParameter &info);
+    void updateTabOrder();
     void syncFileBox(QComboBox *box, const QString &path);
     void openFromBox(QComboBox *box, bool network);
 

@@ -3,10 +3,13 @@
 #include "plotstyle.h"
 #include "units.h"
 
+#include <QJsonArray>
+#include <QJsonObject>
 #include <QToolTip>
 
 #include <algorithm>
 #include <cmath>
+#include <unordered_map>
 
 namespace studio {
 
@@ -15,6 +18,7 @@ using namespace roofline::amaix;
 namespace {
 
 const QColor kMemoryColor(40, 40, 40);
+const QColor kGhostColor(120, 120, 120); // a snapshot's markers, roofs and arrows
 constexpr double kMinRadius = 3.5;
 constexpr double kMaxRadius = 16;
 
@@ -79,6 +83,7 @@ public:
         setSelectable(QCP::stNone); // clicks are handled by AmaixPlot
     }
     int selected = -1; // marker index
+    bool ghost = false; // a snapshot's markers: faded grey, dashed outline
 
     double selectTest(const QPointF &, bool, QVariant *) const override { return -1; }
     QCPRange getKeyRange(bool &found, QCP::SignDomain) const override
@@ -103,7 +108,10 @@ protected:
         for (int i : m_order) {
             const LayerMarker &m = (*m_markers)[std::size_t(i)];
             const QPointF at(keyAxis()->coordToPixel(m.x), valueAxis()->coordToPixel(m.y));
-            if (m.hollow) {
+            if (ghost) { // a solid outline: dashed antialiased ellipses are slow to draw
+                painter->setPen(QPen(kGhostColor, 1));
+                painter->setBrush(QColor(kGhostColor.red(), kGhostColor.green(), kGhostColor.blue(), 45));
+            } else if (m.hollow) {
                 painter->setPen(QPen(m.color, 1.8));
                 painter->setBrush(QColor(255, 255, 255, 200));
             } else {
@@ -124,8 +132,9 @@ protected:
     }
     void drawLegendIcon(QCPPainter *painter, const QRectF &rect) const override
     {
-        painter->setPen(QPen(QColor(90, 90, 90), 1));
-        painter->setBrush(QColor(160, 160, 160, 170));
+        painter->setPen(ghost ? QPen(kGhostColor, 1) : QPen(QColor(90, 90, 90), 1));
+        painter->setBrush(ghost ? QColor(kGhostColor.red(), kGhostColor.green(), kGhostColor.blue(), 45)
+                                : QColor(160, 160, 160, 170));
         const QPointF c = rect.center();
         painter->drawEllipse(QPointF(c.x() - 5, c.y() + 2), 3, 3);
         painter->drawEllipse(QPointF(c.x() + 4, c.y() - 1), 6, 6);
@@ -171,6 +180,9 @@ AmaixPlot::AmaixPlot(QWidget *parent)
     legend->setBorderPen(Qt::NoPen);
     legend->setMargins(QMargins(8, 2, 8, 4));
 
+    // Created first so it is drawn under the current markers.
+    m_ghostScatter = new LayerScatter(xAxis, yAxis, &m_ghostMarkers);
+    m_ghostScatter->ghost = true;
     m_scatter = new LayerScatter(xAxis, yAxis, &m_markers);
     m_scatter->setName(QStringLiteral("Layers (area ∝ share of time)"));
 
@@ -286,11 +298,13 @@ void AmaixPlot::rebuild()
 
     // Ranges: every marker and every ridge, padded and rounded to whole decades.
     double xLo = 1e300, xHi = 0, yLo = 1e300, yHi = 0;
-    for (const LayerMarker &m : m_markers) {
+    for (const auto *markers : {&m_markers, &m_ghostMarkers}) {
+    for (const LayerMarker &m : *markers) {
         xLo = std::min(xLo, m.x);
         xHi = std::max(xHi, m.x);
         yLo = std::min(yLo, m.y);
         yHi = std::max(yHi, m.y);
+    }
     }
     if (maxPeak > 0) {
         yHi = std::max(yHi, maxPeak);
@@ -403,9 +417,123 @@ void AmaixPlot::rebuild()
     if (std::any_of(m_markers.begin(), m_markers.end(), [](const LayerMarker &m) { return m.hollow; }))
         m_pipelinedLegend->addToLegend();
 
+    rebuildGhost();
     setSelectedRow(m_selectedRow);
     if (m_autoRange)
         applyRanges();
+}
+
+void AmaixPlot::setGhost(const Network *network, const Accelerator *accelerator, const Options &options,
+                         const Result *result, const std::vector<LayerSummary> *layers, const QString &name)
+{
+    m_ghostMarkers.clear();
+    m_ghostNames.clear();
+    m_ghostPeaks.clear();
+    m_ghostBandwidths.clear();
+    m_ghostName = name;
+    if (!network || !accelerator || !result || !layers || !result->ok())
+        return; // nothing to draw of a snapshot that does not evaluate
+    m_ghostMarkers = layerMarkers(*layers, result->totalNs, MarkerColoring::ByUnit);
+    for (const LayerMarker &m : m_ghostMarkers)
+        m_ghostNames.push_back(network->layers[std::size_t((*layers)[std::size_t(m.row)].layer)].name);
+    const std::vector<double> peaks = unitPeaks(*accelerator, options, *result);
+    std::vector<bool> unitUsed(accelerator->units.size(), false), memoryUsed(accelerator->memories.size(), false);
+    for (const LayerSummary &l : *layers) {
+        if (l.unit >= 0 && std::size_t(l.unit) < unitUsed.size())
+            unitUsed[std::size_t(l.unit)] = true;
+        if (l.memory >= 0 && std::size_t(l.memory) < memoryUsed.size())
+            memoryUsed[std::size_t(l.memory)] = true;
+    }
+    for (std::size_t u = 0; u < peaks.size(); ++u) {
+        if (unitUsed[u] && peaks[u] > 0)
+            m_ghostPeaks.push_back(peaks[u]);
+    }
+    for (std::size_t m = 0; m < accelerator->memories.size(); ++m) {
+        if (memoryUsed[m])
+            m_ghostBandwidths.push_back(accelerator->memories[m].bandwidthGBps);
+    }
+}
+
+void AmaixPlot::rebuildGhost()
+{
+    const bool shown = !m_ghostMarkers.empty() || !m_ghostPeaks.empty();
+    if (shown) {
+        m_ghostScatter->setName(QStringLiteral("\u201c%1\u201d (faded)").arg(m_ghostName));
+        m_ghostScatter->addToLegend();
+    }
+    // Faded roofs: compute roofs from their ridge, memory roofs up to the highest roof.
+    const double maxPeak = m_ghostPeaks.empty() ? m_autoY.upper : *std::max_element(m_ghostPeaks.begin(), m_ghostPeaks.end());
+    const double maxBandwidth = m_ghostBandwidths.empty() ? 1 : *std::max_element(m_ghostBandwidths.begin(), m_ghostBandwidths.end());
+    const std::size_t roofs = m_ghostPeaks.size() + m_ghostBandwidths.size();
+    while (m_ghostRoofs.size() < roofs) {
+        QCPGraph *g = addGraph();
+        QColor c = kGhostColor;
+        c.setAlpha(130);
+        g->setPen(QPen(c, 1.6, Qt::DotLine));
+        g->removeFromLegend();
+        m_ghostRoofs.push_back(g);
+    }
+    std::size_t r = 0;
+    for (double peak : m_ghostPeaks) {
+        const double ridge = peak / maxBandwidth;
+        m_ghostRoofs[r++]->setData(QVector<double>{std::max(ridge, m_autoX.lower), m_autoX.upper},
+                                   QVector<double>{peak, peak}, true);
+    }
+    for (double b : m_ghostBandwidths) {
+        const double x0 = std::max(m_autoX.lower, m_autoY.lower / b), x1 = maxPeak / b;
+        m_ghostRoofs[r++]->setData(QVector<double>{x0, x1}, QVector<double>{b * x0, b * x1}, true);
+    }
+    for (std::size_t i = 0; i < m_ghostRoofs.size(); ++i) {
+        m_ghostRoofs[i]->setVisible(i < roofs);
+        if (i >= roofs)
+            m_ghostRoofs[i]->data()->clear();
+    }
+
+    // Arrows from each ghost marker to the same layer's current marker, where it moved.
+    std::size_t arrows = 0;
+    if (!m_ghostMarkers.empty() && m_network && m_layers) {
+        std::unordered_map<std::string, std::size_t> current;
+        current.reserve(m_markers.size());
+        for (std::size_t i = 0; i < m_markers.size(); ++i)
+            current.emplace(m_network->layers[std::size_t((*m_layers)[std::size_t(m_markers[i].row)].layer)].name, i);
+        for (std::size_t g = 0; g < m_ghostMarkers.size(); ++g) {
+            const auto it = current.find(m_ghostNames[g]);
+            if (it == current.end())
+                continue;
+            const LayerMarker &from = m_ghostMarkers[g];
+            const LayerMarker &to = m_markers[it->second];
+            if (std::abs(from.x - to.x) <= 1e-9 * to.x && std::abs(from.y - to.y) <= 1e-9 * to.y)
+                continue; // did not move
+            if (arrows == m_arrows.size()) {
+                auto *line = new QCPItemLine(this);
+                line->setPen(QPen(kGhostColor.darker(120), 1.1));
+                line->setHead(QCPLineEnding(QCPLineEnding::esSpikeArrow, 7, 9));
+                line->setSelectable(false);
+                m_arrows.push_back(line);
+            }
+            QCPItemLine *line = m_arrows[arrows++];
+            line->start->setCoords(from.x, from.y);
+            line->end->setCoords(to.x, to.y);
+            line->setVisible(true);
+        }
+    }
+    for (std::size_t i = arrows; i < m_arrows.size(); ++i)
+        m_arrows[i]->setVisible(false);
+}
+
+std::vector<QCPItemLine *> AmaixPlot::ghostArrows() const
+{
+    std::vector<QCPItemLine *> shown;
+    for (QCPItemLine *line : m_arrows) {
+        if (line->visible())
+            shown.push_back(line);
+    }
+    return shown;
+}
+
+int AmaixPlot::ghostRoofCount() const
+{
+    return int(std::count_if(m_ghostRoofs.begin(), m_ghostRoofs.end(), [](QCPGraph *g) { return g->visible(); }));
 }
 
 void AmaixPlot::applyRanges()
@@ -427,6 +555,33 @@ void AmaixPlot::resetView()
 {
     m_autoRange = true;
     applyRanges();
+    replot();
+}
+
+QJsonValue AmaixPlot::zoomState() const
+{
+    if (m_autoRange)
+        return QJsonValue(QJsonValue::Null);
+    auto pair = [](const QCPRange &r) { return QJsonArray{r.lower, r.upper}; };
+    return QJsonObject{{QStringLiteral("x"), pair(xAxis->range())}, {QStringLiteral("y"), pair(yAxis->range())}};
+}
+
+void AmaixPlot::restoreZoom(const QJsonValue &zoom)
+{
+    // A log axis needs 0 < lower < upper < inf.
+    auto read = [](const QJsonValue &value, QCPRange &out) {
+        const QJsonArray pair = value.toArray();
+        out = QCPRange(pair.at(0).toDouble(-1), pair.at(1).toDouble(-1));
+        return pair.size() == 2 && out.lower > 0 && out.upper > out.lower && std::isfinite(out.upper);
+    };
+    QCPRange x, y;
+    const QJsonObject ranges = zoom.toObject();
+    if (!read(ranges.value(QStringLiteral("x")), x) || !read(ranges.value(QStringLiteral("y")), y)) {
+        resetView();
+        return;
+    }
+    xAxis->setRange(x); // marks the range as the user's
+    yAxis->setRange(y);
     replot();
 }
 

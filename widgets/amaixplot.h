@@ -9,6 +9,8 @@
 #include "amaix/layersummary.h"
 #include "amaix/model.h"
 
+#include <QJsonValue>
+
 #include <qcustomplot.h>
 
 #include <vector>
@@ -47,6 +49,17 @@ public:
     void setModel(const roofline::amaix::Network *network, const roofline::amaix::Accelerator *accelerator,
                   const roofline::amaix::Options &options, const roofline::amaix::Result *result,
                   const std::vector<roofline::amaix::LayerSummary> *layers);
+    // A pinned snapshot drawn faded under the current model: its layer markers,
+    // its roofs, and an arrow from each of its markers to where that layer (same
+    // name) is now, when it moved. The plot copies what it draws; nullptr clears.
+    // Takes effect at the next setModel().
+    void setGhost(const roofline::amaix::Network *network, const roofline::amaix::Accelerator *accelerator,
+                  const roofline::amaix::Options &options, const roofline::amaix::Result *result,
+                  const std::vector<roofline::amaix::LayerSummary> *layers, const QString &name);
+    const std::vector<LayerMarker> &ghostMarkers() const { return m_ghostMarkers; }
+    // The arrows shown, each from a ghost marker (start) to the current marker (end), in plot coordinates.
+    std::vector<QCPItemLine *> ghostArrows() const;
+    int ghostRoofCount() const; // faded roofs shown
     void setColoring(MarkerColoring coloring);
     MarkerColoring coloring() const { return m_coloring; }
 
@@ -65,6 +78,10 @@ public:
 
     void resetView();
     bool isAutoRange() const { return m_autoRange; }
+    // The user's zoom for session files: null while the view follows the data,
+    // else {"x": [lo, hi], "y": [lo, hi]}. Restoring anything else resets the view.
+    QJsonValue zoomState() const;
+    void restoreZoom(const QJsonValue &zoom);
 
 signals:
     void layerClicked(int row);
@@ -104,6 +121,17 @@ private:
     QCPGraph *m_memoryLegend = nullptr;
     QCPGraph *m_pipelinedLegend = nullptr;
     QCPItemText *m_message = nullptr; // why nothing is plotted (infeasible, invalid)
+
+    // The ghost: copies of the snapshot's markers (names parallel), roofs and arrows.
+    void rebuildGhost();
+    std::vector<LayerMarker> m_ghostMarkers;
+    std::vector<std::string> m_ghostNames;
+    std::vector<double> m_ghostPeaks;      // per used unit with a peak
+    std::vector<double> m_ghostBandwidths; // per used memory
+    QString m_ghostName;
+    LayerScatter *m_ghostScatter = nullptr;
+    std::vector<QCPGraph *> m_ghostRoofs;
+    std::vector<QCPItemLine *> m_arrows; // a pool: hidden when unused
 };
 
 } // namespace studio

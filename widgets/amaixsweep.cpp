@@ -1,5 +1,6 @@
 #include "amaixsweep.h"
 
+#include "amaix/sensitivity.h"
 #include "amaixdocument.h"
 #include "common/jsonreader.h"
 #include "units.h"
@@ -81,6 +82,8 @@ AmaixSweepPanel::AmaixSweepPanel(AmaixDocument *document, QWidget *parent)
     auto *row = new QHBoxLayout;
     m_run = new QPushButton(tr("Run sweep"), this);
     m_cancel = new QPushButton(tr("Cancel"), this);
+    m_run->setToolTip(tr("Evaluate every point in the background; click a point of the result to apply it"));
+    m_cancel->setToolTip(tr("Stop the running sweep; the points done so far are kept"));
     m_cancel->setEnabled(false);
     m_progress = new QProgressBar(this);
     m_progress->setRange(0, 100);
@@ -161,6 +164,14 @@ AmaixSweepPanel::AxisControls AmaixSweepPanel::makeAxis(int axis, QWidget *paren
     c.count->setValue(axis == 0 ? 33 : 17);
     c.log = new QCheckBox(tr("log"), parent);
     c.log->setChecked(true);
+    const QString which = axis == 0 ? tr("x") : tr("y");
+    c.parameter->setToolTip(tr("The accelerator number swept along %1 (its JSON pointer as --set names it)").arg(which));
+    c.from->setToolTip(tr("First value along %1, in the unit of the parameter's field (GHz, ops/cycle, GB/s, B, "
+                          "kernels, channels)").arg(which));
+    c.to->setToolTip(tr("Last value along %1, in the same unit as From").arg(which));
+    c.count->setToolTip(tr("Number of points along %1 (integral parameters are rounded and repeated values "
+                           "dropped)").arg(which));
+    c.log->setToolTip(tr("Space the points logarithmically (equal ratios) rather than linearly"));
     connect(c.parameter, &QComboBox::currentIndexChanged, this, [this, axis] {
         resetRange(axis);
         // The constant-area family steps T_k in powers of two: no count, no scale to choose.
@@ -196,9 +207,8 @@ void AmaixSweepPanel::setParameters(const QStringList &pointers, const QStringLi
 
 std::string AmaixSweepPanel::macTkPointer() const
 {
-    const std::string type = !m_document->options().dataType.empty() ? m_document->options().dataType
-        : !m_document->network().dataType.empty()                    ? m_document->network().dataType
-                                                                     : m_document->accelerator().defaultDataType;
+    const std::string type = roofline::amaix::activeDataType(m_document->network(), m_document->accelerator(),
+                                                             m_document->options());
     return "/data_types/" + roofline::jsonPointerToken(type) + "/t_k";
 }
 
@@ -492,14 +502,20 @@ bool AmaixSweepPanel::applyPoint(std::size_t index)
     const double values[2] = {p.x, p.y};
     Diagnostics diagnostics;
     bool ok = true;
+    std::vector<std::pair<Parameter, double>> assignments; // one undo step for the whole point
     for (std::size_t a = 0; a < m_spec.axes.size(); ++a) {
         const auto parameter = resolveParameter(m_document->accelerator(), m_spec.axes[a].parameter, diagnostics);
-        ok = ok && parameter && m_document->setParameter(*parameter, values[a]);
+        ok = ok && parameter;
+        if (ok)
+            assignments.emplace_back(*parameter, values[a]);
         if (ok && m_spec.axes[a].kind == SweepAxis::Kind::ConstantArea) {
             const auto tC = resolveParameter(m_document->accelerator(), "/scaling/t_c", diagnostics);
-            ok = tC && m_document->setParameter(*tC, m_spec.axes[a].macProduct / values[a]);
+            ok = tC.has_value();
+            if (ok)
+                assignments.emplace_back(*tC, m_spec.axes[a].macProduct / values[a]);
         }
     }
+    ok = ok && m_document->setParameters(assignments, tr("Apply sweep point"));
     markCurrent();
     return ok;
 }

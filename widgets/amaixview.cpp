@@ -8,11 +8,15 @@
 #include "amaixsweep.h"
 #include "amaixtablemodel.h"
 #include "resources.h"
+#include "sensitivitychart.h"
+#include "snapshotbar.h"
 #include "units.h"
 
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QHeaderView>
+#include <QJsonArray>
+#include <QJsonDocument>
 #include <QLabel>
 #include <QPushButton>
 #include <QSaveFile>
@@ -34,11 +38,24 @@ AmaixView::AmaixView(AmaixDocument *document, QWidget *parent)
     : ModelView(parent)
     , m_document(document)
 {
+    // Created in the order Tab should visit them: the plot's tabs, the sweep's
+    // controls, the snapshot row, the table, the CSV button, then the panel.
+    m_tabs = new QTabWidget(this);
     m_plot = new AmaixPlot(this);
     m_sweep = new AmaixSweepPanel(document, this);
-    m_tabs = new QTabWidget(this);
     m_tabs->addTab(m_plot, tr("Roofline"));
     m_tabs->addTab(m_sweep, tr("Sweep"));
+    m_sensitivity = new SensitivityChart(this);
+    m_tabs->addTab(m_sensitivity, QString());
+    setSensitivityStep(m_sensitivityStep); // names the tab
+
+    m_snapshotBar = new SnapshotBar(this);
+    m_comparisonLabel = new QLabel(this);
+    m_comparisonLabel->setWordWrap(true);
+    m_comparisonLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_comparisonLabel->setToolTip(tr("The current configuration against the compared snapshot: time per inference, "
+                                     "FPS, the change in time, and how many timed layers are compute-bound"));
+    m_comparisonLabel->hide();
 
     m_model = new AmaixTableModel(this);
     m_proxy = new QSortFilterProxyModel(this);
@@ -82,6 +99,8 @@ AmaixView::AmaixView(AmaixDocument *document, QWidget *parent)
     auto *bottom = new QWidget(left);
     auto *bottomLayout = new QVBoxLayout(bottom);
     bottomLayout->setContentsMargins(0, 0, 0, 0);
+    bottomLayout->addWidget(m_snapshotBar);
+    bottomLayout->addWidget(m_comparisonLabel);
     bottomLayout->addWidget(m_table, 1);
     auto *totalsRow = new QHBoxLayout;
     totalsRow->addWidget(m_totals, 1);
@@ -104,6 +123,8 @@ AmaixView::AmaixView(AmaixDocument *document, QWidget *parent)
     layout->addWidget(split);
 
     connect(m_document, &AmaixDocument::filePathChanged, this, &ModelView::filePathChanged);
+    connect(m_document, &AmaixDocument::modifiedChanged, this, &ModelView::modifiedChanged);
+    connectSnapshotBar();
     connect(this, &AmaixView::updated, this, &ModelView::summaryChanged);
     connect(m_document, &AmaixDocument::valuesChanged, this, [this] { scheduleUpdate(false); });
     connect(m_document, &AmaixDocument::structureChanged, this, [this] { scheduleUpdate(true); });
@@ -125,6 +146,11 @@ AmaixView::AmaixView(AmaixDocument *document, QWidget *parent)
     connect(m_tabs, &QTabWidget::currentChanged, this, [this] {
         if (m_tabs->currentWidget() == m_sweep)
             m_sweep->plot()->replot();
+        if (m_tabs->currentWidget() == m_plot && m_plotStale) {
+            m_plotStale = false;
+            m_plot->replot();
+        }
+        updateSensitivity(); // the tornado is computed only while its tab is shown
     });
     connect(m_csvButton, &QPushButton::clicked, this, [this] {
         const QString base = QFileInfo(m_document->networkPath()).completeBaseName();
@@ -141,6 +167,7 @@ AmaixView::AmaixView(AmaixDocument *document, QWidget *parent)
     QString error;
     m_document->loadAccelerator(QStringLiteral(":/examples/amaix/nv_full.json"), &error);
     m_document->loadNetwork(QStringLiteral(":/examples/amaix/alexnet.json"), &error);
+    m_document->resetHistory(); // the start is not an undoable step
     m_structuralPending = true;
     m_pending = true;
     refresh();
@@ -216,6 +243,7 @@ void AmaixView::refresh()
             baselineTotalNs = baseline.totalNs;
         }
     }
+    updateComparison(); // before setModel: the plot draws the ghost with the model
     m_plot->setModel(&net, &acc, m_document->options(), &m_result, &m_layers);
     {
         m_selecting = true;
@@ -262,8 +290,14 @@ void AmaixView::refresh()
     m_totals->setText(totals);
     m_panel->readout()->setText(readout);
     m_sweep->markCurrent();
+    m_comparisonLabel->setText(m_comparisonText);
+    m_comparisonLabel->setVisible(!m_comparisonText.isEmpty());
+    updateSensitivity();
 
-    m_plot->replot();
+    if (m_tabs->currentWidget() == m_plot)
+        m_plot->replot();
+    else
+        m_plotStale = true; // drawn when its tab is shown again (exports draw it themselves)
     ++m_updateCount;
     emit updated();
 }
@@ -330,7 +364,192 @@ bool AmaixView::openFile(const QString &path, QString *error, QStringList *warni
 
 QString AmaixView::filePath() const
 {
-    return m_document->networkPath();
+    return m_document->acceleratorPath();
+}
+
+bool AmaixView::saveFile(const QString &path, QString *error)
+{
+    return m_document->saveAccelerator(path, error);
+}
+
+bool AmaixView::isModified() const
+{
+    return m_document->isModified();
+}
+
+QUndoStack *AmaixView::undoStack() const
+{
+    return m_document->undoStack();
+}
+
+void AmaixView::connectSnapshotBar()
+{
+    connect(m_snapshotBar, &SnapshotBar::pinRequested, m_document, [this] { m_document->pinSnapshot(); });
+    connect(m_snapshotBar, &SnapshotBar::compareRequested, m_document, &AmaixDocument::setComparedSnapshot);
+    connect(m_snapshotBar, &SnapshotBar::restoreRequested, m_document, &AmaixDocument::restoreSnapshot);
+    connect(m_snapshotBar, &SnapshotBar::renameRequested, m_document, &AmaixDocument::renameSnapshot);
+    connect(m_snapshotBar, &SnapshotBar::removeRequested, m_document, &AmaixDocument::removeSnapshot);
+    auto sync = [this] {
+        QStringList names;
+        for (const AmaixDocument::Snapshot &snapshot : m_document->snapshots())
+            names << snapshot.name;
+        m_snapshotBar->setSnapshots(names, m_document->comparedSnapshot());
+    };
+    connect(m_document, &AmaixDocument::snapshotsChanged, this, sync);
+    sync();
+}
+
+void AmaixView::updateComparison()
+{
+    const int compared = m_document->comparedSnapshot();
+    if (compared < 0) {
+        m_plot->setGhost(nullptr, nullptr, Options{}, nullptr, nullptr, QString());
+        m_comparisonText.clear();
+        m_comparison = SnapshotComparison{};
+        return;
+    }
+    const AmaixDocument::Snapshot &snapshot = m_document->snapshots()[std::size_t(compared)];
+    const AmaixState &s = snapshot.state;
+    static const Network none;
+    const Network &net = s.network ? *s.network : none;
+    const Result baseline = evaluate(net, s.accelerator, s.options);
+    const std::vector<LayerSummary> layers = summarizeLayers(net, baseline);
+    m_plot->setGhost(&net, &s.accelerator, s.options, &baseline, &layers, snapshot.name);
+    m_comparison = compareSnapshot(m_result, m_summaryTotals, baseline, summarizeTotals(layers, baseline));
+    m_comparisonText = QString::fromStdString(summarize(m_comparison, snapshot.name.toStdString()));
+}
+
+void AmaixView::setSensitivityStep(double relativeStep)
+{
+    ModelView::setSensitivityStep(relativeStep);
+    const QString pct = QString::number(relativeStep * 100, 'g', 3);
+    const int tab = m_tabs->indexOf(m_sensitivity);
+    m_tabs->setTabText(tab, tr("Sensitivity \u00b1%1%").arg(pct));
+    m_tabs->setTabToolTip(tab, tr("Which accelerator number matters: the time per inference when each one alone moves "
+                                  "by \u00b1%1%, computed from the model").arg(pct));
+    updateSensitivity();
+}
+
+void AmaixView::updateSensitivity(bool evenIfHidden)
+{
+    if ((!evenIfHidden && m_tabs->currentWidget() != m_sensitivity) || m_network.layers.empty() || m_accelerator.units.empty())
+        return;
+    m_sensitivityRows = sensitivity(m_network, m_accelerator, m_document->options(), m_sensitivityStep);
+    const TimeUnit unit = timeUnitFor(m_result.ok() ? m_result.totalNs : 0);
+    std::vector<SensitivityChart::Row> rows;
+    for (const Sensitivity &r : m_sensitivityRows) {
+        QString label = QString::fromStdString(r.label);
+        if (!r.lowFeasible || !r.highFeasible)
+            label += tr(" (%1 not possible)").arg(!r.lowFeasible ? QStringLiteral("\u2212") : QStringLiteral("+"));
+        rows.push_back({label, r.lowNs * unit.perNs, r.highNs * unit.perNs});
+    }
+    m_sensitivity->setRows(rows, m_result.ok() ? m_result.totalNs * unit.perNs : 0, m_sensitivityStep,
+                           tr("Time per inference"), unit.name);
+    if (!m_result.ok()) // nothing to move from: say why instead of "now 0 ns"
+        m_sensitivity->xAxis->setLabel(tr("No sensitivity: the configuration does not evaluate (%1)")
+                                           .arg(QString::fromStdString(m_result.error)));
+    m_sensitivity->replot(QCustomPlot::rpQueuedReplot);
+}
+
+QJsonObject AmaixView::sessionState() const
+{
+    QJsonObject state = m_document->sessionState();
+    QJsonObject view;
+    view[QStringLiteral("zoom")] = m_plot->zoomState();
+    view[QStringLiteral("tab")] = m_tabs->currentIndex();
+    view[QStringLiteral("coloring")] = int(m_plot->coloring());
+    view[QStringLiteral("selected_layer")] = QString::fromStdString(
+        m_selectedLayer >= 0 && std::size_t(m_selectedLayer) < m_network.layers.size()
+            ? m_network.layers[std::size_t(m_selectedLayer)].name
+            : std::string());
+    state[QStringLiteral("view")] = view;
+    return state;
+}
+
+bool AmaixView::restoreSessionState(const QJsonObject &state, const QString &sessionFile, QString *error)
+{
+    if (!m_document->restoreSession(state, sessionFile, error))
+        return false;
+    // The view's own state is cosmetic: values that make no sense are ignored.
+    const QJsonObject view = state.value(QStringLiteral("view")).toObject();
+    const int coloring = view.value(QStringLiteral("coloring")).toInt(0);
+    m_panel->coloringBox()->setCurrentIndex(coloring == 1 ? 1 : 0);
+    m_selectedLayer = m_document->network().indexOf(view.value(QStringLiteral("selected_layer")).toString().toStdString());
+    showMessage(QString());
+    flushPendingUpdate();
+    const int tab = view.value(QStringLiteral("tab")).toInt(0);
+    m_tabs->setCurrentIndex(tab >= 0 && tab < m_tabs->count() ? tab : 0);
+    m_plot->restoreZoom(view.value(QStringLiteral("zoom")));
+    return true;
+}
+
+QList<ModelView::BundlePlot> AmaixView::bundlePlots()
+{
+    flushPendingUpdate();
+    updateSensitivity(true); // even when its tab is hidden
+    return {{QStringLiteral("amaix-roofline"), tr("AMAIX per-layer roofline%1")
+                                                   .arg(m_comparisonText.isEmpty() ? QString()
+                                                                                   : tr(" with the compared snapshot faded")),
+             m_plot},
+            {QStringLiteral("amaix-sensitivity"),
+             tr("Sensitivity of the time per inference to each accelerator number at \u00b1%1%").arg(m_sensitivityStep * 100),
+             m_sensitivity}};
+}
+
+QList<ModelView::BundleFile> AmaixView::bundleFiles() const
+{
+    QList<BundleFile> files;
+    if (!m_result.ok())
+        return files;
+    auto number = [](double v) { return QString::number(v, 'g', 17); };
+    auto quoted = [](QString text) { return QLatin1Char('"') + text.replace(QLatin1Char('"'), QStringLiteral("\"\"")) + QLatin1Char('"'); };
+    files.append({QStringLiteral("amaix-stages.csv"), tr("Every AMAIX stage of the current configuration (the table's data)"),
+                  QByteArray::fromStdString(resultToCsv(m_network, m_accelerator, m_result))});
+
+    QString tornado = QStringLiteral("parameter,pointer,value,low_value,high_value,low_time_ns,high_time_ns,"
+                                     "low_feasible,high_feasible\n");
+    for (const Sensitivity &r : sensitivity(m_network, m_accelerator, m_document->options(), m_sensitivityStep)) {
+        tornado += QStringLiteral("%1,%2,%3,%4,%5,%6,%7,%8,%9\n")
+                       .arg(quoted(QString::fromStdString(r.label)), QString::fromStdString(r.pointer), number(r.value),
+                            number(r.lowValue), number(r.highValue), number(r.lowNs), number(r.highNs),
+                            r.lowFeasible ? QStringLiteral("1") : QStringLiteral("0"))
+                       .arg(r.highFeasible ? QStringLiteral("1") : QStringLiteral("0"));
+    }
+    files.append({QStringLiteral("amaix-sensitivity.csv"),
+                  tr("Time per inference with each accelerator number at \u00b1%1%").arg(m_sensitivityStep * 100),
+                  tornado.toUtf8()});
+    files.append({QStringLiteral("amaix-accelerator.json"), tr("The accelerator as evaluated (input)"),
+                  QByteArray::fromStdString(serialize(m_accelerator))});
+    if (const auto &text = m_document->state().networkText)
+        files.append({QStringLiteral("amaix-network.json"), tr("The network (input)"), QByteArray::fromStdString(*text)});
+
+    // Every snapshot against the current configuration.
+    QString table = QStringLiteral("snapshot,time_ns,current_time_ns,change_ns,relative_change,fps,current_fps,"
+                                   "compute_bound_layers,current_compute_bound_layers,timed_layers,current_timed_layers,"
+                                   "status\n");
+    int index = 0;
+    for (const AmaixDocument::Snapshot &snapshot : m_document->snapshots()) {
+        const AmaixState &s = snapshot.state;
+        static const Network none;
+        const Network &net = s.network ? *s.network : none;
+        const Result baseline = evaluate(net, s.accelerator, s.options);
+        const SnapshotComparison c = compareSnapshot(m_result, m_summaryTotals, baseline, summarizeTotals(summarizeLayers(net, baseline), baseline));
+        table += QStringLiteral("%1,%2,%3,%4,%5,%6,%7,%8,%9,")
+                     .arg(quoted(snapshot.name), number(c.baselineNs), number(c.currentNs), number(c.changeNs),
+                          number(c.relativeChange), number(c.baselineFps), number(c.currentFps))
+                     .arg(c.baselineComputeBound)
+                     .arg(c.currentComputeBound);
+        table += QStringLiteral("%1,%2,%3\n")
+                     .arg(c.baselineTimed)
+                     .arg(c.currentTimed)
+                     .arg(quoted(c.baselineOk ? QStringLiteral("ok") : QString::fromStdString(c.baselineError)));
+        files.append({QStringLiteral("amaix-snapshot-%1-accelerator.json").arg(++index),
+                      tr("Snapshot \u201c%1\u201d: its accelerator (input)").arg(snapshot.name),
+                      QByteArray::fromStdString(serialize(s.accelerator))});
+    }
+    files.append({QStringLiteral("amaix-snapshots.csv"), tr("Snapshots compared with the current configuration"),
+                  table.toUtf8()});
+    return files;
 }
 
 bool AmaixView::applyOverride(const QString &assignment, QString *error)
@@ -343,7 +562,11 @@ bool AmaixView::applyOverride(const QString &assignment, QString *error)
 
 QCustomPlot *AmaixView::exportPlot() const
 {
-    return m_tabs->currentWidget() == m_sweep ? m_sweep->plot() : m_plot;
+    if (m_tabs->currentWidget() == m_sweep)
+        return m_sweep->plot();
+    if (m_tabs->currentWidget() == m_sensitivity)
+        return m_sensitivity;
+    return m_plot;
 }
 
 QString AmaixView::exportTitle() const

@@ -4,8 +4,10 @@
 // event-loop turn costs one evaluation, one table update and one replot.
 #pragma once
 
+#include "amaix/comparison.h"
 #include "amaix/layersummary.h"
 #include "amaix/model.h"
+#include "amaix/sensitivity.h"
 #include "modelview.h"
 
 class QLabel;
@@ -22,6 +24,8 @@ class AmaixPanel;
 class AmaixPlot;
 class AmaixSweepPanel;
 class AmaixTableModel;
+class SensitivityChart;
+class SnapshotBar;
 
 class AmaixView : public ModelView
 {
@@ -35,7 +39,17 @@ public:
     QStringList textSuffixes() const override; // measured per-layer times (CSV)
     QStringList exampleFiles() const override;
     bool openFile(const QString &path, QString *error, QStringList *warnings) override;
-    QString filePath() const override;
+    QString filePath() const override; // the accelerator's file: what Save writes
+    bool canSave() const override { return true; }
+    bool saveFile(const QString &path, QString *error) override; // the accelerator as JSON, atomically
+    bool isModified() const override;
+    QUndoStack *undoStack() const override;
+    QString sessionKey() const override { return QStringLiteral("amaix"); }
+    QJsonObject sessionState() const override;
+    bool restoreSessionState(const QJsonObject &state, const QString &sessionFile, QString *error) override;
+    QList<BundlePlot> bundlePlots() override;
+    QList<BundleFile> bundleFiles() const override;
+    void setSensitivityStep(double relativeStep) override;
     bool applyOverride(const QString &assignment, QString *error) override;
     QCustomPlot *exportPlot() const override; // the roofline scatter, or the sweep when its tab is shown
     QString exportTitle() const override;
@@ -55,6 +69,13 @@ public:
     QTableView *table() const { return m_table; }
     QTabWidget *tabs() const { return m_tabs; }
     QLabel *totalsLabel() const { return m_totals; }
+    SnapshotBar *snapshotBar() const { return m_snapshotBar; }
+    QLabel *comparisonLabel() const { return m_comparisonLabel; }
+    QString comparisonText() const { return m_comparisonText; } // empty when nothing is compared
+    const roofline::amaix::SnapshotComparison &comparison() const { return m_comparison; }
+    SensitivityChart *sensitivityChart() const { return m_sensitivity; }
+    // The rows the tornado shows (all of them, largest swing first), as the core computed them.
+    const std::vector<roofline::amaix::Sensitivity> &sensitivityRows() const { return m_sensitivityRows; }
     const roofline::amaix::Result &result() const { return m_result; }
     const std::vector<roofline::amaix::LayerSummary> &layers() const { return m_layers; }
     const roofline::amaix::SummaryTotals &totals() const { return m_summaryTotals; }
@@ -69,6 +90,9 @@ private:
     void scheduleUpdate(bool structural);
     void refresh();
     void showMessage(const QString &text);
+    void updateComparison();
+    void updateSensitivity(bool evenIfHidden = false);
+    void connectSnapshotBar();
 
     AmaixDocument *m_document;
     AmaixPlot *m_plot = nullptr;
@@ -82,6 +106,12 @@ private:
     QLabel *m_totals = nullptr;
     QLabel *m_message = nullptr;
     QPushButton *m_csvButton = nullptr;
+    SnapshotBar *m_snapshotBar = nullptr;
+    QLabel *m_comparisonLabel = nullptr;
+    SensitivityChart *m_sensitivity = nullptr;
+    QString m_comparisonText;
+    roofline::amaix::SnapshotComparison m_comparison;
+    std::vector<roofline::amaix::Sensitivity> m_sensitivityRows;
 
     // What the plot and the table point into: copies taken at each refresh, so a
     // document change waiting for its coalesced update never leaves them inconsistent.
@@ -96,6 +126,7 @@ private:
     bool m_selecting = false;
     bool m_pending = false;
     bool m_structuralPending = false;
+    bool m_plotStale = false; // the scatter changed while another tab was shown
     quint64 m_updateCount = 0;
 };
 

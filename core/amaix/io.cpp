@@ -595,6 +595,109 @@ AcceleratorLoad loadAcceleratorFile(const std::string &path)
     return parseAccelerator(text, path);
 }
 
+// --- Writing accelerators ------------------------------------------------------
+
+namespace {
+
+// A number as the reader takes it: plain, or {"value", "source"} when its pointer has a source.
+json sourcedNumber(double value, const Accelerator &acc, const std::string &pointer)
+{
+    const auto it = acc.sources.find(pointer);
+    if (it == acc.sources.end())
+        return value;
+    return json{{"value", value}, {"source", it->second}};
+}
+
+std::string typeSetName(TypeSet set)
+{
+    std::string out;
+    for (int t = 0; t < kLayerTypeCount; ++t) {
+        if (set & typeBit(LayerType(t)))
+            out += (out.empty() ? "" : "|") + std::string(layerTypeName(LayerType(t)));
+    }
+    return out;
+}
+
+} // namespace
+
+json toJson(const Accelerator &acc)
+{
+    const bool nvdla = acc.scaling == ScalingModel::Nvdla;
+    json root = json::object();
+    root["format"] = kAcceleratorFormatId;
+    root["version"] = kFormatVersion;
+    root["name"] = acc.name;
+    if (!acc.description.empty())
+        root["description"] = acc.description;
+    root["clock_ghz"] = sourcedNumber(acc.clockGHz, acc, "/clock_ghz");
+    root["default_data_type"] = acc.defaultDataType;
+    json types = json::object();
+    for (const DataType &t : acc.dataTypes) {
+        const std::string p = dataTypePointer(t.name);
+        json j = {{"bytes", sourcedNumber(t.bytes, acc, p + "/bytes")}};
+        if (nvdla || t.tK > 0)
+            j["t_k"] = sourcedNumber(t.tK, acc, p + "/t_k");
+        types[t.name] = std::move(j);
+    }
+    root["data_types"] = std::move(types);
+    json units = json::object();
+    for (const Unit &u : acc.units) {
+        json j = json::object();
+        if (u.macArray)
+            j["mac_array"] = true;
+        if (!(nvdla && u.macArray)) // under nvdla the MAC array's peak is T_k·T_c
+            j["ops_per_cycle"] = sourcedNumber(u.opsPerCycle, acc, unitPointer(u.name) + "/ops_per_cycle");
+        units[u.name] = std::move(j);
+    }
+    root["units"] = std::move(units);
+    json memories = json::object();
+    for (const Memory &m : acc.memories)
+        memories[m.name] = {{"bandwidth_gbps", sourcedNumber(m.bandwidthGBps, acc, memoryPointer(m.name) + "/bandwidth_gbps")}};
+    root["memories"] = std::move(memories);
+    json mapping = json::object();
+    for (int t = 0; t < kLayerTypeCount; ++t) {
+        const Mapping &m = acc.mapping[std::size_t(t)];
+        if (!m.mapped)
+            continue;
+        const char *type = layerTypeName(LayerType(t));
+        if (m.onHost()) {
+            mapping[type] = "host";
+            continue;
+        }
+        json j = json::object();
+        if (m.unit >= 0 && std::size_t(m.unit) < acc.units.size())
+            j["unit"] = acc.units[std::size_t(m.unit)].name;
+        if (m.memory >= 0 && std::size_t(m.memory) < acc.memories.size())
+            j["memory"] = acc.memories[std::size_t(m.memory)].name;
+        mapping[type] = std::move(j);
+    }
+    root["mapping"] = std::move(mapping);
+    if (!acc.pipelines.empty()) {
+        json pipelines = json::array();
+        for (const PipelinePattern &pattern : acc.pipelines) {
+            json steps = json::array();
+            for (TypeSet step : pattern.steps)
+                steps.push_back(typeSetName(step));
+            pipelines.push_back(std::move(steps));
+        }
+        root["pipelines"] = std::move(pipelines);
+    }
+    json scaling = {{"model", nvdla ? "nvdla" : "general"}};
+    if (nvdla) {
+        for (const NvdlaField &f : kNvdlaFields)
+            scaling[f.key] = sourcedNumber(acc.nvdla.*f.member, acc, std::string("/scaling/") + f.key);
+        scaling["tiling"] = acc.nvdla.tiling;
+        scaling["grouped_as_dense"] = acc.nvdla.groupedAsDense;
+    }
+    root["scaling"] = std::move(scaling);
+    return root;
+}
+
+std::string serialize(const Accelerator &accelerator)
+{
+    return toJson(accelerator).dump(2) + "\n";
+}
+
 // --- Measured times ---------------------------------------------------------------
 
 MeasuredLoad parseMeasuredCsv(const std::string &text, const std::string &fileLabel)

@@ -51,6 +51,14 @@ AcceleratorLoad loadAcceleratorFile(const std::string &path);
 // targets, nvdla parameters. Errors use the file's JSON pointers.
 void validate(const Accelerator &accelerator, Diagnostics &diagnostics);
 
+// The accelerator as a file parseAccelerator() reads back equal: every number
+// with its source kept ({"value", "source"} where a source is known), units,
+// memories and data types keyed by name, the mapping, the pipelines and the
+// scaling model. Under the general model the file has no NVDLA parameters
+// (the format has none), so they come back as the defaults.
+nlohmann::json toJson(const Accelerator &accelerator);
+std::string serialize(const Accelerator &accelerator); // toJson, indented, with a final newline
+
 // --- Measured times --------------------------------------------------------
 
 struct MeasuredLoad

@@ -3,8 +3,10 @@
 // plot selection stay linked, the table model passes QAbstractItemModelTester,
 // sweeps run and cancel, every example network opens on nv_full, bad files keep
 // the current work, and exports hold the plot's content.
+#include "amaix/comparison.h"
 #include "amaix/io.h"
 #include "amaix/layersummary.h"
+#include "amaix/sensitivity.h"
 #include "amaix/model.h"
 #include "amaix/sweep.h"
 #include "amaixdocument.h"
@@ -16,6 +18,8 @@
 #include "mainwindow.h"
 #include "parameterslider.h"
 #include "resources.h"
+#include "sensitivitychart.h"
+#include "snapshotbar.h"
 #include "testutils.h"
 #include "units.h"
 
@@ -35,6 +39,10 @@
 #include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QUndoStack>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 
 #include <cmath>
 
@@ -393,6 +401,10 @@ private slots:
         ROOFLINE_COMPARE_REL(resolveParameter(now, "/data_types/fp16/t_k", diagnostics)->get(now) *
                                  resolveParameter(now, "/scaling/t_c", diagnostics)->get(now),
                              area, 1e-12);
+        // ...as one undo step: undo returns to 16 x 64.
+        QCOMPARE(view->undoStack()->undoText(), QStringLiteral("Apply sweep point"));
+        view->undoStack()->undo();
+        QVERIFY(view->document()->accelerator() == base);
     }
 
     void sweepRunsAppliesAndCancels()
@@ -581,6 +593,508 @@ private slots:
         QVERIFY(c.readAll().contains("conv1"));
         QVERIFY(!view->exportCsv(QStringLiteral("/nonexistent-dir/x.csv"), &error));
         QVERIFY(error.contains(QStringLiteral("/nonexistent-dir/x.csv")));
+    }
+
+    // --- Design review: undo, snapshots, sensitivity, sessions, save, keyboard ---
+
+    void dragIsOneUndoStep()
+    {
+        MainWindow window;
+        AmaixView *view = amaixView(window);
+        AmaixDocument *doc = view->document();
+        QUndoStack *stack = view->undoStack();
+        QCOMPARE(stack, doc->undoStack());
+        QCOMPARE(stack->count(), 0); // the start-up examples are no step
+        QVERIFY(!view->isModified());
+        const Accelerator before = doc->accelerator();
+        const double totalBefore = view->result().totalNs;
+        const std::vector<LayerMarker> markersBefore = view->plot()->markers();
+        const int memory = before.memoryIndex("DRAM");
+        const auto roofBefore = *view->plot()->memoryRoof(memory)->data()->constBegin();
+
+        // One drag of the DRAM slider across many positions...
+        ParameterSlider *dram = view->panel()->slider(QStringLiteral("/memories/DRAM/bandwidth_gbps"));
+        QSlider *slider = dram->slider();
+        emit slider->sliderPressed();
+        for (int step = 0; step < 10; ++step) {
+            slider->setValue(slider->value() + 12);
+            QCoreApplication::processEvents(); // each position is evaluated and drawn
+        }
+        emit slider->sliderReleased();
+        view->flushPendingUpdate();
+        QCOMPARE(stack->count(), 1); // ...is one step
+        QVERIFY(view->isModified());
+        QVERIFY(doc->accelerator().memories[std::size_t(memory)].bandwidthGBps > 64);
+        QVERIFY(view->result().totalNs < totalBefore);
+
+        // Undo restores the exact values, the plotted data and the clean state.
+        stack->undo();
+        view->flushPendingUpdate();
+        QVERIFY(doc->accelerator() == before);
+        QCOMPARE(view->result().totalNs, totalBefore);
+        QCOMPARE(view->plot()->markers().size(), markersBefore.size());
+        for (std::size_t i = 0; i < markersBefore.size(); ++i) {
+            QCOMPARE(view->plot()->markers()[i].x, markersBefore[i].x);
+            QCOMPARE(view->plot()->markers()[i].y, markersBefore[i].y);
+            QCOMPARE(view->plot()->markers()[i].radius, markersBefore[i].radius);
+        }
+        const auto roof = *view->plot()->memoryRoof(memory)->data()->constBegin();
+        QCOMPARE(roof.key, roofBefore.key);
+        QCOMPARE(roof.value, roofBefore.value);
+        QCOMPARE(dram->value(), 64.0);
+        QVERIFY(!view->isModified());
+
+        // Two spin-box entries are two steps; redo brings the drag back.
+        stack->redo();
+        view->flushPendingUpdate();
+        QVERIFY(doc->accelerator().memories[std::size_t(memory)].bandwidthGBps > 64);
+        dram->spinBox()->setValue(100);
+        dram->spinBox()->setValue(80);
+        QCOMPARE(stack->count(), 3);
+        stack->undo();
+        QCOMPARE(doc->accelerator().memories[std::size_t(memory)].bandwidthGBps, 100.0);
+
+        // Switches, the data type and opening a file are steps too.
+        view->panel()->refineBox()->setChecked(true);
+        QString error;
+        QVERIFY2(window.openFile(example("lenet.json"), &error), qPrintable(error));
+        view->flushPendingUpdate();
+        QCOMPARE(doc->network().name, std::string("LeNet"));
+        stack->undo();
+        view->flushPendingUpdate();
+        QCOMPARE(doc->network().name, std::string("AlexNet"));
+        QCOMPARE(view->result().totalNs, coreResult(*doc).totalNs);
+        QVERIFY(doc->options().refine);
+        stack->undo();
+        QVERIFY(!doc->options().refine);
+    }
+
+    void snapshotGhostAndComparison()
+    {
+        MainWindow window;
+        AmaixView *view = amaixView(window);
+        AmaixDocument *doc = view->document();
+        QVERIFY(view->plot()->ghostMarkers().empty());
+        QVERIFY(view->comparisonText().isEmpty());
+        QCOMPARE(doc->pinSnapshot(), 0); // "baseline", compared at once
+        const AmaixState pinned = doc->state();
+        QCOMPARE(view->snapshotBar()->comboBox()->currentText(), QStringLiteral("baseline"));
+
+        quint64 before = view->updateCount();
+        view->panel()->slider(QStringLiteral("/memories/DRAM/bandwidth_gbps"))->spinBox()->setValue(128);
+        QVERIFY(waitForUpdate(view, before));
+
+        // The ghost markers are the snapshot's own layer markers, from the core.
+        const Network &net = doc->network();
+        const Result old = evaluate(*pinned.network, pinned.accelerator, pinned.options);
+        const auto oldLayers = summarizeLayers(*pinned.network, old);
+        const auto expected = layerMarkers(oldLayers, old.totalNs, MarkerColoring::ByUnit);
+        const auto &ghost = view->plot()->ghostMarkers();
+        QCOMPARE(ghost.size(), expected.size());
+        for (std::size_t i = 0; i < ghost.size(); ++i) {
+            QCOMPARE(ghost[i].x, expected[i].x);
+            QCOMPARE(ghost[i].y, expected[i].y);
+        }
+        // One arrow per layer that moved, from its ghost marker to its marker now.
+        const Result now = coreResult(*doc);
+        const auto nowLayers = summarizeLayers(net, now);
+        int moved = 0;
+        for (const LayerMarker &g : expected) {
+            const LayerMarker *m = markerOfRow(view->plot(), g.row); // same network: same rows
+            QVERIFY(m);
+            if (m->x != g.x || m->y != g.y)
+                ++moved;
+        }
+        QVERIFY2(moved >= 3, qPrintable(QString::number(moved))); // fc6, fc7, fc8 (memory-bound) moved up
+        const auto arrows = view->plot()->ghostArrows();
+        QCOMPARE(int(arrows.size()), moved);
+        for (QCPItemLine *arrow : arrows) {
+            const QPointF from = arrow->start->coords(), to = arrow->end->coords();
+            const auto g = std::find_if(expected.begin(), expected.end(),
+                                        [&](const LayerMarker &m) { return m.x == from.x() && m.y == from.y(); });
+            QVERIFY(g != expected.end());
+            const LayerMarker *m = markerOfRow(view->plot(), g->row);
+            QCOMPARE(to.x(), m->x);
+            QCOMPARE(to.y(), m->y);
+            ROOFLINE_COMPARE_REL(to.y(), nowLayers[std::size_t(g->row)].performance(), 1e-12);
+            QCOMPARE(arrow->head().style(), QCPLineEnding::esSpikeArrow);
+        }
+        QVERIFY(view->plot()->ghostRoofCount() >= 2); // its compute and memory roofs, faded
+
+        // The readout is the core's comparison.
+        const SnapshotComparison c = compareSnapshot(now, summarizeTotals(nowLayers, now), old,
+                                                     summarizeTotals(oldLayers, old));
+        QVERIFY(view->comparison() == c);
+        QVERIFY(c.relativeChange < 0);
+        QCOMPARE(view->comparisonText(), QString::fromStdString(summarize(c, "baseline")));
+        QVERIFY(view->comparisonLabel()->isVisibleTo(view));
+        QCOMPARE(view->comparisonLabel()->text(), view->comparisonText());
+        QVERIFY2(view->comparisonText().startsWith(QStringLiteral("Inference %1 ms").arg(formatValue(now.totalNs / 1e6, 4))),
+                 qPrintable(view->comparisonText()));
+        QVERIFY(view->comparisonText().contains(QStringLiteral("% (\u2212")));
+
+        // Rename, restore (an undoable step), none, delete.
+        doc->renameSnapshot(0, QStringLiteral("64 GB/s"));
+        QCOMPARE(view->snapshotBar()->comboBox()->itemText(1), QStringLiteral("64 GB/s"));
+        doc->restoreSnapshot(0);
+        view->flushPendingUpdate();
+        QVERIFY(doc->accelerator() == pinned.accelerator);
+        QVERIFY(view->plot()->ghostArrows().empty()); // nothing moved
+        QVERIFY(view->comparisonText().contains(QStringLiteral("+0.0% (+0 ms) vs 64 GB/s")));
+        doc->undoStack()->undo();
+        QCOMPARE(doc->accelerator().memories[0].bandwidthGBps, 128.0);
+        doc->setComparedSnapshot(-1);
+        view->flushPendingUpdate();
+        QVERIFY(view->plot()->ghostMarkers().empty());
+        QVERIFY(view->plot()->ghostArrows().empty());
+        QCOMPARE(view->plot()->ghostRoofCount(), 0);
+        QVERIFY(view->comparisonText().isEmpty());
+        QVERIFY(!view->comparisonLabel()->isVisibleTo(view));
+        doc->setComparedSnapshot(0);
+        doc->removeSnapshot(0);
+        view->flushPendingUpdate();
+        QVERIFY(doc->snapshots().empty());
+        QCOMPARE(doc->comparedSnapshot(), -1);
+        QVERIFY(view->plot()->ghostMarkers().empty());
+
+        // A snapshot of another network: arrows only for layers of the same name.
+        doc->pinSnapshot(QStringLiteral("AlexNet"));
+        QString error;
+        QVERIFY2(window.openFile(example("lenet.json"), &error), qPrintable(error));
+        view->flushPendingUpdate();
+        QVERIFY(!view->plot()->ghostMarkers().empty());
+        for (QCPItemLine *arrow : view->plot()->ghostArrows())
+            QVERIFY(std::isfinite(arrow->end->coords().x()) && arrow->end->coords().x() > 0);
+        QVERIFY(!view->comparisonText().contains(QStringLiteral("nan")));
+
+        // VGG-16 does not fit nv_full's CBUF: no NaN anywhere, the readout says why.
+        QVERIFY2(window.openFile(example("vgg16.json"), &error), qPrintable(error));
+        view->tabs()->setCurrentWidget(view->sensitivityChart());
+        view->flushPendingUpdate();
+        QVERIFY(!view->result().ok());
+        QVERIFY2(view->comparisonText().startsWith(QStringLiteral("The current configuration does not evaluate")),
+                 qPrintable(view->comparisonText()));
+        QVERIFY(view->sensitivityRows().empty());
+        QVERIFY(view->sensitivityChart()->shownRows().empty());
+        QVERIFY(view->sensitivityChart()->xAxis->label().startsWith(QStringLiteral("No sensitivity: ")));
+        // Back to AlexNet with the VGG-16 state pinned and compared: the baseline is the one that fails.
+        doc->pinSnapshot(QStringLiteral("vgg"));
+        doc->setComparedSnapshot(1);
+        doc->undoStack()->undo(); // LeNet again
+        view->flushPendingUpdate();
+        QVERIFY2(view->comparisonText().contains(QStringLiteral("vgg does not evaluate: ")), qPrintable(view->comparisonText()));
+        QVERIFY(view->plot()->ghostMarkers().empty());
+    }
+
+    void sensitivityTabFollowsTheModel()
+    {
+        MainWindow window;
+        AmaixView *view = amaixView(window);
+        AmaixDocument *doc = view->document();
+        QVERIFY(view->sensitivityRows().empty()); // not computed while its tab is hidden
+        view->tabs()->setCurrentWidget(view->sensitivityChart());
+        QCOMPARE(view->exportPlot(), view->sensitivityChart());
+        auto check = [&](double step) {
+            const auto core = sensitivity(doc->network(), doc->accelerator(), doc->options(), step);
+            QVERIFY(!core.empty());
+            QVERIFY(view->sensitivityRows() == core);
+            const auto &shown = view->sensitivityChart()->shownRows();
+            QCOMPARE(shown.size(), std::min<std::size_t>(core.size(), SensitivityChart::maxRows));
+            const double perNs = 1e-6; // AlexNet on nv_full runs for milliseconds
+            for (std::size_t i = 0; i < shown.size(); ++i) {
+                QVERIFY(shown[i].label.startsWith(QString::fromStdString(core[i].label)));
+                ROOFLINE_COMPARE_REL(shown[i].low, core[i].lowNs * perNs, 1e-12);
+                ROOFLINE_COMPARE_REL(shown[i].high, core[i].highNs * perNs, 1e-12);
+            }
+            auto *high = qobject_cast<QCPBars *>(view->sensitivityChart()->plottable(1));
+            QVERIFY(high);
+            ROOFLINE_COMPARE_REL(high->baseValue(), view->result().totalNs * perNs, 1e-12);
+            QVERIFY(view->sensitivityChart()->xAxis->label().contains(QStringLiteral("(ms)")));
+        };
+        check(0.1);
+        QVERIFY(view->tabs()->tabText(view->tabs()->currentIndex()).contains(QStringLiteral("\u00b110%")));
+
+        // Live: an edit recomputes it.
+        const quint64 before = view->updateCount();
+        view->panel()->slider(QStringLiteral("/clock_ghz"))->spinBox()->setValue(1.4);
+        QVERIFY(waitForUpdate(view, before));
+        check(0.1);
+        // The step from the preferences.
+        view->setSensitivityStep(0.2);
+        check(0.2);
+        QVERIFY(view->tabs()->tabText(view->tabs()->currentIndex()).contains(QStringLiteral("\u00b120%")));
+    }
+
+    void sessionRoundTrips()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("review.session.json"));
+        const QString csv = dir.filePath(QStringLiteral("alexnet.csv"));
+        {
+            QFile f(csv);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write("layer,time_us\nconv1,400\ntotal,6000\n");
+        }
+        MainWindow a;
+        AmaixView *va = amaixView(a);
+        AmaixDocument *da = va->document();
+        QString error;
+        QVERIFY(a.openFile(QStringLiteral(":/examples/gables/gables-fig6b.json"), &error)); // the other views' part
+        QVERIFY2(a.openFile(csv, &error), qPrintable(error));
+        da->setRefine(true);
+        da->setDataType(QStringLiteral("int8"));
+        da->pinSnapshot(QStringLiteral("int8 refined"));
+        // A trip through the general model: the general snapshot keeps nvdla's numbers for a
+        // switch back, and back under nvdla the MAC array keeps the peak it had (neither is in
+        // an accelerator file: the session carries them beside it).
+        Diagnostics d;
+        da->setParameter(*resolveParameter(da->accelerator(), "/scaling/t_c", d), 32);
+        QVERIFY(da->setScaling(ScalingModel::General, &error));
+        da->pinSnapshot(QStringLiteral("general"));
+        QVERIFY(da->setScaling(ScalingModel::Nvdla, &error));
+        QCOMPARE(da->accelerator().units[std::size_t(da->accelerator().unitIndex("CONV_CORE"))].opsPerCycle, 512.0);
+        da->setParameter(*resolveParameter(da->accelerator(), "/memories/DRAM/bandwidth_gbps", d), 96);
+        da->pinSnapshot(QStringLiteral("96 GB/s"));
+        da->setComparedSnapshot(2);
+        da->setParameter(*resolveParameter(da->accelerator(), "/clock_ghz", d), 1.25);
+        va->flushPendingUpdate();
+        va->panel()->coloringBox()->setCurrentIndex(1);
+        va->tabs()->setCurrentWidget(va->sensitivityChart());
+        va->plot()->xAxis->setRange(0.5, 500);
+        va->plot()->yAxis->setRange(1, 5000);
+        QVERIFY(va->isModified());
+        QVERIFY2(a.saveSession(path, &error), qPrintable(error));
+
+        MainWindow b;
+        QVERIFY2(b.openFile(path, &error), qPrintable(error)); // routed by its "format"
+        AmaixView *vb = amaixView(b);
+        AmaixDocument *db = vb->document();
+        QVERIFY(db->network() == da->network());
+        QVERIFY(db->accelerator() == da->accelerator());
+        QVERIFY(db->loadedAccelerator() == da->loadedAccelerator());
+        QVERIFY(db->options() == da->options());
+        QCOMPARE(db->networkPath(), da->networkPath());
+        QCOMPARE(db->acceleratorPath(), da->acceleratorPath());
+        QCOMPARE(db->measuredPath(), csv);
+        QVERIFY(db->measured() && *db->measured() == *da->measured());
+        QCOMPARE(db->snapshots().size(), std::size_t(3));
+        QCOMPARE(db->snapshots()[1].state.accelerator.scaling, ScalingModel::General);
+        QCOMPARE(db->snapshots()[1].state.accelerator.nvdla.tC, 32.0); // the file's default would be 64
+        for (std::size_t i = 0; i < 3; ++i) {
+            QCOMPARE(db->snapshots()[i].name, da->snapshots()[i].name);
+            QVERIFY(db->snapshots()[i].state.accelerator == da->snapshots()[i].state.accelerator);
+            QVERIFY(db->snapshots()[i].state.options == da->snapshots()[i].state.options);
+            QVERIFY(*db->snapshots()[i].state.network == *da->snapshots()[i].state.network);
+        }
+        QCOMPARE(db->comparedSnapshot(), 2);
+        QVERIFY(db->isModified());
+        QVERIFY(b.isWindowModified());
+        QCOMPARE(db->undoStack()->count(), 0); // a new history
+        QCOMPARE(vb->result().totalNs, va->result().totalNs);
+        QCOMPARE(vb->comparisonText(), va->comparisonText());
+        QCOMPARE(vb->plot()->ghostMarkers().size(), va->plot()->ghostMarkers().size());
+        QCOMPARE(vb->plot()->coloring(), MarkerColoring::ByBound);
+        QCOMPARE(vb->tabs()->currentWidget(), vb->sensitivityChart());
+        QVERIFY(vb->sensitivityRows() == va->sensitivityRows());
+        QCOMPARE(vb->plot()->xAxis->range().lower, 0.5);
+        QCOMPARE(vb->plot()->yAxis->range().upper, 5000.0);
+        QCOMPARE(vb->sessionState().value(QStringLiteral("snapshots")), va->sessionState().value(QStringLiteral("snapshots")));
+        QCOMPARE(vb->panel()->slider(QStringLiteral("/clock_ghz"))->value(), 1.25);
+
+        // A bad session is refused whole with the file, the pointer and the reason; the work stays.
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        QJsonObject root = QJsonDocument::fromJson(file.readAll()).object();
+        file.close();
+        auto patched = [&](auto edit) {
+            QJsonObject r = root;
+            QJsonObject views = r[QStringLiteral("views")].toObject();
+            QJsonObject amaix = views[QStringLiteral("amaix")].toObject();
+            edit(amaix);
+            views[QStringLiteral("amaix")] = amaix;
+            r[QStringLiteral("views")] = views;
+            const QString bad = dir.filePath(QStringLiteral("bad.session.json"));
+            QFile out(bad);
+            if (!out.open(QIODevice::WriteOnly))
+                qFatal("cannot write");
+            out.write(QJsonDocument(r).toJson());
+            return bad;
+        };
+        const Accelerator accBefore = db->accelerator();
+        const int stepsBefore = db->undoStack()->count();
+        const QString bad = patched([](QJsonObject &amaix) {
+            QJsonArray snapshots = amaix[QStringLiteral("snapshots")].toArray();
+            QJsonObject s1 = snapshots[2].toObject();
+            QJsonObject state = s1[QStringLiteral("state")].toObject();
+            QJsonObject acc = state[QStringLiteral("accelerator")].toObject();
+            QJsonObject memories = acc[QStringLiteral("memories")].toObject();
+            memories[QStringLiteral("DRAM")] = QJsonObject{{QStringLiteral("bandwidth_gbps"), -3}};
+            acc[QStringLiteral("memories")] = memories;
+            state[QStringLiteral("accelerator")] = acc;
+            s1[QStringLiteral("state")] = state;
+            snapshots[2] = s1;
+            amaix[QStringLiteral("snapshots")] = snapshots;
+        });
+        QVERIFY(!b.openSession(bad, &error));
+        QVERIFY2(error.contains(bad) && error.contains(QStringLiteral("/views/amaix/snapshots/2/state/accelerator"))
+                     && error.contains(QStringLiteral("/memories/DRAM/bandwidth_gbps")) && error.contains(QStringLiteral("-3")),
+                 qPrintable(error));
+        QVERIFY(db->accelerator() == accBefore);
+        QCOMPARE(db->snapshots().size(), std::size_t(3));
+        QCOMPARE(db->undoStack()->count(), stepsBefore);
+        QCOMPARE(vb->result().totalNs, va->result().totalNs);
+
+        // Other kinds of damage: a measured CSV naming a layer the network lacks, a compared index out of range.
+        QVERIFY(!b.openSession(patched([](QJsonObject &amaix) {
+            amaix[QStringLiteral("measured_csv")] = QStringLiteral("layer,time_us\nconv99,1\n");
+        }), &error));
+        QVERIFY2(error.contains(QStringLiteral("/views/amaix/measured_csv")) && error.contains(QStringLiteral("conv99")),
+                 qPrintable(error));
+        QVERIFY(!b.openSession(patched([](QJsonObject &amaix) { amaix[QStringLiteral("compared")] = 7; }), &error));
+        QVERIFY2(error.contains(QStringLiteral("/views/amaix/compared")), qPrintable(error));
+        QVERIFY(!b.openSession(patched([](QJsonObject &amaix) {
+            amaix[QStringLiteral("options")] = QJsonObject{{QStringLiteral("data_type"), QStringLiteral("fp64")}};
+        }), &error));
+        QVERIFY2(error.contains(QStringLiteral("/views/amaix/options/data_type")) && error.contains(QStringLiteral("fp64")),
+                 qPrintable(error));
+        QVERIFY(!b.openSession(patched([](QJsonObject &amaix) {
+            amaix[QStringLiteral("accelerator_extra")] = QJsonObject{{QStringLiteral("nvdla"), QJsonArray{64, 32}}};
+        }), &error));
+        QVERIFY2(error.contains(QStringLiteral("/views/amaix/accelerator_extra/nvdla")), qPrintable(error));
+        QCOMPARE(db->comparedSnapshot(), 2);
+        QVERIFY(db->measured());
+    }
+
+    void saveWritesTheAccelerator()
+    {
+        MainWindow window;
+        AmaixView *view = amaixView(window);
+        AmaixDocument *doc = view->document();
+        QVERIFY(view->canSave());
+        QCOMPARE(view->filePath(), example("nv_full.json"));
+        view->panel()->slider(QStringLiteral("/scaling/t_c"))->spinBox()->setValue(32);
+        QVERIFY(view->isModified());
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("nv_half.json"));
+        QString error;
+        QVERIFY2(view->saveFile(path, &error), qPrintable(error));
+        QVERIFY(!view->isModified());
+        QCOMPARE(view->filePath(), path);
+        const AcceleratorLoad back = loadAcceleratorFile(path.toStdString());
+        QVERIFY2(back.accelerator, back.diagnostics.toString().c_str());
+        QVERIFY(*back.accelerator == doc->accelerator());
+        QCOMPARE(back.accelerator->nvdla.tC, 32.0);
+        QVERIFY(!view->panel()->resetButton()->isEnabled()); // the saved file is what Reset returns to
+        doc->undoStack()->undo();
+        QVERIFY(view->isModified());
+        QVERIFY(!view->saveFile(QStringLiteral("/nonexistent-dir/a.json"), &error));
+        QVERIFY2(error.contains(QStringLiteral("/nonexistent-dir/a.json")), qPrintable(error));
+    }
+
+    void keyboardOrderAndTooltips()
+    {
+        MainWindow window;
+        AmaixView *view = amaixView(window);
+        AmaixPanel *panel = view->panel();
+        // Every control of the panel explains itself; every number names its unit.
+        for (QWidget *w : panel->findChildren<QWidget *>()) {
+            if (qobject_cast<QSlider *>(w) || qobject_cast<QAbstractSpinBox *>(w) || qobject_cast<QComboBox *>(w)
+                || qobject_cast<QCheckBox *>(w) || qobject_cast<QPushButton *>(w))
+                QVERIFY2(!w->toolTip().isEmpty(), qPrintable(w->objectName() + QLatin1Char(' ') + w->metaObject()->className()));
+        }
+        for (QWidget *w : view->sweep()->findChildren<QWidget *>()) {
+            if (qobject_cast<QAbstractSpinBox *>(w) || qobject_cast<QComboBox *>(w) || qobject_cast<QCheckBox *>(w)
+                || qobject_cast<QPushButton *>(w))
+                QVERIFY2(!w->toolTip().isEmpty(), w->metaObject()->className());
+        }
+        const QStringList pointers = panel->sliderPointers();
+        QVERIFY(pointers.size() >= 10);
+        const auto info = settableParameters(view->document()->accelerator(), panel->activeDataType());
+        QCOMPARE(int(info.size()), int(pointers.size()));
+        for (std::size_t i = 0; i < info.size(); ++i) {
+            const QString tip = panel->slider(pointers[int(i)])->slider()->toolTip();
+            QVERIFY2(tip.contains(QStringLiteral(", in %1").arg(QString::fromStdString(info[i].unit))), qPrintable(tip));
+            QCOMPARE(panel->slider(pointers[int(i)])->spinBox()->toolTip(), tip);
+        }
+        // Tab goes down the panel: choosers, then each slider and its spin box in order, then Reset.
+        QList<QWidget *> order;
+        QWidget *w = panel->networkBox();
+        for (int guard = 0; guard < 200 && w; ++guard) {
+            if (w->isAncestorOf(panel) || !panel->isAncestorOf(w))
+                break;
+            // A spin box takes focus through its line edit.
+            QWidget *control = qobject_cast<QAbstractSpinBox *>(w->parentWidget()) ? w->parentWidget() : w;
+            if ((w->focusPolicy() & Qt::TabFocus) && (order.isEmpty() || order.back() != control))
+                order << control;
+            w = w->nextInFocusChain();
+        }
+        QList<QWidget *> expected{panel->networkBox(), panel->acceleratorBox(), panel->dataTypeBox(),
+                                  panel->scalingBox(), panel->refineBox(), panel->coloringBox()};
+        for (const QString &pointer : pointers)
+            expected << panel->slider(pointer)->slider() << panel->slider(pointer)->spinBox();
+        expected << panel->resetButton();
+        QCOMPARE(order.mid(0, expected.size()), expected);
+        // After a rebuild (another scaling model) too.
+        QComboBox *scaling = panel->scalingBox();
+        scaling->setCurrentIndex(scaling->findData(int(ScalingModel::General)));
+        emit scaling->activated(scaling->currentIndex());
+        view->flushPendingUpdate();
+        QWidget *next = panel->coloringBox()->nextInFocusChain();
+        while (next && !(next->focusPolicy() & Qt::TabFocus))
+            next = next->nextInFocusChain();
+        QCOMPARE(next, panel->slider(QStringLiteral("/clock_ghz"))->slider());
+        // The view: the plot's tabs, the snapshot row, the table, the CSV button, then the panel.
+        QList<QWidget *> viewOrder;
+        for (QWidget *v = view->tabs()->tabBar(); v && viewOrder.size() < 40; v = v->nextInFocusChain()) {
+            if (v == panel->networkBox())
+                break;
+            if ((v->focusPolicy() & Qt::TabFocus) && v->isVisibleTo(view) && view->isAncestorOf(v))
+                viewOrder << v;
+        }
+        const int pin = int(viewOrder.indexOf(view->snapshotBar()->pinButton()));
+        const int compare = int(viewOrder.indexOf(view->snapshotBar()->comboBox()));
+        const int table = int(viewOrder.indexOf(view->table()));
+        QVERIFY(pin > 0 && compare > pin && table > compare);
+        QPushButton *csv = nullptr;
+        for (QPushButton *b : view->findChildren<QPushButton *>()) {
+            if (b->text().startsWith(QStringLiteral("Export table as CSV")))
+                csv = b;
+        }
+        QVERIFY(csv);
+        QCOMPARE(viewOrder.back(), static_cast<QWidget *>(csv));
+        // The snapshot bar's pin has its shortcut.
+        QCOMPARE(view->snapshotBar()->pinButton()->shortcut(), QKeySequence(QStringLiteral("Ctrl+P")));
+    }
+
+    void reviewBundleHasSnapshotsAndSensitivity()
+    {
+        MainWindow window;
+        AmaixView *view = amaixView(window);
+        view->document()->pinSnapshot();
+        view->panel()->slider(QStringLiteral("/clock_ghz"))->spinBox()->setValue(2);
+        const auto plots = view->bundlePlots();
+        QCOMPARE(plots.size(), 2);
+        QCOMPARE(plots[1].plot, static_cast<QCustomPlot *>(view->sensitivityChart()));
+        QVERIFY(!view->sensitivityChart()->shownRows().empty()); // drawn although its tab is hidden
+        QMap<QString, QByteArray> files;
+        for (const auto &f : view->bundleFiles())
+            files[f.name] = f.content;
+        for (const char *name : {"amaix-stages.csv", "amaix-sensitivity.csv", "amaix-snapshots.csv",
+                                 "amaix-accelerator.json", "amaix-network.json", "amaix-snapshot-1-accelerator.json"})
+            QVERIFY2(files.contains(QLatin1String(name)), name);
+        const QList<QByteArray> tornado = files[QStringLiteral("amaix-sensitivity.csv")].split('\n');
+        const auto core = sensitivity(view->document()->network(), view->document()->accelerator(),
+                                      view->document()->options(), 0.1);
+        QCOMPARE(tornado.size(), int(core.size()) + 2); // header, rows, final newline
+        QVERIFY(tornado[1].startsWith("\"" + QByteArray::fromStdString(core[0].label) + "\","));
+        const QList<QByteArray> snapshots = files[QStringLiteral("amaix-snapshots.csv")].split('\n');
+        QCOMPARE(snapshots.size(), 3);
+        const QList<QByteArray> fields = snapshots[1].split(',');
+        QCOMPARE(fields[0], QByteArray("\"baseline\""));
+        ROOFLINE_COMPARE_REL(fields[2].toDouble(), view->result().totalNs, 1e-12);
+        ROOFLINE_COMPARE_REL(fields[4].toDouble(), view->comparison().relativeChange, 1e-12);
+        const AcceleratorLoad acc = parseAccelerator(files[QStringLiteral("amaix-accelerator.json")].toStdString(), "bundle");
+        QVERIFY(acc.accelerator && *acc.accelerator == view->document()->accelerator());
     }
 };
 
