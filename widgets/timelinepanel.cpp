@@ -53,10 +53,14 @@ TimelinePanel::TimelinePanel(TimelineDocument *document, QWidget *parent)
         const QString name = QString::fromLatin1(pipeName(pipe));
         const QString unit = movesBytes(pipe) ? tr("GB/s") : tr("Gops/s");
         auto *th = new ParameterSlider(tr("%1 Th").arg(name), unit, rateScale(1), 3, pipes);
-        th->setToolTipText(tr("Th_%1: throughput of pipe %1 in %2 (%3 per ns).")
+        th->setToolTipText(tr("Th_%1: throughput of pipe %1, in %2 (%3 per ns); an instruction of size D takes "
+                              "Init_%1 + D / Th_%1. Log scale.")
                                .arg(name, unit, movesBytes(pipe) ? tr("bytes") : tr("ops")));
         auto *init = new ParameterSlider(tr("%1 Init").arg(name), tr("ns"), nsScale(0, Limits::maxInitNs), 1, pipes);
-        init->setToolTipText(tr("Init_%1: fixed start overhead of every instruction on pipe %1, in ns.").arg(name));
+        init->setToolTipText(tr("Init_%1: fixed start overhead of every instruction on pipe %1, in ns "
+                                "(not shared with other transfers).").arg(name));
+        connectDrag(th);
+        connectDrag(init);
         pipesLayout->addWidget(th);
         pipesLayout->addWidget(init);
         m_throughput[pipeIndex(pipe)] = th;
@@ -73,8 +77,8 @@ TimelinePanel::TimelinePanel(TimelineDocument *document, QWidget *parent)
     m_mode = new QComboBox(bus);
     m_mode->addItem(tr("Half duplex: reads and writes share B_bus"), int(BusMode::HalfDuplex));
     m_mode->addItem(tr("Separate read and write bandwidth"), int(BusMode::Separate));
-    m_mode->setToolTip(tr("Half duplex is the seed's finding on the Ascend 310; separate gives reads and writes "
-                          "their own bandwidth."));
+    m_mode->setToolTip(tr("Bus mode (no unit): half duplex, where MTE2 reads and MTE3 writes share B_bus (the "
+                          "seed's finding on the Ascend 310), or separate read and write bandwidths in GB/s."));
     busLayout->addWidget(m_mode);
     m_bus = new ParameterSlider(tr("B_bus"), tr("GB/s"), rateScale(1), 3, bus);
     m_bus->setToolTipText(
@@ -87,6 +91,9 @@ TimelinePanel::TimelinePanel(TimelineDocument *document, QWidget *parent)
     busLayout->addWidget(m_bus);
     busLayout->addWidget(m_read);
     busLayout->addWidget(m_write);
+    connectDrag(m_bus);
+    connectDrag(m_read);
+    connectDrag(m_write);
     layout->addWidget(bus);
     connect(m_mode, &QComboBox::currentIndexChanged, m_document, [this] {
         m_document->setBusMode(BusMode(m_mode->currentData().toInt()));
@@ -100,10 +107,12 @@ TimelinePanel::TimelinePanel(TimelineDocument *document, QWidget *parent)
     auto *coresLayout = new QFormLayout(cores);
     m_cores = new QSpinBox(cores);
     m_cores->setRange(1, Limits::maxCores);
-    m_cores->setToolTip(tr("N: cores of the machine; the trace needs at least as many as it has programs."));
+    m_cores->setToolTip(tr("N: number of cores of the machine (a count, 1–%1); the trace needs at least as many "
+                           "as it has programs.").arg(Limits::maxCores));
     coresLayout->addRow(tr("Cores N"), m_cores);
     m_skew = new ParameterSlider(tr("Skew δt"), tr("ns"), nsScale(0, Limits::maxSkewNs), 1, cores);
-    m_skew->setToolTipText(tr("δt: core c starts at c·δt, in ns."));
+    m_skew->setToolTipText(tr("δt: start skew, in ns; core c starts at c·δt."));
+    connectDrag(m_skew);
     coresLayout->addRow(m_skew);
     layout->addWidget(cores);
     connect(m_cores, &QSpinBox::valueChanged, m_document, &TimelineDocument::setCoreCount);
@@ -111,6 +120,30 @@ TimelinePanel::TimelinePanel(TimelineDocument *document, QWidget *parent)
 
     layout->addStretch(1);
     refreshValues(true);
+}
+
+void TimelinePanel::connectDrag(ParameterSlider *slider)
+{
+    // One drag of the thumb is one undo step.
+    connect(slider, &ParameterSlider::dragStarted, m_document, &TimelineDocument::beginDrag);
+    connect(slider, &ParameterSlider::dragFinished, m_document, &TimelineDocument::endDrag);
+}
+
+QList<QWidget *> TimelinePanel::focusChain() const
+{
+    QList<QWidget *> chain;
+    auto add = [&](ParameterSlider *s) { chain << s->slider() << s->spinBox(); };
+    for (Pipe pipe : kLaneOrder) {
+        add(m_throughput[pipeIndex(pipe)]);
+        add(m_init[pipeIndex(pipe)]);
+    }
+    chain << m_mode;
+    add(m_bus);
+    add(m_read);
+    add(m_write);
+    chain << m_cores;
+    add(m_skew);
+    return chain;
 }
 
 ParameterSlider *TimelinePanel::throughputSlider(Pipe pipe) const

@@ -5,6 +5,7 @@
 
 #include "verrocchio/trace.h"
 
+#include <QList>
 #include <QWidget>
 
 #include <array>
@@ -34,8 +35,12 @@ public:
     ParameterSlider *skewSlider() const { return m_skew; }
     QComboBox *busModeBox() const { return m_mode; }
     QSpinBox *coresBox() const { return m_cores; }
+    // The keyboard order top to bottom: each slider then its spin box.
+    QList<QWidget *> focusChain() const;
 
 private:
+    void connectDrag(ParameterSlider *slider);
+
     TimelineDocument *m_document;
     std::array<ParameterSlider *, roofline::verrocchio::kPipeCount> m_throughput {};
     std::array<ParameterSlider *, roofline::verrocchio::kPipeCount> m_init {};

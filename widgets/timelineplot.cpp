@@ -25,6 +25,8 @@ const QColor kContentionColor(197, 27, 125, 40);
 const QColor kContentionBandColor(197, 27, 125); // unlike any instruction colour
 const QColor kCriticalColor(200, 0, 40);
 const QColor kArrowColor(30, 30, 30);
+const QColor kGhostLineColor(90, 90, 90);
+constexpr double kGhostInset = 0.015; // the ghost band: [lane + 1 − kBarTop + inset, lane + 1 − inset]
 
 // Tick labels in the time unit the axis label names.
 class TimeTicker : public QCPAxisTicker {
@@ -50,6 +52,44 @@ QString formatTime(double ns, const TimeUnit &unit)
     return QStringLiteral("%1 %2").arg(formatValue(ns * unit.perNs), unit.name);
 }
 
+double nsPerPixelOf(const QCPAxis *axis)
+{
+    const double px = std::abs(axis->coordToPixel(axis->range().upper) - axis->coordToPixel(axis->range().lower));
+    return px > 0 ? axis->range().size() / px : 0;
+}
+
+// The colour of a group's work when it is all one instruction (waits in
+// between do not count), neutral for a mix.
+QColor groupColorOf(const TimelineData &data, const BarGroup &g)
+{
+    const TimelineBars &bars = *data.bars;
+    const Trace &trace = *data.trace;
+    const auto nameOf = [&](const Bar &b) { return trace.cores[b.core].instructions[b.instruction].name; };
+    std::optional<std::uint32_t> name;
+    for (std::size_t i = g.first; i < g.first + g.count; ++i) {
+        const Bar &b = bars.bars[i];
+        if (b.kind == Bar::Kind::Stall)
+            continue;
+        if (name && nameOf(b) != *name)
+            return kMergedColor;
+        name = nameOf(b);
+    }
+    return name ? TimelinePlot::colorOfName(*name) : kMergedColor;
+}
+
+// A group's horizontal extent in pixels, at least one pixel wide so that nothing that ran is invisible.
+std::pair<double, double> groupPixels(const QCPAxis *axis, const BarGroup &g)
+{
+    double x0 = axis->coordToPixel(g.start);
+    double x1 = axis->coordToPixel(g.end);
+    if (x1 - x0 < 1) {
+        const double mid = (x0 + x1) / 2;
+        x0 = mid - 0.5;
+        x1 = mid + 0.5;
+    }
+    return { x0, x1 };
+}
+
 } // namespace
 
 // Paints the bars of a TimelineData on its axes: key = time (ns), value = lane.
@@ -67,12 +107,7 @@ public:
     bool showFlagArrows = false;
     std::optional<InstructionRef> selected;
 
-    double nsPerPixel() const
-    {
-        const double px = std::abs(
-            keyAxis()->coordToPixel(keyAxis()->range().upper) - keyAxis()->coordToPixel(keyAxis()->range().lower));
-        return px > 0 ? keyAxis()->range().size() / px : 0;
-    }
+    double nsPerPixel() const { return nsPerPixelOf(keyAxis()); }
 
     std::vector<BarGroup> groups() const
     {
@@ -140,36 +175,13 @@ private:
 
     QRectF groupRect(const BarGroup &g) const
     {
-        double x0 = keyAxis()->coordToPixel(g.start);
-        double x1 = keyAxis()->coordToPixel(g.end);
-        if (x1 - x0 < 1) { // at least a pixel, so that nothing that ran is invisible
-            const double mid = (x0 + x1) / 2;
-            x0 = mid - 0.5;
-            x1 = mid + 0.5;
-        }
+        const auto [x0, x1] = groupPixels(keyAxis(), g);
         const double y0 = laneY(g.lane + kBarTop);
         const double y1 = laneY(g.lane + 1 - kBarTop);
         return QRectF(QPointF(x0, std::min(y0, y1)), QPointF(x1, std::max(y0, y1)));
     }
 
-    QColor groupColor(const BarGroup &g) const
-    {
-        const TimelineBars &bars = *data.bars;
-        const Trace &trace = *data.trace;
-        const auto nameOf = [&](const Bar &b) { return trace.cores[b.core].instructions[b.instruction].name; };
-        // The colour of the group's work when it is all one instruction (waits
-        // in between do not count), neutral for a mix.
-        std::optional<std::uint32_t> name;
-        for (std::size_t i = g.first; i < g.first + g.count; ++i) {
-            const Bar &b = bars.bars[i];
-            if (b.kind == Bar::Kind::Stall)
-                continue;
-            if (name && nameOf(b) != *name)
-                return kMergedColor;
-            name = nameOf(b);
-        }
-        return name ? TimelinePlot::colorOfName(*name) : kMergedColor;
-    }
+    QColor groupColor(const BarGroup &g) const { return groupColorOf(data, g); }
 
     void drawLaneSeparators(QCPPainter *painter, const QRect &clip, std::size_t lanes)
     {
@@ -402,6 +414,81 @@ private:
     std::vector<std::pair<QRectF, QString>> pendingLabels;
 };
 
+// Paints a snapshot's result faded in a thin band at the bottom of each lane,
+// and a dashed line where it ends. Work only: its stalls would be noise there.
+class TimelineGhostPlottable : public QCPAbstractPlottable {
+public:
+    TimelineGhostPlottable(QCPAxis *keyAxis, QCPAxis *valueAxis)
+        : QCPAbstractPlottable(keyAxis, valueAxis)
+    {
+        setAntialiased(false);
+    }
+
+    TimelineData data;
+    QString name;
+    std::size_t lanes = 0; // of the current result: lanes beyond it are not drawn
+
+    std::vector<BarGroup> groups() const
+    {
+        if (!data.bars)
+            return {};
+        const QCPRange r = keyAxis()->range();
+        std::vector<BarGroup> all = mergeBars(*data.bars, r.lower, r.upper, nsPerPixelOf(keyAxis()));
+        std::erase_if(all, [&](const BarGroup &g) { return g.lane >= lanes || g.allStalls(); });
+        return all;
+    }
+
+    double selectTest(const QPointF &, bool, QVariant *) const override { return -1; }
+    QCPRange getKeyRange(bool &foundRange, QCP::SignDomain) const override
+    {
+        foundRange = data.result != nullptr;
+        return QCPRange(0, data.result ? std::max(data.result->totalNs, 1e-3) : 1);
+    }
+    QCPRange getValueRange(bool &foundRange, QCP::SignDomain, const QCPRange &) const override
+    {
+        foundRange = false;
+        return QCPRange(0, 1);
+    }
+
+protected:
+    void drawLegendIcon(QCPPainter *, const QRectF &) const override { }
+
+    void draw(QCPPainter *painter) override
+    {
+        if (!data.bars || !data.result || !data.trace)
+            return;
+        painter->setPen(Qt::NoPen);
+        for (const BarGroup &g : groups()) {
+            const auto [x0, x1] = groupPixels(keyAxis(), g);
+            const double y0 = valueAxis()->coordToPixel(g.lane + 1 - kBarTop + kGhostInset);
+            const double y1 = valueAxis()->coordToPixel(g.lane + 1 - kGhostInset);
+            QColor fill = groupColorOf(data, g);
+            const double density = std::clamp(g.busyNs / std::max(g.end - g.start, 1e-300), 0.0, 1.0);
+            fill.setAlpha(g.merged() ? int(40 + 100 * density) : 140);
+            painter->setBrush(fill);
+            painter->drawRect(QRectF(QPointF(x0, std::min(y0, y1)), QPointF(x1, std::max(y0, y1))));
+        }
+        // Where the snapshot ended, labelled at the top of the chart.
+        const QRect clip = clipRect();
+        const double x = keyAxis()->coordToPixel(data.result->totalNs);
+        if (x < clip.left() || x > clip.right())
+            return;
+        painter->setPen(QPen(kGhostLineColor, 1.5, Qt::DashLine));
+        painter->drawLine(QLineF(x, clip.top(), x, clip.bottom()));
+        const QString text = QObject::tr("%1 ends").arg(name);
+        const QFontMetricsF metrics(painter->font());
+        const double width = metrics.horizontalAdvance(text) + 8;
+        QRectF label(x + 3, clip.top() + 2, width, metrics.height() + 2);
+        if (label.right() > clip.right())
+            label.moveRight(x - 3);
+        painter->setPen(Qt::NoPen);
+        painter->setBrush(QColor(255, 255, 255, 225));
+        painter->drawRoundedRect(label, 2, 2);
+        painter->setPen(kGhostLineColor.darker(130));
+        painter->drawText(label, Qt::AlignCenter, text);
+    }
+};
+
 // --- TimelinePlot -------------------------------------------------------------
 
 QColor TimelinePlot::colorOfName(std::uint32_t name)
@@ -443,6 +530,8 @@ TimelinePlot::TimelinePlot(QWidget *parent)
 
     m_bars = new TimelineBarsPlottable(xAxis, yAxis, false);
     m_bars->removeFromLegend();
+    m_ghost = new TimelineGhostPlottable(xAxis, yAxis); // drawn after the bars, in the lanes' bottom gap
+    m_ghost->removeFromLegend();
 
     legend->setVisible(true);
     legend->setBorderPen(Qt::NoPen);
@@ -480,12 +569,13 @@ std::size_t TimelinePlot::laneCount() const
 void TimelinePlot::setData(const TimelineData &data)
 {
     const bool firstData = !m_data.result;
-    const double oldTotal = m_data.result ? m_data.result->totalNs : 0;
+    const double oldTotal = m_data.result ? extentNs() : 0;
     m_data = data;
     m_bars->data = data;
     const std::size_t lanes = data.bars ? data.bars->laneCount() : 0;
     const bool lanesChanged = lanes != m_lanes;
     m_lanes = lanes;
+    m_ghost->lanes = lanes;
     if (lanesChanged)
         updateLaneAxis();
     if (auto *title = qobject_cast<QCPTextElement *>(plotLayout()->element(0, 0))) {
@@ -562,11 +652,46 @@ void TimelinePlot::updateLegend()
     add(tr("bus contention"), kContentionBandColor, Qt::NoPen);
     if (m_showCriticalPath)
         add(tr("critical path"), Qt::NoBrush, QPen(kCriticalColor, 2));
+    if (hasGhost())
+        add(tr("snapshot “%1”: faded band, dashed end").arg(m_ghost->name), QColor(110, 110, 110, 110),
+            QPen(kGhostLineColor, 1, Qt::DashLine));
+}
+
+double TimelinePlot::extentNs() const
+{
+    double total = m_data.result ? m_data.result->totalNs : 0;
+    if (hasGhost())
+        total = std::max(total, m_ghost->data.result->totalNs);
+    return std::max(std::isfinite(total) ? total : 0.0, 1e-3);
+}
+
+void TimelinePlot::setGhost(const TimelineData *ghost, const QString &name)
+{
+    if (!ghost && !hasGhost())
+        return; // nothing to do: the common case of every update without a snapshot
+    const QCPRange r = xAxis->range();
+    const double oldExtent = m_data.result ? extentNs() : 0;
+    const bool whole = r.lower <= 0 && r.upper >= oldExtent;
+    m_ghost->data = ghost && ghost->result && ghost->bars ? *ghost : TimelineData();
+    m_ghost->name = name;
+    updateLegend();
+    if (m_data.result && whole && extentNs() != oldExtent)
+        resetView();
+}
+
+bool TimelinePlot::hasGhost() const
+{
+    return m_ghost->data.result && m_ghost->data.bars;
+}
+
+std::vector<BarGroup> TimelinePlot::visibleGhostGroups() const
+{
+    return m_ghost->groups();
 }
 
 void TimelinePlot::resetView()
 {
-    const double total = m_data.result ? std::max(m_data.result->totalNs, 1e-3) : 1;
+    const double total = m_data.result ? extentNs() : 1;
     setTimeRange(0, total * 1.01);
     m_clamping = true;
     yAxis->setRange(0, double(std::max<std::size_t>(1, std::min(m_lanes, kMaxVisibleLanes))));
@@ -582,7 +707,7 @@ void TimelinePlot::clampRange(const QCPRange &r)
 {
     if (m_clamping)
         return;
-    const double total = m_data.result ? std::max(m_data.result->totalNs, 1e-3) : 1;
+    const double total = m_data.result ? extentNs() : 1;
     const double lo = -0.02 * total, hi = 1.02 * total;
     double size = std::clamp(r.size(), std::max(total * 1e-9, 1e-4), hi - lo);
     double lower = std::clamp(r.lower, lo, hi - size);

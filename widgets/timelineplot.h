@@ -20,6 +20,7 @@
 namespace studio {
 
 class TimelineBarsPlottable;
+class TimelineGhostPlottable;
 
 // What the plot shows: shared, immutable, cheap to hand around.
 struct TimelineData {
@@ -58,6 +59,15 @@ public:
     void setSelected(std::optional<InstructionRef> selected);
     std::optional<InstructionRef> selected() const { return m_selected; }
 
+    // A pinned snapshot's result, drawn as a faded band at the bottom of each
+    // lane (merged by the same level of detail as the bars), with a dashed line
+    // where it ends and a legend entry naming it; nullptr removes it. The whole
+    // view spans both results. Call replot() afterwards.
+    void setGhost(const TimelineData *ghost, const QString &name);
+    bool hasGhost() const;
+    // The ghost's rectangles the last paint drew (or would draw now).
+    std::vector<roofline::verrocchio::BarGroup> visibleGhostGroups() const;
+
     // The rectangles the last paint drew (or would draw now): bars and merged groups.
     std::vector<roofline::verrocchio::BarGroup> visibleGroups() const;
     double nsPerPixel() const;
@@ -81,9 +91,11 @@ private:
     void updateTimeAxis();
     void updateLaneAxis();
     void updateLegend();
+    double extentNs() const; // the longer of the result and the ghost
 
     TimelineData m_data;
     TimelineBarsPlottable *m_bars = nullptr;
+    TimelineGhostPlottable *m_ghost = nullptr;
     bool m_showCriticalPath = true;
     bool m_showFlagArrows = false;
     std::optional<InstructionRef> m_selected;

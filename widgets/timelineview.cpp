@@ -1,19 +1,24 @@
 #include "timelineview.h"
 
 #include "resources.h"
+#include "sensitivitychart.h"
+#include "snapshotbar.h"
 #include "timelinedocument.h"
 #include "timelinepanel.h"
 #include "timelinetablemodel.h"
 #include "units.h"
 #include "verrocchio/io.h"
+#include "verrocchio/layout.h"
 
 #include <QApplication>
 #include <QCheckBox>
+#include <QComboBox>
 #include <QDir>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QHBoxLayout>
 #include <QHeaderView>
+#include <QJsonArray>
 #include <QLabel>
 #include <QMessageBox>
 #include <QPointer>
@@ -21,12 +26,15 @@
 #include <QSaveFile>
 #include <QScrollArea>
 #include <QSplitter>
+#include <QTabBar>
+#include <QTabWidget>
 #include <QTableView>
 #include <QVBoxLayout>
 
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cmath>
 
 namespace studio {
 
@@ -35,6 +43,23 @@ using namespace roofline::verrocchio;
 namespace {
 const QString kDefaultTrace = QStringLiteral(":/examples/verrocchio/vector-add-2cores.json");
 const QString kDefaultMachine = QStringLiteral(":/examples/verrocchio/ascend310.json");
+
+QString csvNumber(double v)
+{
+    return std::isfinite(v) ? QString::number(v, 'g', 17) : QString();
+}
+
+QString csvText(const QString &text)
+{
+    QString quoted = text;
+    quoted.replace(QLatin1Char('"'), QStringLiteral("\"\""));
+    return QLatin1Char('"') + quoted + QLatin1Char('"');
+}
+
+QString pipeOrNone(const std::optional<Pipe> &pipe)
+{
+    return pipe ? QString::fromLatin1(pipeName(*pipe)) : QString();
+}
 } // namespace
 
 TimelineView::TimelineView(TimelineDocument *document, QWidget *parent)
@@ -67,23 +92,25 @@ TimelineView::TimelineView(TimelineDocument *document, QWidget *parent)
     for (int column : { TimelineTableModel::Size, TimelineTableModel::Start, TimelineTableModel::End,
              TimelineTableModel::Duration, TimelineTableModel::Rate })
         m_table->setColumnWidth(column, 88);
+    m_table->setToolTip(tr("Every instruction of every core in program order; times in ns. Select a row to "
+                           "select its bar."));
 
     auto *toolbar = new QHBoxLayout;
-    auto *reset = new QPushButton(tr("Reset zoom"), this);
-    reset->setToolTip(tr("Show the whole trace (Ctrl+0). Wheel: zoom time; drag: pan."));
+    m_reset = new QPushButton(tr("Reset zoom"), this);
+    m_reset->setToolTip(tr("Show the whole trace (Ctrl+0). Wheel: zoom time; drag: pan."));
     m_criticalPath = new QCheckBox(tr("Critical path"), this);
     m_criticalPath->setChecked(true);
     m_criticalPath->setToolTip(tr("Outline the instructions whose chain of dependencies ends last."));
     m_arrows = new QCheckBox(tr("Set→wait arrows"), this);
     m_arrows->setToolTip(tr("Draw an arrow from each set_flag to the stalled wait_flag it released (visible stalls). "
                             "The selected instruction always shows its own."));
-    auto *chrome = new QPushButton(tr("Export Chrome Trace…"), this);
-    chrome->setToolTip(tr("Write the events as Chrome Trace Event JSON for Perfetto or chrome://tracing."));
-    toolbar->addWidget(reset);
+    m_chrome = new QPushButton(tr("Export Chrome Trace…"), this);
+    m_chrome->setToolTip(tr("Write the events as Chrome Trace Event JSON for Perfetto or chrome://tracing."));
+    toolbar->addWidget(m_reset);
     toolbar->addWidget(m_criticalPath);
     toolbar->addWidget(m_arrows);
     toolbar->addStretch(1);
-    toolbar->addWidget(chrome);
+    toolbar->addWidget(m_chrome);
 
     auto *top = new QWidget(this);
     auto *topLayout = new QVBoxLayout(top);
@@ -92,18 +119,28 @@ TimelineView::TimelineView(TimelineDocument *document, QWidget *parent)
     topLayout->addLayout(toolbar);
     topLayout->addWidget(m_plot, 1);
     topLayout->addWidget(m_overview);
+
+    m_snapshotBar = new SnapshotBar(this);
+    m_sensitivity = new SensitivityChart(this);
+    m_sensitivity->setMinimumHeight(150);
+    m_bottomTabs = new QTabWidget(this);
+    m_bottomTabs->addTab(m_table, tr("Instructions"));
+    m_bottomTabs->addTab(m_sensitivity, QString());
+    setSensitivityStep(m_sensitivityStep); // names the tab
+
     auto *bottom = new QWidget(this);
     auto *bottomLayout = new QVBoxLayout(bottom);
     bottomLayout->setContentsMargins(0, 0, 0, 0);
+    bottomLayout->addWidget(m_snapshotBar);
     bottomLayout->addWidget(m_readout);
-    bottomLayout->addWidget(m_table, 1);
+    bottomLayout->addWidget(m_bottomTabs, 1);
 
     auto *left = new QSplitter(Qt::Vertical, this);
     left->addWidget(top);
     left->addWidget(bottom);
     left->setStretchFactor(0, 3);
     left->setStretchFactor(1, 1);
-    left->setSizes({ 600, 280 });
+    left->setSizes({ 540, 360 });
 
     m_panel = new TimelinePanel(document, this);
     m_panelScroll = new QScrollArea(this);
@@ -121,11 +158,12 @@ TimelineView::TimelineView(TimelineDocument *document, QWidget *parent)
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(split);
+    setUpTabOrder();
 
-    connect(reset, &QPushButton::clicked, this, &TimelineView::resetZoom);
+    connect(m_reset, &QPushButton::clicked, this, &TimelineView::resetZoom);
     connect(m_criticalPath, &QCheckBox::toggled, m_plot, &TimelinePlot::setShowCriticalPath);
     connect(m_arrows, &QCheckBox::toggled, m_plot, &TimelinePlot::setShowFlagArrows);
-    connect(chrome, &QPushButton::clicked, this, [this] {
+    connect(m_chrome, &QPushButton::clicked, this, [this] {
         const QString base = QFileInfo(m_document->tracePath()).completeBaseName();
         const QString path = QFileDialog::getSaveFileName(this, tr("Export Chrome Trace"),
             (base.isEmpty() ? QStringLiteral("timeline") : base) + QStringLiteral(".trace.json"),
@@ -139,26 +177,55 @@ TimelineView::TimelineView(TimelineDocument *document, QWidget *parent)
         if (index.isValid())
             m_plot->setSelected(m_model->refAt(index.row()));
     });
+    // The tornado costs two simulations per parameter: only while its tab is shown.
+    connect(m_bottomTabs, &QTabWidget::currentChanged, this, [this] {
+        if (sensitivityWanted())
+            requestSensitivity();
+    });
+
+    connect(m_snapshotBar, &SnapshotBar::pinRequested, m_document, [this] { m_document->pinSnapshot(); });
+    connect(m_snapshotBar, &SnapshotBar::compareRequested, m_document, &TimelineDocument::setComparedSnapshot);
+    connect(m_snapshotBar, &SnapshotBar::restoreRequested, m_document, &TimelineDocument::restoreSnapshot);
+    connect(m_snapshotBar, &SnapshotBar::removeRequested, m_document, &TimelineDocument::removeSnapshot);
+    connect(m_snapshotBar, &SnapshotBar::renameRequested, m_document, &TimelineDocument::renameSnapshot);
+    connect(m_document, &TimelineDocument::snapshotsChanged, this, &TimelineView::syncSnapshots);
 
     connect(m_document, &TimelineDocument::modifiedChanged, this, &ModelView::modifiedChanged);
     connect(m_document, &TimelineDocument::filePathChanged, this, &ModelView::filePathChanged);
     connect(this, &TimelineView::updated, this, &ModelView::summaryChanged);
     connect(m_document, &TimelineDocument::valuesChanged, this, [this] { scheduleUpdate(false); });
-    connect(m_document, &TimelineDocument::structureChanged, this, [this] {
-        m_trace.reset(); // a new trace or machine: copy it for the workers on the next update
-        scheduleUpdate(true);
-    });
+    connect(m_document, &TimelineDocument::structureChanged, this, [this] { scheduleUpdate(true); });
+    // Undo, redo, a snapshot or a session: the controls show the state without emitting edits.
+    connect(m_document, &TimelineDocument::restored, this, [this] { m_panel->refreshValues(); });
 
     QString error;
     if (!m_document->load(kDefaultMachine, &error) || !m_document->load(kDefaultTrace, &error))
         qWarning("%s", qPrintable(error)); // only when the build lost its resources
+    m_document->undoStack()->clear(); // the start-up examples are no step to undo
+    m_document->setModified(false);
+    syncSnapshots();
     flushPendingUpdate();
 }
 
 TimelineView::~TimelineView()
 {
+    m_latest->store(~quint64(0)); // a running sensitivity gives up at its next simulation
     m_pool.clear();
     m_pool.waitForDone();
+}
+
+void TimelineView::setUpTabOrder()
+{
+    // Left to right, top to bottom: the chart's toolbar, the snapshot row, the
+    // tabs below, then the machine panel (whose own order runs top to bottom).
+    QList<QWidget *> chain { m_reset, m_criticalPath, m_arrows, m_chrome };
+    for (QWidget *w : m_snapshotBar->findChildren<QWidget *>(Qt::FindDirectChildrenOnly)) {
+        if (w->focusPolicy() & Qt::TabFocus)
+            chain << w;
+    }
+    chain << m_bottomTabs->tabBar() << m_table << m_panel->focusChain();
+    for (qsizetype i = 1; i < chain.size(); ++i)
+        setTabOrder(chain[i - 1], chain[i]);
 }
 
 TimelineData TimelineView::compute(std::shared_ptr<const Trace> trace, const Machine &machine)
@@ -197,8 +264,58 @@ void TimelineView::prepareInputs()
     if (m_structuralPending)
         m_panel->refreshValues(true);
     m_structuralPending = false;
-    if (!m_trace)
-        m_trace = std::make_shared<const Trace>(m_document->trace());
+}
+
+std::optional<TimelineView::GhostRequest> TimelineView::ghostRequest() const
+{
+    const TimelineDocument::Snapshot *snapshot = m_document->compared();
+    if (!snapshot || m_ghosts.count(snapshot->id))
+        return std::nullopt;
+    auto trace = snapshot->state.trace ? std::shared_ptr<const Trace>(snapshot->state.trace, &snapshot->state.trace->trace)
+                                       : std::make_shared<const Trace>();
+    return GhostRequest { snapshot->id, std::move(trace), snapshot->state.machine };
+}
+
+bool TimelineView::sensitivityWanted() const
+{
+    return m_bottomTabs->currentWidget() == m_sensitivity;
+}
+
+// Worker side. Each job posts its results back to the GUI thread, where the
+// view (if it still exists) decides whether they are still wanted.
+namespace {
+template<typename Deliver> void post(const QPointer<TimelineView> &guard, Deliver deliver)
+{
+    QMetaObject::invokeMethod(
+        qApp,
+        [guard, deliver = std::move(deliver)]() mutable {
+            if (guard)
+                deliver(guard.data());
+        },
+        Qt::QueuedConnection);
+}
+} // namespace
+
+void TimelineView::runGhost(const GhostRequest &request, const QPointer<TimelineView> &guard)
+{
+    post(guard, [id = request.id, data = compute(request.trace, request.machine)](TimelineView *view) {
+        view->deliverGhost(id, data);
+    });
+}
+
+void TimelineView::runSensitivity(const std::shared_ptr<const Trace> &trace, const Machine &machine,
+    quint64 generation, double step, const std::shared_ptr<std::atomic<quint64>> &latest,
+    const QPointer<TimelineView> &guard)
+{
+    const auto superseded = [&] { return latest->load() != generation; };
+    if (superseded())
+        return;
+    auto rows = sensitivity(*trace, machine, step, superseded);
+    if (superseded())
+        return; // a newer request brings its own
+    post(guard, [generation, step, rows = std::move(rows)](TimelineView *view) {
+        view->deliverSensitivity(generation, step, rows);
+    });
 }
 
 void TimelineView::startUpdate()
@@ -207,17 +324,30 @@ void TimelineView::startUpdate()
         return; // flushed meanwhile
     prepareInputs();
     const quint64 generation = ++m_generation;
+    m_latest->store(generation);
+    // With no snapshot compared and the sensitivity hidden, the job is the simulation alone.
+    std::optional<GhostRequest> ghost = ghostRequest();
+    const double step = sensitivityWanted() ? m_sensitivityStep : 0.0;
     // Requests that have not started yet are superseded by this one.
     m_pool.clear();
-    m_pool.start([trace = m_trace, machine = m_document->machine(), generation, guard = QPointer<TimelineView>(this)] {
-        TimelineData data = compute(trace, machine);
-        QMetaObject::invokeMethod(
-            qApp,
-            [guard, generation, data = std::move(data)] {
-                if (guard)
-                    guard->deliver(generation, data);
-            },
-            Qt::QueuedConnection);
+    m_pool.start([trace = m_document->sharedTrace(), machine = m_document->machine(), generation, ghost, step,
+                     latest = m_latest, guard = QPointer<TimelineView>(this)] {
+        post(guard, [generation, data = compute(trace, machine)](TimelineView *view) { view->deliver(generation, data); });
+        if (ghost)
+            runGhost(*ghost, guard);
+        if (step > 0)
+            runSensitivity(trace, machine, generation, step, latest, guard);
+    });
+}
+
+void TimelineView::requestSensitivity()
+{
+    if (m_pending || (m_sensitivityGeneration == m_generation && m_sensitivityStepShown == m_sensitivityStep))
+        return; // the pending update brings it, or the rows shown are current
+    // Not in front of the queue: a main request waiting there keeps its turn.
+    m_pool.start([trace = m_document->sharedTrace(), machine = m_document->machine(), generation = m_generation,
+                     step = m_sensitivityStep, latest = m_latest, guard = QPointer<TimelineView>(this)] {
+        runSensitivity(trace, machine, generation, step, latest, guard);
     });
 }
 
@@ -231,13 +361,67 @@ void TimelineView::deliver(quint64 generation, const TimelineData &data)
     apply(data);
 }
 
+void TimelineView::deliverGhost(quint64 snapshotId, const TimelineData &data)
+{
+    const auto &snapshots = m_document->snapshots();
+    if (std::none_of(snapshots.begin(), snapshots.end(), [&](const auto &s) { return s.id == snapshotId; }))
+        return; // deleted meanwhile
+    m_ghosts[snapshotId] = data;
+    const TimelineDocument::Snapshot *compared = m_document->compared();
+    if (compared && compared->id == snapshotId) {
+        updateComparison();
+        m_plot->replot();
+    }
+}
+
+void TimelineView::deliverSensitivity(quint64 generation, double step, const std::vector<Sensitivity> &rows)
+{
+    if (generation != m_generation || step != m_sensitivityStep)
+        return;
+    m_sensitivityRows = rows;
+    m_sensitivityGeneration = generation;
+    m_sensitivityStepShown = step;
+    ++m_sensitivityCount;
+    showSensitivity();
+    emit sensitivityUpdated();
+}
+
+void TimelineView::showSensitivity()
+{
+    const double total = m_data.result ? m_data.result->totalNs : 0;
+    const TimeUnit unit = timeUnitFor(total > 0 ? total : 1);
+    std::vector<SensitivityChart::Row> rows;
+    for (const Sensitivity &s : m_sensitivityRows)
+        rows.push_back({ QString::fromStdString(s.label), s.lowNs * unit.perNs, s.highNs * unit.perNs });
+    m_sensitivity->setRows(rows, total * unit.perNs, m_sensitivityStepShown > 0 ? m_sensitivityStepShown : m_sensitivityStep,
+        tr("total time"), unit.name);
+    m_sensitivity->replot();
+}
+
 void TimelineView::flushPendingUpdate()
 {
     if (!m_pending && m_shownGeneration == m_generation)
         return;
     prepareInputs();
     m_shownGeneration = ++m_generation; // anything still running is now stale
-    apply(compute(m_trace, m_document->machine()));
+    m_latest->store(m_generation);
+    if (const std::optional<GhostRequest> ghost = ghostRequest())
+        m_ghosts[ghost->id] = compute(ghost->trace, ghost->machine);
+    apply(compute(m_document->sharedTrace(), m_document->machine()));
+    if (!sensitivityWanted())
+        return;
+    // Exports and screenshots want the tornado drawn: at once for a short trace
+    // (up to 30 simulations of well under a millisecond), else in the worker.
+    if (m_document->trace().instructionCount() <= kSyncSensitivityInstructions)
+        computeSensitivityNow();
+    else
+        requestSensitivity();
+}
+
+void TimelineView::computeSensitivityNow()
+{
+    deliverSensitivity(m_generation, m_sensitivityStep,
+        sensitivity(m_document->trace(), m_document->machine(), m_sensitivityStep));
 }
 
 void TimelineView::apply(const TimelineData &data)
@@ -247,8 +431,66 @@ void TimelineView::apply(const TimelineData &data)
     m_overview->setData(data);
     m_overview->setWindow(m_plot->xAxis->range().lower, m_plot->xAxis->range().upper);
     m_model->setData(data);
+    if (m_document->compared())
+        updateComparison(); // cheap: the snapshot's result is cached; writes the readout too
+    else
+        updateReadout();
+    m_plot->replot();
+    m_overview->replot();
+    ++m_updateCount;
+    emit updated();
+}
 
-    const Result &r = *data.result;
+const TimelineData *TimelineView::ghost() const
+{
+    const TimelineDocument::Snapshot *snapshot = m_document->compared();
+    if (!snapshot)
+        return nullptr;
+    const auto it = m_ghosts.find(snapshot->id);
+    return it == m_ghosts.end() ? nullptr : &it->second;
+}
+
+void TimelineView::updateComparison()
+{
+    const TimelineDocument::Snapshot *snapshot = m_document->compared();
+    const TimelineData *g = ghost();
+    if (!snapshot || !g || !m_data.result) {
+        m_plot->setGhost(nullptr, QString());
+        m_comparison.reset();
+        m_comparisonText = snapshot ? tr("simulating snapshot \"%1\"…").arg(snapshot->name) : QString();
+    } else {
+        m_plot->setGhost(g, snapshot->name);
+        m_comparison = compare(*m_data.result, *g->result);
+        m_comparisonText = QString::fromStdString(summarize(*m_comparison, snapshot->name.toStdString()));
+    }
+    updateReadout();
+}
+
+void TimelineView::syncSnapshots()
+{
+    QStringList names;
+    for (const auto &snapshot : m_document->snapshots())
+        names << snapshot.name;
+    m_snapshotBar->setSnapshots(names, m_document->comparedSnapshot());
+    // Forget the results of deleted snapshots.
+    for (auto it = m_ghosts.begin(); it != m_ghosts.end();) {
+        const auto &list = m_document->snapshots();
+        const bool alive = std::any_of(list.begin(), list.end(), [&](const auto &s) { return s.id == it->first; });
+        it = alive ? std::next(it) : m_ghosts.erase(it);
+    }
+    if (const std::optional<GhostRequest> request = ghostRequest()) {
+        // Simulate the newly compared snapshot in the worker, behind any queued request.
+        m_pool.start([request = *request, guard = QPointer<TimelineView>(this)] { runGhost(request, guard); });
+    }
+    updateComparison();
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void TimelineView::updateReadout()
+{
+    if (!m_data.result)
+        return;
+    const Result &r = *m_data.result;
     const TimeUnit unit = timeUnitFor(r.totalNs);
     auto time = [&](double ns) { return QStringLiteral("%1 %2").arg(formatValue(ns * unit.perNs), unit.name); };
     QString text;
@@ -261,8 +503,8 @@ void TimelineView::apply(const TimelineData &data)
                 .arg(r.contention.size())
                 .arg(r.stalls.size())
                 .arg(r.criticalPath.size())
-                .arg(data.trace->instructionCount())
-                .arg(data.trace->cores.size());
+                .arg(m_data.trace->instructionCount())
+                .arg(m_data.trace->cores.size());
     text += QStringLiteral("<br>") + tr("Utilisation (busy / total):");
     const std::size_t cores = r.cores.size();
     for (Pipe pipe : kLaneOrder) {
@@ -278,14 +520,12 @@ void TimelineView::apply(const TimelineData &data)
     }
     if (cores > 1)
         text += tr(" &nbsp; (mean over cores)");
+    if (!m_comparisonText.isEmpty())
+        text += QStringLiteral("<br><i>%1</i>").arg(m_comparisonText.toHtmlEscaped());
     for (const std::string &w : r.warnings)
         text += QStringLiteral("<br><span style='color:#8a5a00'>%1</span>")
                     .arg(QString::fromStdString(w).toHtmlEscaped());
     m_readout->setText(text);
-    m_plot->replot();
-    m_overview->replot();
-    ++m_updateCount;
-    emit updated();
 }
 
 const Result &TimelineView::result() const
@@ -302,6 +542,20 @@ void TimelineView::selectInTable(InstructionRef ref)
     const QModelIndex index = m_model->index(row, 0);
     m_table->selectionModel()->setCurrentIndex(index, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
     m_table->scrollTo(index, QAbstractItemView::PositionAtCenter);
+}
+
+void TimelineView::setSensitivityStep(double relativeStep)
+{
+    if (!std::isfinite(relativeStep) || relativeStep <= 0 || relativeStep > 1)
+        return;
+    ModelView::setSensitivityStep(relativeStep);
+    const QString pct = QString::number(relativeStep * 100, 'g', 3);
+    const int tab = m_bottomTabs->indexOf(m_sensitivity);
+    m_bottomTabs->setTabText(tab, tr("Sensitivity ±%1%").arg(pct));
+    m_bottomTabs->setTabToolTip(tab, tr("Which machine parameter matters: the total time when each one alone moves "
+                                        "by ±%1%, simulated in the background while this tab is shown.").arg(pct));
+    if (sensitivityWanted())
+        requestSensitivity();
 }
 
 QString TimelineView::title() const
@@ -353,6 +607,11 @@ bool TimelineView::isModified() const
     return m_document->isModified();
 }
 
+QUndoStack *TimelineView::undoStack() const
+{
+    return m_document->undoStack();
+}
+
 bool TimelineView::applyOverride(const QString &assignment, QString *error)
 {
     Machine machine = m_document->machine();
@@ -363,10 +622,126 @@ bool TimelineView::applyOverride(const QString &assignment, QString *error)
             *error = QString::fromStdString(diagnostics.toString()).trimmed();
         return false;
     }
-    m_document->setMachine(machine, m_document->machinePath());
-    m_document->setModified(true);
+    m_document->setMachine(machine, m_document->machinePath()); // a step, unsaved
     flushPendingUpdate();
     return true;
+}
+
+QJsonObject TimelineView::sessionState() const
+{
+    QJsonObject state = m_document->sessionState();
+    const QCPRange r = m_plot->xAxis->range();
+    const double total = m_data.result ? m_data.result->totalNs : 0;
+    QJsonObject view;
+    view[QStringLiteral("critical_path")] = m_criticalPath->isChecked();
+    view[QStringLiteral("arrows")] = m_arrows->isChecked();
+    view[QStringLiteral("bottom_tab")] = m_bottomTabs->currentIndex();
+    view[QStringLiteral("whole")] = r.lower <= 0 && r.upper >= total;
+    view[QStringLiteral("range_ns")] = QJsonArray { r.lower, r.upper };
+    state[QStringLiteral("view")] = view;
+    return state;
+}
+
+bool TimelineView::restoreSessionState(const QJsonObject &state, const QString &sessionFile, QString *error)
+{
+    // The view's part is checked first too, so a bad session changes nothing.
+    const QJsonValue viewValue = state.value(QStringLiteral("view"));
+    auto fail = [&](const QString &pointer, const QString &reason) {
+        if (error)
+            *error = QStringLiteral("%1: /views/timeline/view%2: %3").arg(sessionFile, pointer, reason);
+        return false;
+    };
+    if (!viewValue.isUndefined() && !viewValue.isObject())
+        return fail(QString(), QStringLiteral("expected an object"));
+    const QJsonObject view = viewValue.toObject();
+    for (const char *key : { "critical_path", "arrows", "whole" }) {
+        const QJsonValue v = view.value(QLatin1String(key));
+        if (!v.isUndefined() && !v.isBool())
+            return fail(QStringLiteral("/") + QLatin1String(key), QStringLiteral("expected true or false"));
+    }
+    const QJsonValue tab = view.value(QStringLiteral("bottom_tab"));
+    if (!tab.isUndefined() && (!tab.isDouble() || tab.toDouble() != std::floor(tab.toDouble())
+                                  || tab.toDouble() < 0 || tab.toDouble() >= m_bottomTabs->count()))
+        return fail(QStringLiteral("/bottom_tab"), QStringLiteral("expected 0 (instructions) or 1 (sensitivity)"));
+    const QJsonArray range = view.value(QStringLiteral("range_ns")).toArray();
+    const bool rangeValid = range.size() == 2 && range[0].isDouble() && range[1].isDouble()
+        && std::isfinite(range[0].toDouble()) && std::isfinite(range[1].toDouble())
+        && range[1].toDouble() > range[0].toDouble();
+    if (view.contains(QStringLiteral("range_ns")) && !rangeValid)
+        return fail(QStringLiteral("/range_ns"), QStringLiteral("expected [start, end] in ns with start < end"));
+
+    if (!m_document->restoreSession(state, sessionFile, error))
+        return false;
+    m_criticalPath->setChecked(view.value(QStringLiteral("critical_path")).toBool(true));
+    m_arrows->setChecked(view.value(QStringLiteral("arrows")).toBool(false));
+    m_bottomTabs->setCurrentIndex(tab.toInt(0));
+    flushPendingUpdate();
+    if (!view.value(QStringLiteral("whole")).toBool(true) && rangeValid)
+        m_plot->setTimeRange(range[0].toDouble(), range[1].toDouble());
+    else
+        m_plot->resetView();
+    m_plot->replot();
+    return true;
+}
+
+QList<ModelView::BundlePlot> TimelineView::bundlePlots()
+{
+    flushPendingUpdate();
+    computeSensitivityNow(); // even when its tab is hidden: an export may simulate on the GUI thread
+    return { { QStringLiteral("verrocchio-timeline"), title(), m_plot },
+        { QStringLiteral("timeline-sensitivity"),
+            tr("Sensitivity of the total time to each machine parameter at ±%1%").arg(m_sensitivityStep * 100),
+            m_sensitivity } };
+}
+
+QList<ModelView::BundleFile> TimelineView::bundleFiles() const
+{
+    QList<BundleFile> files;
+    const Trace &trace = m_document->trace();
+    const Machine &machine = m_document->machine();
+    const Result current = m_data.result && m_data.machine == machine && m_data.trace.get() == &trace
+        ? *m_data.result
+        : simulate(trace, machine);
+
+    QString tornado = QStringLiteral("parameter,pointer,unit,value,low_value,high_value,total_low_ns,total_high_ns\n");
+    const auto rows = m_sensitivityGeneration == m_shownGeneration && m_sensitivityStepShown == m_sensitivityStep
+        ? m_sensitivityRows
+        : sensitivity(trace, machine, m_sensitivityStep);
+    for (const Sensitivity &s : rows) {
+        tornado += QStringLiteral("%1,%2,%3,%4,%5,%6,%7,%8\n")
+                       .arg(csvText(QString::fromStdString(s.label)), QString::fromStdString(s.pointer),
+                           QString::fromStdString(s.unit), csvNumber(s.value), csvNumber(s.lowValue),
+                           csvNumber(s.highValue), csvNumber(s.lowNs), csvNumber(s.highNs));
+    }
+    files.append({ QStringLiteral("timeline-sensitivity.csv"),
+        tr("Total time when each machine parameter moves by ±%1%").arg(m_sensitivityStep * 100), tornado.toUtf8() });
+    files.append({ QStringLiteral("timeline-machine.json"), tr("The machine as simulated (input)"),
+        QByteArray::fromStdString(serialize(machine)) });
+
+    QString table = QStringLiteral("snapshot,total_ns,current_total_ns,change_ns,relative_change,critical_pipe,"
+                                   "critical_busy,current_critical_pipe,current_critical_busy,contention_ns,"
+                                   "current_contention_ns\n");
+    int index = 0;
+    for (const auto &snapshot : m_document->snapshots()) {
+        const auto cached = m_ghosts.find(snapshot.id);
+        const Result baseline = cached != m_ghosts.end()
+            ? *cached->second.result
+            : simulate(snapshot.state.trace ? snapshot.state.trace->trace : Trace(), snapshot.state.machine);
+        const Comparison c = compare(current, baseline);
+        table += QStringLiteral("%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11\n")
+                     .arg(csvText(snapshot.name), csvNumber(c.baseline.totalNs), csvNumber(c.current.totalNs),
+                         csvNumber(c.changeNs), csvNumber(c.relativeChange), pipeOrNone(c.baseline.critical),
+                         csvNumber(c.baseline.criticalBusy), pipeOrNone(c.current.critical),
+                         csvNumber(c.current.criticalBusy))
+                     .arg(csvNumber(c.baseline.contentionNs), csvNumber(c.current.contentionNs));
+        files.append({ QStringLiteral("timeline-snapshot-%1-machine.json").arg(++index),
+            tr("Snapshot \"%1\": its machine (input)").arg(snapshot.name),
+            QByteArray::fromStdString(serialize(snapshot.state.machine)) });
+    }
+    files.append({ QStringLiteral("timeline-snapshots.csv"),
+        tr("Snapshots compared with the current configuration (total time, critical pipe, contention)"),
+        table.toUtf8() });
+    return files;
 }
 
 QCustomPlot *TimelineView::exportPlot() const

@@ -1,27 +1,40 @@
 // The Verrocchio timeline view: the Gantt chart of a simulated trace with its
-// overview strip, the readout and the instruction table on the left, the
-// machine panel on the right. Machine edits are coalesced (a burst of slider
-// events in one event-loop turn starts one simulation) and simulated in a
-// worker thread: each request carries a generation number, and a result that
-// is no longer the newest is dropped, so the GUI never waits for the
-// simulation of a long trace. flushPendingUpdate() simulates synchronously
-// (exports, tests).
+// overview strip, the snapshot row, the readout and, in tabs, the instruction
+// table and the sensitivity tornado on the left; the machine panel on the
+// right. Machine edits are coalesced (a burst of slider events in one
+// event-loop turn starts one simulation) and simulated in a worker thread:
+// each request carries a generation number, and a result that is no longer the
+// newest is dropped, so the GUI never waits for the simulation of a long
+// trace. After the main result the same worker job simulates the compared
+// snapshot (once: results are cached per snapshot) and, only while the
+// sensitivity tab is shown, the sensitivity rows (cancelled as soon as a newer
+// request exists). flushPendingUpdate() simulates synchronously (exports, tests).
 #pragma once
 
 #include "modelview.h"
 #include "timelineplot.h"
+#include "verrocchio/comparison.h"
+#include "verrocchio/sensitivity.h"
 
+#include <QPointer>
 #include <QThreadPool>
 
+#include <atomic>
+#include <map>
 #include <memory>
+#include <optional>
 
 class QCheckBox;
 class QLabel;
+class QPushButton;
 class QScrollArea;
 class QTableView;
+class QTabWidget;
 
 namespace studio {
 
+class SensitivityChart;
+class SnapshotBar;
 class TimelineDocument;
 class TimelinePanel;
 class TimelineTableModel;
@@ -43,6 +56,13 @@ public:
     QString filePath() const override; // the machine's file, which Save writes
     bool isModified() const override;
     bool applyOverride(const QString &assignment, QString *error) override;
+    QUndoStack *undoStack() const override;
+    QString sessionKey() const override { return QStringLiteral("timeline"); }
+    QJsonObject sessionState() const override;
+    bool restoreSessionState(const QJsonObject &state, const QString &sessionFile, QString *error) override;
+    QList<BundlePlot> bundlePlots() override;
+    QList<BundleFile> bundleFiles() const override;
+    void setSensitivityStep(double relativeStep) override;
     QCustomPlot *exportPlot() const override;
     QString exportTitle() const override;
     QString summary() const override;
@@ -61,8 +81,20 @@ public:
     QLabel *readout() const { return m_readout; }
     QCheckBox *criticalPathBox() const { return m_criticalPath; }
     QCheckBox *arrowsBox() const { return m_arrows; }
+    QPushButton *resetButton() const { return m_reset; }
+    SnapshotBar *snapshotBar() const { return m_snapshotBar; }
+    QTabWidget *bottomTabs() const { return m_bottomTabs; }
+    SensitivityChart *sensitivityChart() const { return m_sensitivity; }
     const TimelineData &data() const { return m_data; }
     const roofline::verrocchio::Result &result() const;
+    // The compared snapshot's simulation, once it has arrived (nullptr before, or with none compared).
+    const TimelineData *ghost() const;
+    // The current result against the compared snapshot, when both are there.
+    const std::optional<roofline::verrocchio::Comparison> &comparison() const { return m_comparison; }
+    QString comparisonText() const { return m_comparisonText; }
+    // The sensitivity rows on the chart (the core's, for the result shown), and how many arrived.
+    const std::vector<roofline::verrocchio::Sensitivity> &sensitivityRows() const { return m_sensitivityRows; }
+    quint64 sensitivityCount() const { return m_sensitivityCount; }
     // How many results were drawn, and how many arrived stale and were dropped.
     quint64 updateCount() const { return m_updateCount; }
     quint64 droppedCount() const { return m_droppedCount; }
@@ -73,14 +105,38 @@ public:
 
 signals:
     void updated(); // after every result drawn
+    void sensitivityUpdated(); // after every sensitivity drawn
 
 private:
+    struct GhostRequest {
+        quint64 id = 0;
+        std::shared_ptr<const roofline::verrocchio::Trace> trace;
+        roofline::verrocchio::Machine machine;
+    };
     void scheduleUpdate(bool structural);
     void startUpdate();
     void prepareInputs();
+    std::optional<GhostRequest> ghostRequest() const;
+    bool sensitivityWanted() const;
+    void requestSensitivity();
+    // Worker jobs: simulate a snapshot; the sensitivity unless `latest` moves past `generation`.
+    static void runGhost(const GhostRequest &request, const QPointer<TimelineView> &guard);
+    static void runSensitivity(const std::shared_ptr<const roofline::verrocchio::Trace> &trace,
+        const roofline::verrocchio::Machine &machine, quint64 generation, double step,
+        const std::shared_ptr<std::atomic<quint64>> &latest, const QPointer<TimelineView> &guard);
     void deliver(quint64 generation, const TimelineData &data);
+    void deliverGhost(quint64 snapshotId, const TimelineData &data);
+    void deliverSensitivity(
+        quint64 generation, double step, const std::vector<roofline::verrocchio::Sensitivity> &rows);
     void apply(const TimelineData &data);
+    void updateComparison();
+    void updateReadout();
+    void showSensitivity();
+    void computeSensitivityNow(); // on the GUI thread: exports, and short traces in flushPendingUpdate()
+    static constexpr std::size_t kSyncSensitivityInstructions = 20000;
+    void syncSnapshots();
     void selectInTable(InstructionRef ref);
+    void setUpTabOrder();
 
     TimelineDocument *m_document;
     TimelinePlot *m_plot = nullptr;
@@ -90,17 +146,30 @@ private:
     QTableView *m_table = nullptr;
     TimelineTableModel *m_model = nullptr;
     QLabel *m_readout = nullptr;
+    QPushButton *m_reset = nullptr;
+    QPushButton *m_chrome = nullptr;
     QCheckBox *m_criticalPath = nullptr;
     QCheckBox *m_arrows = nullptr;
+    SnapshotBar *m_snapshotBar = nullptr;
+    QTabWidget *m_bottomTabs = nullptr;
+    SensitivityChart *m_sensitivity = nullptr;
 
-    std::shared_ptr<const roofline::verrocchio::Trace> m_trace; // the document's, shared with workers
     TimelineData m_data;
+    std::map<quint64, TimelineData> m_ghosts; // per snapshot id: its simulation (snapshots never change)
+    std::optional<roofline::verrocchio::Comparison> m_comparison;
+    QString m_comparisonText;
+    std::vector<roofline::verrocchio::Sensitivity> m_sensitivityRows;
+    quint64 m_sensitivityGeneration = 0; // of the rows shown; 0: none
+    double m_sensitivityStepShown = 0;
+    quint64 m_sensitivityCount = 0;
     bool m_pending = false;
     bool m_structuralPending = false;
     quint64 m_generation = 0; // of the newest request
     quint64 m_shownGeneration = 0; // of the result on screen
     quint64 m_updateCount = 0;
     quint64 m_droppedCount = 0;
+    // The newest generation, read by the worker to give up a superseded sensitivity.
+    std::shared_ptr<std::atomic<quint64>> m_latest = std::make_shared<std::atomic<quint64>>(0);
     QThreadPool m_pool; // one thread: requests queue behind the running one
 };
 

@@ -6,16 +6,31 @@
 // in the table.
 #include "mainwindow.h"
 #include "parameterslider.h"
+#include "sensitivitychart.h"
+#include "snapshotbar.h"
 #include "testutils.h"
 #include "timelinedocument.h"
 #include "timelinepanel.h"
 #include "timelineplot.h"
 #include "timelinetablemodel.h"
 #include "timelineview.h"
+#include "units.h"
+#include "verrocchio/comparison.h"
 #include "verrocchio/io.h"
+#include "verrocchio/sensitivity.h"
 #include "verrocchio/synthetic.h"
 
 #include <QAbstractItemModelTester>
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QStyle>
+#include <QStyleOptionSlider>
+#include <QTabBar>
+#include <QTabWidget>
+#include <QUndoStack>
 #include <QDir>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -32,6 +47,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 
 using namespace studio;
 using namespace roofline::verrocchio;
@@ -90,6 +106,54 @@ QList<SvgRect> svgRects(const QString &path)
 TimelineView *timelineOf(MainWindow &window)
 {
     return window.findChild<TimelineView *>();
+}
+
+// Drags a slider's thumb with the mouse from where it is by `dx` pixels in
+// `steps` moves: press on the thumb, move, release, as a user does.
+bool dragSlider(QSlider *slider, int dx, int steps)
+{
+    QStyleOptionSlider option;
+    option.initFrom(slider);
+    option.orientation = slider->orientation();
+    option.minimum = slider->minimum();
+    option.maximum = slider->maximum();
+    option.sliderPosition = slider->sliderPosition();
+    option.sliderValue = slider->value();
+    option.singleStep = slider->singleStep();
+    option.pageStep = slider->pageStep();
+    option.upsideDown = slider->invertedAppearance();
+    const QRect handle = slider->style()->subControlRect(QStyle::CC_Slider, &option, QStyle::SC_SliderHandle, slider);
+    const QPoint start = handle.center();
+    QTest::mousePress(slider, Qt::LeftButton, Qt::NoModifier, start);
+    if (!slider->isSliderDown())
+        return false;
+    for (int i = 1; i <= steps; ++i) {
+        QMouseEvent move(QEvent::MouseMove, QPointF(start + QPoint(dx * i / steps, 0)),
+            slider->mapToGlobal(QPointF(start + QPoint(dx * i / steps, 0))), Qt::NoButton, Qt::LeftButton,
+            Qt::NoModifier);
+        QApplication::sendEvent(slider, &move);
+    }
+    QTest::mouseRelease(slider, Qt::LeftButton, Qt::NoModifier, start + QPoint(dx, 0));
+    return !slider->isSliderDown();
+}
+
+// Reads a session file, lets `edit` change its JSON, and writes it elsewhere.
+QString editedSession(const QString &from, const QString &to, const std::function<void(QJsonObject &timeline)> &edit)
+{
+    QFile in(from);
+    if (!in.open(QIODevice::ReadOnly))
+        return {};
+    QJsonObject root = QJsonDocument::fromJson(in.readAll()).object();
+    QJsonObject views = root[QStringLiteral("views")].toObject();
+    QJsonObject timeline = views[QStringLiteral("timeline")].toObject();
+    edit(timeline);
+    views[QStringLiteral("timeline")] = timeline;
+    root[QStringLiteral("views")] = views;
+    QFile out(to);
+    if (!out.open(QIODevice::WriteOnly))
+        return {};
+    out.write(QJsonDocument(root).toJson());
+    return to;
 }
 
 } // namespace
@@ -528,6 +592,13 @@ private slots:
         QVERIFY2(view->saveFile(machinePath, &error), qPrintable(error));
         QVERIFY(!view->isModified());
         QCOMPARE(view->filePath(), machinePath);
+        // An edit after saving, undone: saved again, and still the file it was saved to.
+        view->document()->setSkewNs(7);
+        QVERIFY(view->isModified());
+        view->undoStack()->undo();
+        QVERIFY(!view->isModified());
+        QCOMPARE(view->filePath(), machinePath);
+        QCOMPARE(view->document()->machine().skewNs, 123.0);
         MainWindow other;
         QVERIFY2(other.openFile(machinePath, &error), qPrintable(error));
         QCOMPARE(timelineOf(other)->document()->machine().skewNs, 123.0);
@@ -536,6 +607,410 @@ private slots:
         QCOMPARE(view->data().machine.busGBps, 30.0);
         QVERIFY(!view->applyOverride(QStringLiteral("/bus/bandwidth_gbps=0"), &error));
         QVERIFY(error.contains(QStringLiteral("/bus/bandwidth_gbps")));
+    }
+
+    // A real drag of the B_bus thumb is one undo step; undo gives back the exact machine and total.
+    void sliderDragIsOneUndoStep()
+    {
+        MainWindow window;
+        window.resize(1400, 900);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QVERIFY(window.openFile(example("vector-add-2cores.json"), nullptr));
+        TimelineView *view = timelineOf(window);
+        window.setCurrentView(view);
+        QApplication::processEvents(); // lays out the tab: the thumb has its place
+        QUndoStack *stack = view->undoStack();
+        QVERIFY(stack);
+        QCOMPARE(stack, view->document()->undoStack());
+        QVERIFY(!view->isModified());
+        const Machine before = view->document()->machine();
+        const double totalBefore = view->result().totalNs;
+        const int steps = stack->count();
+
+        QSlider *slider = view->panel()->busSlider()->slider();
+        QVERIFY(dragSlider(slider, -slider->width() / 4, 12));
+        view->flushPendingUpdate();
+        QCOMPARE(stack->count(), steps + 1);
+        QCOMPARE(stack->undoText(), QStringLiteral("Set B_bus"));
+        QVERIFY(view->document()->machine().busGBps < before.busGBps);
+        QVERIFY(view->isModified());
+        QVERIFY(view->result().totalNs > totalBefore);
+        const Machine dragged = view->document()->machine();
+
+        stack->undo();
+        view->flushPendingUpdate();
+        QVERIFY(view->document()->machine() == before);
+        QCOMPARE(view->result().totalNs, totalBefore);
+        QCOMPARE(view->panel()->busSlider()->value(), before.busGBps); // the controls follow
+        QVERIFY(!view->isModified());
+        stack->redo();
+        view->flushPendingUpdate();
+        QVERIFY(view->document()->machine() == dragged);
+
+        // Two spin-box entries are two steps; the bus mode and the core count are steps too.
+        view->panel()->initSlider(Pipe::MTE2)->spinBox()->setValue(300);
+        view->panel()->initSlider(Pipe::MTE2)->spinBox()->setValue(310);
+        view->panel()->busModeBox()->setCurrentIndex(1);
+        QCOMPARE(stack->count(), steps + 4);
+        stack->undo();
+        QCOMPARE(view->document()->machine().busMode, BusMode::HalfDuplex);
+        QCOMPARE(view->panel()->busModeBox()->currentIndex(), 0);
+        stack->undo();
+        QCOMPARE(view->document()->machine().pipe(Pipe::MTE2).initNs, 300.0);
+
+        // Opening a trace is a step: undo brings the previous trace and its total back.
+        const double totalNow = simulate(view->document()->trace(), view->document()->machine()).totalNs;
+        QVERIFY(window.openFile(example("contention-before.json"), nullptr));
+        QVERIFY(view->document()->tracePath().endsWith(QStringLiteral("contention-before.json")));
+        stack->undo();
+        view->flushPendingUpdate();
+        QVERIFY(view->document()->tracePath().endsWith(QStringLiteral("vector-add-2cores.json")));
+        QCOMPARE(view->result().totalNs, totalNow);
+    }
+
+    // Pin, compare, ghost lanes, the comparison readout from the core, restore, rename, delete.
+    void snapshotsGhostAndComparison()
+    {
+        MainWindow window;
+        QVERIFY(window.openFile(example("vector-add-2cores.json"), nullptr));
+        TimelineView *view = timelineOf(window);
+        TimelineDocument *doc = view->document();
+        QTest::mouseClick(view->snapshotBar()->pinButton(), Qt::LeftButton);
+        QCOMPARE(doc->snapshots().size(), std::size_t(1));
+        QCOMPARE(doc->comparedSnapshot(), 0);
+        QCOMPARE(view->snapshotBar()->comboBox()->currentText(), QStringLiteral("baseline"));
+        const Machine pinned = doc->machine();
+
+        doc->setBusBandwidth(pinned.busGBps / 2);
+        view->flushPendingUpdate();
+        QVERIFY(view->ghost());
+        QVERIFY(view->ghost()->machine == pinned);
+        QVERIFY(view->plot()->hasGhost());
+        view->plot()->replot();
+        const auto ghostGroups = view->plot()->visibleGhostGroups();
+        QVERIFY(!ghostGroups.empty());
+        QVERIFY(std::all_of(ghostGroups.begin(), ghostGroups.end(),
+            [&](const BarGroup &g) { return g.lane < view->plot()->laneCount(); }));
+
+        // The numbers are the core's comparison of the two simulations.
+        const Result baseline = simulate(doc->trace(), pinned);
+        const Comparison expected = compare(simulate(doc->trace(), doc->machine()), baseline);
+        QVERIFY(view->comparison());
+        QVERIFY(*view->comparison() == expected);
+        QVERIFY(expected.changeNs > 0);
+        QCOMPARE(view->comparisonText(), QString::fromStdString(summarize(expected, "baseline")));
+        QVERIFY2(view->readout()->text().contains(QStringLiteral("vs baseline")), qPrintable(view->readout()->text()));
+        QVERIFY(!view->readout()->text().contains(QStringLiteral("nan")));
+
+        // None compared: no ghost, no comparison; back: from the cache, at once.
+        doc->setComparedSnapshot(-1);
+        QVERIFY(!view->plot()->hasGhost());
+        QVERIFY(view->comparisonText().isEmpty());
+        doc->setComparedSnapshot(0);
+        QVERIFY(view->plot()->hasGhost());
+
+        // A second snapshot is simulated in the worker when it is first compared.
+        const int second = doc->pinSnapshot(QStringLiteral("narrow bus"));
+        doc->setComparedSnapshot(second);
+        QVERIFY(QTest::qWaitFor([&] { return view->ghost() != nullptr; }, 5000));
+        QVERIFY(view->comparison());
+        QCOMPARE(view->comparison()->changeNs, 0.0);
+        doc->renameSnapshot(second, QStringLiteral("half bus"));
+        QCOMPARE(view->snapshotBar()->comboBox()->currentText(), QStringLiteral("half bus"));
+        QVERIFY(view->comparisonText().contains(QStringLiteral("vs half bus")));
+
+        // Restore is an undoable step back to the pinned machine.
+        doc->restoreSnapshot(0);
+        view->flushPendingUpdate();
+        QVERIFY(doc->machine() == pinned);
+        QCOMPARE(view->panel()->busSlider()->value(), pinned.busGBps);
+        doc->undoStack()->undo();
+        QCOMPARE(doc->machine().busGBps, pinned.busGBps / 2);
+
+        doc->removeSnapshot(second);
+        QCOMPARE(doc->comparedSnapshot(), -1);
+        QVERIFY(!view->plot()->hasGhost());
+        QVERIFY(!view->ghost());
+    }
+
+    // The ghost at 10^5 instructions is merged like the bars: bounded by lanes × pixels.
+    void ghostLevelOfDetailAtTenToTheFifth()
+    {
+        MainWindow window;
+        window.resize(1400, 900);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        TimelineView *view = timelineOf(window);
+        window.setCurrentView(view);
+        QApplication::processEvents();
+        view->document()->setTrace(syntheticVectorAdd(100000, 2), QString());
+        view->flushPendingUpdate();
+        view->document()->pinSnapshot();
+        view->document()->setBusBandwidth(view->document()->machine().busGBps * 0.7);
+        view->flushPendingUpdate();
+        view->plot()->replot();
+        const auto groups = view->plot()->visibleGhostGroups();
+        QVERIFY(!groups.empty());
+        const double pixels = view->plot()->axisRect()->width();
+        QVERIFY(pixels > 300);
+        // At most about one rectangle per lane and pixel (groups and single bars are at least a pixel wide)...
+        QVERIFY2(double(groups.size()) <= double(view->plot()->laneCount()) * (pixels + 2),
+            qPrintable(QStringLiteral("%1 groups, %2 px").arg(groups.size()).arg(pixels)));
+        // ...though the snapshot has some 10^5 bars.
+        QVERIFY2(view->ghost()->bars->bars.size() > 30000, qPrintable(QString::number(view->ghost()->bars->bars.size())));
+    }
+
+    // The tornado: the core's rows, computed in the worker only while its tab is shown.
+    void sensitivityFollowsTheCore()
+    {
+        MainWindow window;
+        QVERIFY(window.openFile(example("vector-add-2cores.json"), nullptr));
+        TimelineView *view = timelineOf(window);
+        TimelineDocument *doc = view->document();
+        QCOMPARE(view->sensitivityCount(), quint64(0)); // hidden: never computed
+        doc->setBusBandwidth(doc->machine().busGBps * 0.8);
+        view->flushPendingUpdate();
+        QTest::qWait(50);
+        QCOMPARE(view->sensitivityCount(), quint64(0));
+
+        view->bottomTabs()->setCurrentWidget(view->sensitivityChart());
+        QVERIFY(QTest::qWaitFor([&] { return view->sensitivityCount() > 0; }, 10000));
+        const auto expected = sensitivity(doc->trace(), doc->machine(), 0.1);
+        QVERIFY(!expected.empty());
+        QVERIFY(view->sensitivityRows() == expected);
+        const auto &shown = view->sensitivityChart()->shownRows();
+        QCOMPARE(shown.size(), std::min<std::size_t>(expected.size(), SensitivityChart::maxRows));
+        const TimeUnit unit = timeUnitFor(view->result().totalNs);
+        QCOMPARE(shown[0].label, QString::fromStdString(expected[0].label));
+        ROOFLINE_COMPARE_REL(shown[0].low, expected[0].lowNs * unit.perNs, 1e-12);
+        ROOFLINE_COMPARE_REL(shown[0].high, expected[0].highNs * unit.perNs, 1e-12);
+
+        // Live: a machine edit brings new rows for the new machine.
+        const quint64 count = view->sensitivityCount();
+        doc->setInitNs(Pipe::MTE2, doc->machine().pipe(Pipe::MTE2).initNs + 500);
+        QVERIFY(QTest::qWaitFor([&] { return view->sensitivityCount() > count; }, 10000));
+        QVERIFY(view->sensitivityRows() == sensitivity(doc->trace(), doc->machine(), 0.1));
+
+        // The step is configurable.
+        const quint64 count2 = view->sensitivityCount();
+        view->setSensitivityStep(0.2);
+        QVERIFY(view->bottomTabs()->tabText(1).contains(QStringLiteral("±20%")));
+        QVERIFY(QTest::qWaitFor([&] { return view->sensitivityCount() > count2; }, 10000));
+        QVERIFY(view->sensitivityRows() == sensitivity(doc->trace(), doc->machine(), 0.2));
+    }
+
+    // At 10^5 instructions a burst of edits supersedes the running sensitivity: only the newest arrives.
+    void newerRequestSupersedesSensitivity()
+    {
+        MainWindow window;
+        TimelineView *view = timelineOf(window);
+        TimelineDocument *doc = view->document();
+        doc->setTrace(syntheticVectorAdd(100000, 2), QString());
+        view->flushPendingUpdate();
+        view->bottomTabs()->setCurrentWidget(view->sensitivityChart());
+        QVERIFY(QTest::qWaitFor([&] { return view->sensitivityCount() > 0; }, 60000)); // in the worker
+        const quint64 before = view->sensitivityCount();
+        const double bus = doc->machine().busGBps;
+        for (int i = 1; i <= 5; ++i) {
+            doc->setBusBandwidth(bus * (1 - 0.05 * i));
+            QCoreApplication::processEvents(); // each edit is a request of its own
+        }
+        const auto expected = sensitivity(doc->trace(), doc->machine(), 0.1);
+        QVERIFY(QTest::qWaitFor([&] { return view->sensitivityRows() == expected; }, 60000));
+        QTest::qWait(100);
+        QVERIFY(view->sensitivityRows() == expected); // nothing older arrived after it
+        QVERIFY2(view->sensitivityCount() - before < 5, qPrintable(QString::number(view->sensitivityCount() - before)));
+    }
+
+    // Everything open goes into the session and comes back; a bad session changes nothing.
+    void sessionRoundTripsAndBadSessionKeepsWork()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("review.session.json"));
+        MainWindow a;
+        // The Gables view takes part in sessions too; give it a model (an empty one does not restore).
+        QVERIFY(a.openFile(QStringLiteral(":/examples/gables/gables-fig6b.json"), nullptr));
+        QVERIFY(a.openFile(example("ascend310.json"), nullptr));
+        QVERIFY(a.openFile(example("vector-add-1core.txt"), nullptr)); // the compact text form
+        TimelineView *va = timelineOf(a);
+        va->document()->pinSnapshot(QStringLiteral("before"));
+        QVERIFY(a.openFile(example("contention-before.json"), nullptr)); // a JSON trace, another machine edit
+        va->document()->setSkewNs(40);
+        va->document()->pinSnapshot(QStringLiteral("skewed"));
+        va->document()->setComparedSnapshot(0);
+        va->document()->setBusBandwidth(11);
+        va->arrowsBox()->setChecked(true);
+        va->criticalPathBox()->setChecked(false);
+        va->flushPendingUpdate();
+        QString error;
+        QVERIFY2(a.saveSession(path, &error), qPrintable(error));
+
+        MainWindow b;
+        QVERIFY2(b.openFile(path, &error), qPrintable(error));
+        TimelineView *vb = timelineOf(b);
+        TimelineDocument *da = va->document();
+        TimelineDocument *db = vb->document();
+        QVERIFY(db->trace() == da->trace());
+        QCOMPARE(db->tracePath(), da->tracePath());
+        QVERIFY(db->machine() == da->machine());
+        QCOMPARE(db->machinePath(), da->machinePath());
+        QCOMPARE(db->snapshots().size(), std::size_t(2));
+        for (std::size_t i = 0; i < 2; ++i) {
+            QCOMPARE(db->snapshots()[i].name, da->snapshots()[i].name);
+            QVERIFY(db->snapshots()[i].state.machine == da->snapshots()[i].state.machine);
+            QVERIFY(db->snapshots()[i].state.trace->trace == da->snapshots()[i].state.trace->trace);
+            QCOMPARE(db->snapshots()[i].state.trace->json, da->snapshots()[i].state.trace->json);
+        }
+        QVERIFY(!db->snapshots()[0].state.trace->json); // the text form stays the text form
+        QCOMPARE(db->comparedSnapshot(), 0);
+        QVERIFY(vb->isModified());
+        QVERIFY(vb->arrowsBox()->isChecked());
+        QVERIFY(!vb->criticalPathBox()->isChecked());
+        QCOMPARE(vb->result().totalNs, va->result().totalNs);
+        QCOMPARE(vb->comparisonText(), va->comparisonText());
+        QVERIFY(!vb->comparisonText().isEmpty());
+        QCOMPARE(vb->undoStack()->count(), 0); // a new history
+
+        // Bad sessions: each is refused whole, naming the file, the pointer and the reason.
+        const Machine machineBefore = db->machine();
+        const auto snapshotsBefore = db->snapshots().size();
+        const double totalBefore = vb->result().totalNs;
+        struct Case {
+            const char *name;
+            std::function<void(QJsonObject &)> edit;
+            QStringList expected;
+        };
+        const QList<Case> cases {
+            { "bad-machine",
+                [](QJsonObject &t) {
+                    QJsonObject m = t[QStringLiteral("machine")].toObject();
+                    QJsonObject bus = m[QStringLiteral("bus")].toObject();
+                    bus[QStringLiteral("bandwidth_gbps")] = -3;
+                    m[QStringLiteral("bus")] = bus;
+                    t[QStringLiteral("machine")] = m;
+                },
+                { QStringLiteral("/views/timeline/machine"), QStringLiteral("/bus/bandwidth_gbps"),
+                    QStringLiteral("must be > 0") } },
+            { "bad-trace-text",
+                [](QJsonObject &t) {
+                    QJsonArray traces = t[QStringLiteral("traces")].toArray();
+                    QJsonObject first = traces[0].toObject();
+                    first[QStringLiteral("text")] = QStringLiteral("copy_gm_to_ubuf twelve\n");
+                    first[QStringLiteral("form")] = QStringLiteral("text");
+                    traces[0] = first;
+                    t[QStringLiteral("traces")] = traces;
+                },
+                { QStringLiteral("/views/timeline/traces/0/text"), QStringLiteral("line 1") } },
+            { "bad-compared", [](QJsonObject &t) { t[QStringLiteral("compared")] = 7; },
+                { QStringLiteral("/views/timeline/compared"), QStringLiteral("index below 2") } },
+            { "bad-snapshot-trace",
+                [](QJsonObject &t) {
+                    QJsonArray list = t[QStringLiteral("snapshots")].toArray();
+                    QJsonObject s = list[1].toObject();
+                    s[QStringLiteral("trace")] = QStringLiteral("zero");
+                    list[1] = s;
+                    t[QStringLiteral("snapshots")] = list;
+                },
+                { QStringLiteral("/views/timeline/snapshots/1/trace") } },
+            { "bad-view", [](QJsonObject &t) { t[QStringLiteral("view")] = QJsonObject { { QStringLiteral("arrows"), 3 } }; },
+                { QStringLiteral("/views/timeline/view/arrows"), QStringLiteral("true or false") } },
+            { "no-traces", [](QJsonObject &t) { t.remove(QStringLiteral("traces")); },
+                { QStringLiteral("/views/timeline/traces"), QStringLiteral("missing") } },
+        };
+        for (const Case &c : cases) {
+            const QString bad = editedSession(path, dir.filePath(QLatin1String(c.name) + QStringLiteral(".json")), c.edit);
+            QVERIFY(!bad.isEmpty());
+            error.clear();
+            QVERIFY2(!b.openFile(bad, &error), c.name);
+            QVERIFY2(error.contains(bad), qPrintable(error));
+            for (const QString &part : c.expected)
+                QVERIFY2(error.contains(part), qPrintable(c.name + QStringLiteral(": ") + error));
+            QVERIFY(db->machine() == machineBefore);
+            QCOMPARE(db->snapshots().size(), snapshotsBefore);
+            QCOMPARE(vb->result().totalNs, totalBefore);
+            QVERIFY(vb->arrowsBox()->isChecked());
+        }
+    }
+
+    // Every control has a tooltip with its meaning (and unit); the tab order runs through the view sensibly.
+    void keyboardAndTooltips()
+    {
+        MainWindow window;
+        TimelineView *view = timelineOf(window);
+        for (QWidget *w : view->findChildren<QWidget *>()) {
+            if (!qobject_cast<QSlider *>(w) && !qobject_cast<QAbstractSpinBox *>(w) && !qobject_cast<QComboBox *>(w))
+                continue;
+            if (w->parent() && qobject_cast<QAbstractSpinBox *>(w->parent()))
+                continue; // a spin box's own line edit
+            QVERIFY2(!w->toolTip().isEmpty(), qPrintable(w->objectName() + QLatin1Char(' ') + w->metaObject()->className()));
+        }
+        TimelinePanel *panel = view->panel();
+        for (Pipe pipe : kAllPipes) {
+            QVERIFY(panel->throughputSlider(pipe)->spinBox()->toolTip().contains(movesBytes(pipe) ? QStringLiteral("GB/s") : QStringLiteral("Gops/s")));
+            QVERIFY(panel->initSlider(pipe)->slider()->toolTip().contains(QStringLiteral("in ns")));
+        }
+        QVERIFY(panel->busSlider()->spinBox()->toolTip().contains(QStringLiteral("GB/s")));
+        QVERIFY(panel->skewSlider()->spinBox()->toolTip().contains(QStringLiteral("ns")));
+        QVERIFY(panel->coresBox()->toolTip().contains(QStringLiteral("count")));
+
+        // Walk the focus chain from Reset zoom: the toolbar, the snapshot row, the tabs, the table, the panel top to bottom.
+        QList<QWidget *> order;
+        QWidget *w = view->resetButton();
+        for (int guard = 0; guard < 500 && order.size() < 80; ++guard) {
+            if (w->focusPolicy() & Qt::TabFocus)
+                order << w;
+            w = w->nextInFocusChain();
+            if (w == view->resetButton())
+                break;
+        }
+        auto at = [&](QWidget *x) { return order.indexOf(x); };
+        const QList<QWidget *> expected { view->resetButton(), view->criticalPathBox(), view->arrowsBox(),
+            view->snapshotBar()->pinButton(), view->snapshotBar()->comboBox(), view->bottomTabs()->tabBar(), view->table(),
+            panel->throughputSlider(Pipe::S)->slider(), panel->throughputSlider(Pipe::S)->spinBox(),
+            panel->initSlider(Pipe::S)->slider(), panel->throughputSlider(Pipe::MTE2)->slider(),
+            panel->throughputSlider(Pipe::MTE3)->spinBox(), panel->busModeBox(), panel->busSlider()->slider(),
+            panel->writeSlider()->spinBox(), panel->coresBox(), panel->skewSlider()->slider(), panel->skewSlider()->spinBox() };
+        for (qsizetype i = 0; i < expected.size(); ++i) {
+            QVERIFY2(at(expected[i]) >= 0, qPrintable(QStringLiteral("not in the tab order: %1").arg(i)));
+            if (i > 0)
+                QVERIFY2(at(expected[i - 1]) < at(expected[i]), qPrintable(QStringLiteral("out of order at %1").arg(i)));
+        }
+    }
+
+    // The review bundle: the chart and the tornado as SVG, the comparison and sensitivity CSVs from the core.
+    void reviewBundle()
+    {
+        QTemporaryDir dir;
+        MainWindow window;
+        QVERIFY(window.openFile(example("vector-add-2cores.json"), nullptr));
+        TimelineView *view = timelineOf(window);
+        view->document()->pinSnapshot(QStringLiteral("wide \"bus\""));
+        view->document()->setBusBandwidth(view->document()->machine().busGBps / 3);
+        QString error;
+        const QString folder = dir.filePath(QStringLiteral("bundle"));
+        QVERIFY2(window.exportReviewBundle(folder, &error), qPrintable(error));
+        const QDir bundle(folder);
+        for (const char *name : { "verrocchio-timeline.svg", "verrocchio-timeline.png", "timeline-sensitivity.svg",
+                 "timeline-sensitivity.png", "timeline-sensitivity.csv", "timeline-snapshots.csv",
+                 "timeline-machine.json", "timeline-snapshot-1-machine.json" })
+            QVERIFY2(QFileInfo(bundle.filePath(QLatin1String(name))).size() > 0, name);
+        auto read = [&](const char *name) {
+            QFile f(bundle.filePath(QLatin1String(name)));
+            return f.open(QIODevice::ReadOnly) ? QString::fromUtf8(f.readAll()) : QString();
+        };
+        const auto rows = sensitivity(view->document()->trace(), view->document()->machine(), 0.1);
+        const QStringList tornado = read("timeline-sensitivity.csv").split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+        QCOMPARE(tornado.size(), qsizetype(rows.size()) + 1);
+        QVERIFY(tornado[1].startsWith(QStringLiteral("\"%1\",%2,").arg(QString::fromStdString(rows[0].label),
+            QString::fromStdString(rows[0].pointer))));
+        QVERIFY(tornado[1].endsWith(QString::number(rows[0].highNs, 'g', 17)));
+        const QStringList snapshots = read("timeline-snapshots.csv").split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+        QCOMPARE(snapshots.size(), 2);
+        const Comparison c = compare(view->result(), simulate(view->document()->trace(), view->document()->snapshots()[0].state.machine));
+        QVERIFY2(snapshots[1].startsWith(QStringLiteral("\"wide \"\"bus\"\"\",%1,%2,%3,").arg(
+            QString::number(c.baseline.totalNs, 'g', 17), QString::number(c.current.totalNs, 'g', 17),
+            QString::number(c.changeNs, 'g', 17))), qPrintable(snapshots[1]));
     }
 
     // Headless: the events as Chrome Trace JSON and the chart as SVG; a bad file fails naming it.
