@@ -27,6 +27,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <utility>
 
 namespace studio {
 
@@ -42,6 +43,7 @@ TimelineView::TimelineView(TimelineDocument *document, QWidget *parent)
     , m_document(document)
 {
     m_pool.setMaxThreadCount(1);
+    m_disposal.setMaxThreadCount(1);
 
     m_plot = new TimelinePlot(this);
     m_overview = new TimelineOverview(m_plot, this);
@@ -60,6 +62,7 @@ TimelineView::TimelineView(TimelineDocument *document, QWidget *parent)
     m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 6);
     m_table->horizontalHeader()->setStretchLastSection(true);
     m_table->setWordWrap(false);
+    m_table->setTextElideMode(Qt::ElideNone); // eliding measures every cell's text at every repaint
     m_table->setColumnWidth(TimelineTableModel::Core, 44);
     m_table->setColumnWidth(TimelineTableModel::Index, 56);
     m_table->setColumnWidth(TimelineTableModel::Pipe, 52);
@@ -159,6 +162,7 @@ TimelineView::~TimelineView()
 {
     m_pool.clear();
     m_pool.waitForDone();
+    m_disposal.waitForDone();
 }
 
 TimelineData TimelineView::compute(std::shared_ptr<const Trace> trace, const Machine &machine)
@@ -242,11 +246,15 @@ void TimelineView::flushPendingUpdate()
 
 void TimelineView::apply(const TimelineData &data)
 {
-    m_data = data;
+    // The result on screen until now is freed on another thread: at 10⁵
+    // instructions that is some 10⁵ blocks and about a millisecond the GUI
+    // thread should spend drawing (docs/performance.md).
+    TimelineData retired = std::exchange(m_data, data);
     m_plot->setData(data);
     m_overview->setData(data);
     m_overview->setWindow(m_plot->xAxis->range().lower, m_plot->xAxis->range().upper);
     m_model->setData(data);
+    m_disposal.start([retired = std::move(retired)]() mutable { retired = TimelineData(); });
 
     const Result &r = *data.result;
     const TimeUnit unit = timeUnitFor(r.totalNs);

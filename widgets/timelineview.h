@@ -102,6 +102,7 @@ private:
     quint64 m_updateCount = 0;
     quint64 m_droppedCount = 0;
     QThreadPool m_pool; // one thread: requests queue behind the running one
+    QThreadPool m_disposal; // frees replaced results off the GUI thread
 };
 
 } // namespace studio
