@@ -284,70 +284,69 @@ private:
 
     void drawContention(QCPPainter *painter)
     {
-        const Result &result = *data.result;
-        const Trace &trace = *data.trace;
+        const TimelineBars &bars = *data.bars;
         const QCPRange r = keyAxis()->range();
         const double px = nsPerPixel();
-        auto it = std::lower_bound(result.contention.begin(), result.contention.end(), r.lower,
+        // Per lane, the shaded lane and a solid band above the bars (which hide
+        // the translucent shade); spans closer than a pixel drawn as one.
+        RectBatches shades;
+        for (std::size_t lane = 0; lane + 1 < bars.contentionBegin.size(); ++lane) {
+            const auto first = bars.contention.begin() + std::ptrdiff_t(bars.contentionBegin[lane]);
+            const auto last = bars.contention.begin() + std::ptrdiff_t(bars.contentionBegin[lane + 1]);
+            auto it = std::lower_bound(first, last, r.lower,
+                [](const TimelineBars::Span &s, double t) { return s.end < t; });
+            const double top = laneY(double(lane)), barTop = laneY(lane + kBarTop), bottom = laneY(double(lane + 1));
+            auto flush = [&](double s, double e) {
+                const QRectF rect = groupRect(BarGroup { s, e, std::uint32_t(lane), 0, 1, 0, 0, 0 });
+                shades.add(QRectF(QPointF(rect.left(), top), QPointF(rect.right(), bottom)).normalized(),
+                    kContentionColor);
+                shades.add(QRectF(QPointF(rect.left(), std::min(top, barTop) + 1),
+                               QPointF(rect.right(), std::max(top, barTop) - 1)).normalized(),
+                    kContentionBandColor);
+            };
+            double s = 0, e = -1;
+            for (; it != last && it->start <= r.upper; ++it) {
+                if (e >= s && it->start - e < px) {
+                    e = std::max(e, it->end);
+                    continue;
+                }
+                if (e >= s)
+                    flush(s, e);
+                s = it->start;
+                e = it->end;
+            }
+            if (e >= s)
+                flush(s, e);
+        }
+        shades.paint(painter);
+
+        // The share of each transfer, where an interval is wide enough to say
+        // it: only looked for when few intervals are in view.
+        const Result &result = *data.result;
+        const Trace &trace = *data.trace;
+        const auto from = std::lower_bound(result.contention.begin(), result.contention.end(), r.lower,
             [](const ContentionInterval &c, double t) { return c.end < t; });
-        // Adjacent intervals closer than a pixel are shaded as one rectangle per lane.
-        std::vector<std::pair<double, double>> open(data.bars->laneCount(), { 0.0, -1.0 });
-        painter->setPen(Qt::NoPen);
-        painter->setBrush(kContentionColor);
-        auto flush = [&](std::size_t lane) {
-            auto &[s, e] = open[lane];
-            if (e < s)
-                return;
-            BarGroup g { s, e, std::uint32_t(lane), 0, 1, 0, 0, 0 };
-            QRectF rect = groupRect(g);
-            rect.setTop(laneY(double(lane)));
-            rect.setBottom(laneY(double(lane + 1)));
-            painter->drawRect(rect.normalized());
-            // A solid band above the bars, which hide the translucent shade.
-            QRectF band = rect.normalized();
-            band.setBottom(std::max(laneY(double(lane)), laneY(lane + kBarTop)) - 1);
-            band.setTop(std::min(laneY(double(lane)), laneY(lane + kBarTop)) + 1);
-            painter->setBrush(kContentionBandColor);
-            painter->drawRect(band);
-            painter->setBrush(kContentionColor);
-            e = -1;
-        };
+        const auto to = std::upper_bound(from, result.contention.end(), r.upper,
+            [](double t, const ContentionInterval &c) { return t < c.start; });
+        if (to - from > 4000)
+            return; // then none is 70 pixels wide on any screen
         std::size_t labelled = 0;
-        for (; it != result.contention.end() && it->start <= r.upper; ++it) {
+        for (auto it = from; it != to && labelled < kMaxLabels; ++it) {
+            if ((it->end - it->start) / std::max(px, 1e-300) <= 70)
+                continue;
             for (const Share &share : it->shares) {
                 if (share.core >= trace.cores.size()
                     || share.instruction >= trace.cores[share.core].instructions.size())
                     continue;
                 const std::size_t lane
                     = laneOf(share.core, trace.cores[share.core].instructions[share.instruction].pipe);
-                if (lane >= open.size())
-                    continue;
-                auto &[s, e] = open[lane];
-                if (e >= s && it->start - e < px) {
-                    e = std::max(e, it->end);
-                    continue;
-                }
-                flush(lane);
-                open[lane] = { it->start, it->end };
-            }
-            // The share of each transfer, where the interval is wide enough to say it.
-            const double width = (it->end - it->start) / std::max(px, 1e-300);
-            if (width > 70 && labelled < kMaxLabels) {
-                for (const Share &share : it->shares) {
-                    if (share.core >= trace.cores.size())
-                        continue;
-                    const std::size_t lane
-                        = laneOf(share.core, trace.cores[share.core].instructions[share.instruction].pipe);
-                    const QRectF box(QPointF(keyAxis()->coordToPixel(it->start), laneY(double(lane))),
-                        QPointF(keyAxis()->coordToPixel(it->end), laneY(lane + kBarTop)));
-                    pendingLabels.push_back(
-                        { box.normalized(), QStringLiteral("bus share %1 GB/s").arg(formatValue(share.rateGBps, 3)) });
-                    ++labelled;
-                }
+                const QRectF box(QPointF(keyAxis()->coordToPixel(it->start), laneY(double(lane))),
+                    QPointF(keyAxis()->coordToPixel(it->end), laneY(lane + kBarTop)));
+                pendingLabels.push_back(
+                    { box.normalized(), QStringLiteral("bus share %1 GB/s").arg(formatValue(share.rateGBps, 3)) });
+                ++labelled;
             }
         }
-        for (std::size_t lane = 0; lane < open.size(); ++lane)
-            flush(lane);
     }
 
     void drawContentionLabels(QCPPainter *painter)

@@ -166,6 +166,11 @@ void Simulator::prepare()
         CoreState &state = m_cores[c];
         state.segment.resize(program.size());
         state.occurrence.assign(program.size(), 0);
+        std::array<std::size_t, kPipeCount> perPipe{};
+        for (const Instruction &in : program)
+            ++perPipe[pipeIndex(in.pipe)];
+        for (std::size_t p = 0; p < kPipeCount; ++p)
+            state.pipes[p].queue.reserve(perPipe[p]);
         std::uint32_t segment = 0;
         state.remaining.push_back(0);
         for (std::uint32_t i = 0; i < program.size(); ++i) {
