@@ -365,7 +365,7 @@ void GablesPlot::setModel(const Soc &soc, const Result &result)
         bound = QStringLiteral("balanced:\n") + terms.join(QLatin1Char('\n'));
     }
     m_attainableLabel->setText(
-        QStringLiteral("P_att = %1 Gops/s\nbound: %2").arg(formatValue(result.attainableGops, 4), bound));
+        QStringLiteral("P_att = %1\nbound: %2").arg(formatQuantity(result.attainableGops, QStringLiteral("Gops/s")), bound));
     if (hiddenFromLegend > 0) {
         // Many IPs: the legend lists the limiting ones and says how many more there are.
         m_attainableGraph->setName(QStringLiteral("Attainable performance P_att (%1 more IP roofs not listed)")

@@ -146,15 +146,15 @@ void GablesView::refresh()
     m_terms->setModel(soc, m_result);
 
     QString terms;
-    terms += QStringLiteral("<b>P<sub>att</sub> = %1 Gops/s</b> &nbsp; bound: <b>%2</b><br>")
-                 .arg(formatValue(m_result.attainableGops, 5),
+    terms += QStringLiteral("<b>P<sub>att</sub> = %1</b> &nbsp; bound: <b>%2</b><br>")
+                 .arg(formatQuantity(m_result.attainableGops, QStringLiteral("Gops/s"), 5),
                       QString::fromStdString(describe(m_result.bound, soc)).toHtmlEscaped());
     const TimeUnit unit = timeUnitFor(m_result.timeNs);
     terms += QStringLiteral("I<sub>avg</sub> = %1 ops/byte &nbsp; T = 1/P<sub>att</sub> = %2 %5/op &nbsp; "
-                            "T<sub>mem</sub> = %3 %5/op (%4 bytes/op at %6 GB/s)")
+                            "T<sub>mem</sub> = %3 %5/op (%4 bytes/op at %6)")
                  .arg(formatValue(m_result.averageIntensity), formatValue(m_result.timeNs * unit.perNs),
                       formatValue(m_result.memoryNs * unit.perNs), formatValue(m_result.memoryDataBytes), unit.name,
-                      formatValue(soc.bpeakGBps));
+                      formatQuantity(soc.bpeakGBps, QStringLiteral("GB/s")));
     if (soc.memorySideMemory && soc.msmBandwidthGBps > 0)
         terms += QStringLiteral("<br>T<sub>msm</sub> = %1 %2/op").arg(formatValue(m_result.msmNs * unit.perNs), unit.name);
     for (std::size_t j = 0; j < soc.buses.size(); ++j) {
@@ -402,8 +402,8 @@ void GablesView::resetZoom()
 
 QString GablesView::summary() const
 {
-    return QStringLiteral("P_att = %1 Gops/s · bound: %2 · I_avg = %3 ops/byte")
-        .arg(formatValue(m_result.attainableGops, 5),
+    return QStringLiteral("P_att = %1 · bound: %2 · I_avg = %3 ops/byte")
+        .arg(formatQuantity(m_result.attainableGops, QStringLiteral("Gops/s"), 5),
              QString::fromStdString(describe(m_result.bound, m_document->soc())), formatValue(m_result.averageIntensity));
 }
 

@@ -48,6 +48,7 @@ public:
     QString exportTitle() const override;
     void resetZoom() override;
     void setSensitivityStep(double relativeStep) override;
+    void refreshDisplay() override { scheduleUpdate(true); }
 
     GablesDocument *document() const { return m_document; }
     GablesPlot *plot() const { return m_plot; }

@@ -8,6 +8,7 @@
 #include "gablesview.h"
 #include "modelview.h"
 #include "preferences.h"
+#include "units.h"
 #include "resources.h"
 #include "roofline_version.h"
 #include "timelinedocument.h"
@@ -91,6 +92,7 @@ MainWindow::MainWindow(QWidget *parent)
         m_statusReadout->setText(statusText());
     });
     createMenus();
+    applyPreferences(Preferences::load());
     setAcceptDrops(true);
     updateTitle();
     resize(1400, 900);
@@ -98,6 +100,15 @@ MainWindow::MainWindow(QWidget *parent)
     restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
     restoreState(settings.value(QStringLiteral("window/state")).toByteArray()); // docks, e.g. History
     m_tabs->setCurrentIndex(settings.value(QStringLiteral("window/view"), 0).toInt());
+}
+
+void MainWindow::applyPreferences(const Preferences &preferences)
+{
+    setAutomaticPrefixes(preferences.automaticPrefixes);
+    for (ModelView *view : m_views) {
+        view->setSensitivityStep(preferences.sensitivityPercent / 100.0);
+        view->refreshDisplay();
+    }
 }
 
 void MainWindow::addView(ModelView *view)
@@ -232,6 +243,7 @@ void MainWindow::createMenus()
         const Preferences chosen = dialog.preferences();
         chosen.save();
         applyTheme(chosen.theme);
+        applyPreferences(chosen);
     })->setShortcut(QKeySequence::Preferences);
 
     // The history of the current view: click a step to return to it.

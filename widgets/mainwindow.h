@@ -22,6 +22,7 @@ namespace studio {
 class GablesDocument;
 class GablesView;
 class ModelView;
+struct Preferences;
 
 class MainWindow : public QMainWindow
 {
@@ -66,6 +67,8 @@ public:
     QString statusText() const;
     QStringList recentFiles() const;
     QUndoGroup *undoGroup() const { return m_undoGroup; }
+    // Unit prefixes and the sensitivity step, to every view (at start-up and after Edit ▸ Preferences).
+    void applyPreferences(const Preferences &preferences);
 
 protected:
     void closeEvent(QCloseEvent *event) override;

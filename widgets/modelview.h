@@ -47,6 +47,8 @@ public:
     // ±10 %). A view with a tornado overrides this to recompute it.
     virtual void setSensitivityStep(double relativeStep) { m_sensitivityStep = relativeStep; }
     double sensitivityStep() const { return m_sensitivityStep; }
+    // Redraws numbers and axes after a display preference (unit prefixes) changed.
+    virtual void refreshDisplay() {}
 
     // Applies "POINTER=VALUE" as the command line's --set does.
     virtual bool applyOverride(const QString &assignment, QString *error);

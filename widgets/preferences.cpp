@@ -23,6 +23,8 @@ Preferences Preferences::load()
     p.exportHeight = std::clamp(s.value(QStringLiteral("preferences/export_height"), 700).toInt(), 100, 20000);
     p.pngScale = std::clamp(s.value(QStringLiteral("preferences/png_scale"), 2.0).toDouble(), 1.0, 4.0);
     p.restoreLastSession = s.value(QStringLiteral("preferences/restore_last_session"), false).toBool();
+    p.sensitivityPercent = std::clamp(s.value(QStringLiteral("preferences/sensitivity_percent"), 10).toInt(), 1, 50);
+    p.automaticPrefixes = s.value(QStringLiteral("preferences/automatic_prefixes"), true).toBool();
     return p;
 }
 
@@ -34,6 +36,8 @@ void Preferences::save() const
     s.setValue(QStringLiteral("preferences/export_height"), exportHeight);
     s.setValue(QStringLiteral("preferences/png_scale"), pngScale);
     s.setValue(QStringLiteral("preferences/restore_last_session"), restoreLastSession);
+    s.setValue(QStringLiteral("preferences/sensitivity_percent"), sensitivityPercent);
+    s.setValue(QStringLiteral("preferences/automatic_prefixes"), automaticPrefixes);
 }
 
 void applyTheme(Preferences::Theme theme)
@@ -97,6 +101,19 @@ PreferencesDialog::PreferencesDialog(const Preferences &preferences, QWidget *pa
     m_scale->setValue(preferences.pngScale);
     m_scale->setToolTip(tr("Device pixels per pixel in PNG exports: 2 gives sharp images on slides."));
     form->addRow(tr("PNG &resolution:"), m_scale);
+    m_step = new QSpinBox(this);
+    m_step->setRange(1, 50);
+    m_step->setPrefix(QStringLiteral("± "));
+    m_step->setSuffix(QStringLiteral(" %"));
+    m_step->setValue(preferences.sensitivityPercent);
+    m_step->setToolTip(tr("How far each parameter moves, up and down, in the sensitivity (tornado) charts."));
+    form->addRow(tr("&Sensitivity step:"), m_step);
+    m_prefixes = new QComboBox(this);
+    m_prefixes->addItems({tr("Automatic (1.6 Tops/s, 190 µs)"), tr("Base units (1600 Gops/s, 190000 ns)")});
+    m_prefixes->setCurrentIndex(preferences.automaticPrefixes ? 0 : 1);
+    m_prefixes->setToolTip(tr("Automatic SI prefixes keep numbers between 1 and 1000; base units are the "
+                              "models' own (Gops/s, GB/s, ns), as in the papers' tables."));
+    form->addRow(tr("&Unit prefixes:"), m_prefixes);
     m_restore = new QCheckBox(tr("Restore the last session at start-up"), this);
     m_restore->setChecked(preferences.restoreLastSession);
     form->addRow(m_restore);
@@ -115,6 +132,8 @@ Preferences PreferencesDialog::preferences() const
     p.exportHeight = m_height->value();
     p.pngScale = m_scale->value();
     p.restoreLastSession = m_restore->isChecked();
+    p.sensitivityPercent = m_step->value();
+    p.automaticPrefixes = m_prefixes->currentIndex() == 0;
     return p;
 }
 

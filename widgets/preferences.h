@@ -1,5 +1,5 @@
-// User preferences, kept in QSettings: theme, default export size, and
-// whether the last session is restored at start-up.
+// User preferences, kept in QSettings: theme, default export size, whether the
+// last session is restored at start-up, the sensitivity step and unit prefixes.
 #pragma once
 
 #include <QDialog>
@@ -19,6 +19,8 @@ struct Preferences
     int exportHeight = 700;
     double pngScale = 2.0;  // device pixels per logical pixel in PNG exports
     bool restoreLastSession = false;
+    int sensitivityPercent = 10; // the tornado charts' step: each parameter ±this %
+    bool automaticPrefixes = true; // 1.6 Tops/s, 190 µs; false: the models' base units (Gops/s, GB/s, ns)
 
     static Preferences load();
     void save() const;
@@ -42,6 +44,8 @@ private:
     QSpinBox *m_height = nullptr;
     QDoubleSpinBox *m_scale = nullptr;
     QCheckBox *m_restore = nullptr;
+    QSpinBox *m_step = nullptr;
+    QComboBox *m_prefixes = nullptr;
 };
 
 } // namespace studio

@@ -47,6 +47,59 @@ QString laneLabel(std::size_t lane, std::size_t cores)
     return cores > 1 ? QStringLiteral("core %1  %2").arg(coreOfLane(lane)).arg(pipe) : pipe;
 }
 
+// Rectangles collected by fill and outline and painted with one drawRects()
+// per pair: the raster engine fills a batch of axis-aligned rectangles many
+// times faster than the same rectangles one call and one pen change each
+// (docs/performance.md). Every rectangle stays its own <rect> in SVG.
+class RectBatches {
+public:
+    void add(const QRectF &rect, const QColor &fill, const QColor &outline = QColor())
+    {
+        const quint64 key = (quint64(fill.rgba()) << 32) | (outline.isValid() ? outline.rgba() : 0u);
+        auto it = std::find_if(m_batches.begin(), m_batches.end(), [&](const Batch &b) { return b.key == key; });
+        if (it == m_batches.end()) {
+            m_batches.push_back({ key, fill, outline, {} });
+            it = m_batches.end() - 1;
+        }
+        it->rects.push_back(rect);
+    }
+    void paint(QCPPainter *painter)
+    {
+        // On screen, outlines are batched hairlines: the raster engine strokes
+        // an outlined rectangle as a path, ten times slower than a fill. SVG and
+        // PDF keep one outlined <rect> per bar, which editors handle better.
+        const bool raster = painter->paintEngine() && painter->paintEngine()->type() == QPaintEngine::Raster;
+        std::vector<QLineF> lines;
+        for (const Batch &b : m_batches) {
+            const bool outline = b.outline.isValid();
+            painter->setPen(outline && !raster ? QPen(b.outline, 0) : QPen(Qt::NoPen));
+            painter->setBrush(b.fill);
+            painter->drawRects(b.rects.data(), int(b.rects.size()));
+            if (!outline || !raster)
+                continue;
+            lines.clear();
+            for (const QRectF &r : b.rects) {
+                lines.emplace_back(r.topLeft(), r.topRight());
+                lines.emplace_back(r.topRight(), r.bottomRight());
+                lines.emplace_back(r.bottomRight(), r.bottomLeft());
+                lines.emplace_back(r.bottomLeft(), r.topLeft());
+            }
+            painter->setPen(QPen(b.outline, 0));
+            painter->drawLines(lines.data(), int(lines.size()));
+        }
+        m_batches.clear();
+    }
+
+private:
+    struct Batch {
+        quint64 key;
+        QColor fill;
+        QColor outline;
+        std::vector<QRectF> rects;
+    };
+    std::vector<Batch> m_batches;
+};
+
 QString formatTime(double ns, const TimeUnit &unit)
 {
     return QStringLiteral("%1 %2").arg(formatValue(ns * unit.perNs), unit.name);
@@ -142,25 +195,41 @@ protected:
         if (!m_compact)
             drawContention(painter);
         const std::vector<BarGroup> visible = groups();
-        std::size_t labels = 0;
+        RectBatches batches;
+        std::vector<QRectF> hatched; // stalls wide enough for hatching
+        struct Label {
+            QRectF rect;
+            std::size_t bar;
+            QColor fill;
+        };
+        std::vector<Label> labelled; // bars wide enough for a name
         for (const BarGroup &g : visible) {
             const QRectF rect = groupRect(g);
-            const Bar &first = bars.bars[g.first];
             if (g.allStalls()) {
-                drawStall(painter, rect, g.merged());
+                if (m_compact)
+                    batches.add(rect, QColor(215, 215, 215));
+                else
+                    batches.add(rect, QColor(245, 245, 245), kStallColor);
+                if (!m_compact && !g.merged() && rect.width() >= 6)
+                    hatched.push_back(rect);
                 continue;
             }
             QColor fill = groupColor(g);
-            if (g.merged()) // denser stretches darker: the share of the group's span that was busy
-                fill.setAlpha(int(60 + 195 * std::clamp(g.busyNs / std::max(g.end - g.start, 1e-300), 0.0, 1.0)));
-            painter->setPen(!m_compact && rect.width() > 4 ? QPen(fill.darker(140), 0) : QPen(Qt::NoPen));
-            painter->setBrush(fill);
-            painter->drawRect(rect);
-            if (!m_compact && !g.merged() && labels < kMaxLabels && rect.width() > 24)
-                labels += drawLabel(painter, rect, first, fill) ? 1 : 0;
+            if (g.merged()) { // denser stretches darker: the share of the group's span that was busy
+                const double busy = std::clamp(g.busyNs / std::max(g.end - g.start, 1e-300), 0.0, 1.0);
+                fill.setAlpha(int(60 + 195 * std::round(busy * 16) / 16)); // 17 shades: few batches
+            }
+            batches.add(rect, fill, !m_compact && rect.width() > 4 ? fill.darker(140) : QColor());
+            if (!m_compact && !g.merged() && rect.width() > 24 && labelled.size() < kMaxLabels)
+                labelled.push_back({ rect, g.first, fill });
         }
+        batches.paint(painter);
+        for (const QRectF &rect : hatched)
+            drawHatching(painter, rect);
         if (m_compact)
             return;
+        for (const Label &l : labelled)
+            drawLabel(painter, l.rect, bars.bars[l.bar], l.fill);
         drawContentionLabels(painter);
         if (showCriticalPath && data.onPath)
             drawCriticalPath(painter, visible);
@@ -195,13 +264,8 @@ private:
         }
     }
 
-    void drawStall(QCPPainter *painter, const QRectF &rect, bool merged)
+    void drawHatching(QCPPainter *painter, const QRectF &rect)
     {
-        painter->setPen(m_compact ? QPen(Qt::NoPen) : QPen(kStallColor, 0));
-        painter->setBrush(m_compact ? QColor(215, 215, 215) : QColor(245, 245, 245));
-        painter->drawRect(rect);
-        if (m_compact || merged || rect.width() < 6)
-            return;
         // Hatching drawn as clipped lines: pattern brushes do not survive SVG export.
         painter->setPen(QPen(kStallColor, 0));
         const double h = rect.height();
@@ -232,70 +296,69 @@ private:
 
     void drawContention(QCPPainter *painter)
     {
-        const Result &result = *data.result;
-        const Trace &trace = *data.trace;
+        const TimelineBars &bars = *data.bars;
         const QCPRange r = keyAxis()->range();
         const double px = nsPerPixel();
-        auto it = std::lower_bound(result.contention.begin(), result.contention.end(), r.lower,
+        // Per lane, the shaded lane and a solid band above the bars (which hide
+        // the translucent shade); spans closer than a pixel drawn as one.
+        RectBatches shades;
+        for (std::size_t lane = 0; lane + 1 < bars.contentionBegin.size(); ++lane) {
+            const auto first = bars.contention.begin() + std::ptrdiff_t(bars.contentionBegin[lane]);
+            const auto last = bars.contention.begin() + std::ptrdiff_t(bars.contentionBegin[lane + 1]);
+            auto it = std::lower_bound(first, last, r.lower,
+                [](const TimelineBars::Span &s, double t) { return s.end < t; });
+            const double top = laneY(double(lane)), barTop = laneY(lane + kBarTop), bottom = laneY(double(lane + 1));
+            auto flush = [&](double s, double e) {
+                const QRectF rect = groupRect(BarGroup { s, e, std::uint32_t(lane), 0, 1, 0, 0, 0 });
+                shades.add(QRectF(QPointF(rect.left(), top), QPointF(rect.right(), bottom)).normalized(),
+                    kContentionColor);
+                shades.add(QRectF(QPointF(rect.left(), std::min(top, barTop) + 1),
+                               QPointF(rect.right(), std::max(top, barTop) - 1)).normalized(),
+                    kContentionBandColor);
+            };
+            double s = 0, e = -1;
+            for (; it != last && it->start <= r.upper; ++it) {
+                if (e >= s && it->start - e < px) {
+                    e = std::max(e, it->end);
+                    continue;
+                }
+                if (e >= s)
+                    flush(s, e);
+                s = it->start;
+                e = it->end;
+            }
+            if (e >= s)
+                flush(s, e);
+        }
+        shades.paint(painter);
+
+        // The share of each transfer, where an interval is wide enough to say
+        // it: only looked for when few intervals are in view.
+        const Result &result = *data.result;
+        const Trace &trace = *data.trace;
+        const auto from = std::lower_bound(result.contention.begin(), result.contention.end(), r.lower,
             [](const ContentionInterval &c, double t) { return c.end < t; });
-        // Adjacent intervals closer than a pixel are shaded as one rectangle per lane.
-        std::vector<std::pair<double, double>> open(data.bars->laneCount(), { 0.0, -1.0 });
-        painter->setPen(Qt::NoPen);
-        painter->setBrush(kContentionColor);
-        auto flush = [&](std::size_t lane) {
-            auto &[s, e] = open[lane];
-            if (e < s)
-                return;
-            BarGroup g { s, e, std::uint32_t(lane), 0, 1, 0, 0, 0 };
-            QRectF rect = groupRect(g);
-            rect.setTop(laneY(double(lane)));
-            rect.setBottom(laneY(double(lane + 1)));
-            painter->drawRect(rect.normalized());
-            // A solid band above the bars, which hide the translucent shade.
-            QRectF band = rect.normalized();
-            band.setBottom(std::max(laneY(double(lane)), laneY(lane + kBarTop)) - 1);
-            band.setTop(std::min(laneY(double(lane)), laneY(lane + kBarTop)) + 1);
-            painter->setBrush(kContentionBandColor);
-            painter->drawRect(band);
-            painter->setBrush(kContentionColor);
-            e = -1;
-        };
+        const auto to = std::upper_bound(from, result.contention.end(), r.upper,
+            [](double t, const ContentionInterval &c) { return t < c.start; });
+        if (to - from > 4000)
+            return; // then none is 70 pixels wide on any screen
         std::size_t labelled = 0;
-        for (; it != result.contention.end() && it->start <= r.upper; ++it) {
+        for (auto it = from; it != to && labelled < kMaxLabels; ++it) {
+            if ((it->end - it->start) / std::max(px, 1e-300) <= 70)
+                continue;
             for (const Share &share : it->shares) {
                 if (share.core >= trace.cores.size()
                     || share.instruction >= trace.cores[share.core].instructions.size())
                     continue;
                 const std::size_t lane
                     = laneOf(share.core, trace.cores[share.core].instructions[share.instruction].pipe);
-                if (lane >= open.size())
-                    continue;
-                auto &[s, e] = open[lane];
-                if (e >= s && it->start - e < px) {
-                    e = std::max(e, it->end);
-                    continue;
-                }
-                flush(lane);
-                open[lane] = { it->start, it->end };
-            }
-            // The share of each transfer, where the interval is wide enough to say it.
-            const double width = (it->end - it->start) / std::max(px, 1e-300);
-            if (width > 70 && labelled < kMaxLabels) {
-                for (const Share &share : it->shares) {
-                    if (share.core >= trace.cores.size())
-                        continue;
-                    const std::size_t lane
-                        = laneOf(share.core, trace.cores[share.core].instructions[share.instruction].pipe);
-                    const QRectF box(QPointF(keyAxis()->coordToPixel(it->start), laneY(double(lane))),
-                        QPointF(keyAxis()->coordToPixel(it->end), laneY(lane + kBarTop)));
-                    pendingLabels.push_back(
-                        { box.normalized(), QStringLiteral("bus share %1 GB/s").arg(formatValue(share.rateGBps, 3)) });
-                    ++labelled;
-                }
+                const QRectF box(QPointF(keyAxis()->coordToPixel(it->start), laneY(double(lane))),
+                    QPointF(keyAxis()->coordToPixel(it->end), laneY(lane + kBarTop)));
+                pendingLabels.push_back(
+                    { box.normalized(), QStringLiteral("bus share %1 GB/s").arg(formatValue(share.rateGBps, 3)) });
+                ++labelled;
             }
         }
-        for (std::size_t lane = 0; lane < open.size(); ++lane)
-            flush(lane);
     }
 
     void drawContentionLabels(QCPPainter *painter)
@@ -324,8 +387,9 @@ private:
     {
         const auto &onPath = *data.onPath;
         const TimelineBars &bars = *data.bars;
-        painter->setBrush(Qt::NoBrush);
-        painter->setPen(QPen(kCriticalColor, 2));
+        // A 2-pixel frame around each bar on the path (a line under a merged
+        // group), as filled edges: one batch instead of a stroked rectangle each.
+        RectBatches edges;
         for (const BarGroup &g : visible) {
             bool any = false;
             for (std::size_t i = g.first; i < g.first + g.count && !any; ++i) {
@@ -334,12 +398,17 @@ private:
             }
             if (!any)
                 continue;
-            const QRectF rect = groupRect(g);
-            if (g.merged())
-                painter->drawLine(QLineF(rect.left(), rect.bottom() + 1, rect.right(), rect.bottom() + 1));
-            else
-                painter->drawRect(rect.adjusted(-1, -1, 1, 1));
+            const QRectF r = groupRect(g).adjusted(-2, -2, 2, 2);
+            if (g.merged()) {
+                edges.add(QRectF(r.left(), r.bottom() - 2, r.width(), 2), kCriticalColor);
+                continue;
+            }
+            edges.add(QRectF(r.left(), r.top(), 2, r.height()), kCriticalColor);
+            edges.add(QRectF(r.right() - 2, r.top(), 2, r.height()), kCriticalColor);
+            edges.add(QRectF(r.left() + 2, r.top(), r.width() - 4, 2), kCriticalColor);
+            edges.add(QRectF(r.left() + 2, r.bottom() - 2, r.width() - 4, 2), kCriticalColor);
         }
+        edges.paint(painter);
     }
 
     QPointF flagPoint(std::uint32_t core, std::uint32_t instruction) const
@@ -457,17 +526,17 @@ protected:
     {
         if (!data.bars || !data.result || !data.trace)
             return;
-        painter->setPen(Qt::NoPen);
+        RectBatches batches;
         for (const BarGroup &g : groups()) {
             const auto [x0, x1] = groupPixels(keyAxis(), g);
             const double y0 = valueAxis()->coordToPixel(g.lane + 1 - kBarTop + kGhostInset);
             const double y1 = valueAxis()->coordToPixel(g.lane + 1 - kGhostInset);
             QColor fill = groupColorOf(data, g);
             const double density = std::clamp(g.busyNs / std::max(g.end - g.start, 1e-300), 0.0, 1.0);
-            fill.setAlpha(g.merged() ? int(40 + 100 * density) : 140);
-            painter->setBrush(fill);
-            painter->drawRect(QRectF(QPointF(x0, std::min(y0, y1)), QPointF(x1, std::max(y0, y1))));
+            fill.setAlpha(g.merged() ? int(40 + 100 * std::round(density * 16) / 16) : 140); // 17 shades: few batches
+            batches.add(QRectF(QPointF(x0, std::min(y0, y1)), QPointF(x1, std::max(y0, y1))), fill);
         }
+        batches.paint(painter);
         // Where the snapshot ended, labelled at the top of the chart.
         const QRect clip = clipRect();
         const double x = keyAxis()->coordToPixel(data.result->totalNs);

@@ -35,6 +35,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 namespace studio {
 
@@ -67,6 +68,7 @@ TimelineView::TimelineView(TimelineDocument *document, QWidget *parent)
     , m_document(document)
 {
     m_pool.setMaxThreadCount(1);
+    m_disposal.setMaxThreadCount(1);
 
     m_plot = new TimelinePlot(this);
     m_overview = new TimelineOverview(m_plot, this);
@@ -85,6 +87,7 @@ TimelineView::TimelineView(TimelineDocument *document, QWidget *parent)
     m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 6);
     m_table->horizontalHeader()->setStretchLastSection(true);
     m_table->setWordWrap(false);
+    m_table->setTextElideMode(Qt::ElideNone); // eliding measures every cell's text at every repaint
     m_table->setColumnWidth(TimelineTableModel::Core, 44);
     m_table->setColumnWidth(TimelineTableModel::Index, 56);
     m_table->setColumnWidth(TimelineTableModel::Pipe, 52);
@@ -212,6 +215,7 @@ TimelineView::~TimelineView()
     m_latest->store(~quint64(0)); // a running sensitivity gives up at its next simulation
     m_pool.clear();
     m_pool.waitForDone();
+    m_disposal.waitForDone();
 }
 
 void TimelineView::setUpTabOrder()
@@ -426,11 +430,15 @@ void TimelineView::computeSensitivityNow()
 
 void TimelineView::apply(const TimelineData &data)
 {
-    m_data = data;
+    // The result on screen until now is freed on another thread: at 10⁵
+    // instructions that is some 10⁵ blocks and about a millisecond the GUI
+    // thread should spend drawing (docs/performance.md).
+    TimelineData retired = std::exchange(m_data, data);
     m_plot->setData(data);
     m_overview->setData(data);
     m_overview->setWindow(m_plot->xAxis->range().lower, m_plot->xAxis->range().upper);
     m_model->setData(data);
+    m_disposal.start([retired = std::move(retired)]() mutable { retired = TimelineData(); });
     if (m_document->compared())
         updateComparison(); // cheap: the snapshot's result is cached; writes the readout too
     else

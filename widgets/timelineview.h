@@ -171,6 +171,7 @@ private:
     // The newest generation, read by the worker to give up a superseded sensitivity.
     std::shared_ptr<std::atomic<quint64>> m_latest = std::make_shared<std::atomic<quint64>>(0);
     QThreadPool m_pool; // one thread: requests queue behind the running one
+    QThreadPool m_disposal; // frees replaced results off the GUI thread
 };
 
 } // namespace studio

@@ -10,12 +10,24 @@ namespace studio {
 // Significant digits without needless exponents: 40, 1.328, 0.00625, 2.5e+07.
 QString formatValue(double value, int significantDigits = 4);
 
-// A time unit that puts `maxNs` between 1 and 1000: ns values times `perNs`
-// are in `name` (e.g. 1.9e-4 ns -> 190 fs).
+// Unit prefixes (Edit ▸ Preferences): automatic SI prefixes that keep
+// numbers between 1 and 1000 (1.6 Tops/s, 190 µs), or always the models'
+// base units (Gops/s, GB/s, ns), so numbers compare directly with the papers.
+void setAutomaticPrefixes(bool automatic);
+bool automaticPrefixes();
+
+// `value` in `unit` ("Gops/s", "GB/s", "ns", "B"), rescaled to the SI prefix
+// that keeps it between 1 and 1000 when automatic prefixes are on:
+// formatQuantity(1600, "Gops/s") == "1.6 Tops/s". Units it does not know
+// (and zero, and base-unit mode) keep the unit as given.
+QString formatQuantity(double value, const QString &unit, int significantDigits = 4);
+
 // Tick labels: plain numbers while they stay short (0.001 … 100000); on a log
 // axis beyond that, powers of ten on every tick, never a mix of both.
 void updateLogTickFormat(QCPAxis *axis);
 
+// A time unit that puts `maxNs` between 1 and 1000: ns values times `perNs`
+// are in `name` (e.g. 1.9e-4 ns -> 190 fs). Always ns with base units.
 struct TimeUnit
 {
     double perNs = 1;

@@ -85,6 +85,27 @@ TimelineBars timelineBars(const Trace &trace, const Result &result)
             std::stable_sort(middle, last, byStart);
         std::inplace_merge(first, middle, last, byStart);
     }
+
+    // Contention per lane, drawn on every redraw: joined here, once per result,
+    // rather than looked up share by share in the paint code.
+    std::vector<std::vector<TimelineBars::Span>> spans(lanes);
+    for (const ContentionInterval &interval : result.contention) {
+        for (const Share &share : interval.shares) {
+            if (share.core >= cores || share.instruction >= trace.cores[share.core].instructions.size())
+                continue;
+            auto &lane = spans[laneOf(share.core, trace.cores[share.core].instructions[share.instruction].pipe)];
+            if (!lane.empty() && interval.start <= lane.back().end)
+                lane.back().end = std::max(lane.back().end, interval.end);
+            else
+                lane.push_back({ interval.start, interval.end });
+        }
+    }
+    out.contentionBegin.assign(lanes + 1, 0);
+    for (std::size_t lane = 0; lane < lanes; ++lane)
+        out.contentionBegin[lane + 1] = out.contentionBegin[lane] + spans[lane].size();
+    out.contention.reserve(out.contentionBegin[lanes]);
+    for (const auto &lane : spans)
+        out.contention.insert(out.contention.end(), lane.begin(), lane.end());
     return out;
 }
 

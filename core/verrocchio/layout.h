@@ -50,6 +50,17 @@ struct TimelineBars {
     std::vector<std::size_t> laneBegin;
     std::size_t laneCount() const { return laneBegin.empty() ? 0 : laneBegin.size() - 1; }
 
+    // Per lane, when one of its transfers shared the bus in a contention
+    // interval: back-to-back intervals joined, sorted by start. Lane L's spans
+    // are [contentionBegin[L], contentionBegin[L+1]); empty when there was none.
+    struct Span {
+        double start = 0;
+        double end = 0;
+        bool operator==(const Span &) const = default;
+    };
+    std::vector<Span> contention;
+    std::vector<std::size_t> contentionBegin;
+
     bool operator==(const TimelineBars &) const = default;
 };
 TimelineBars timelineBars(const Trace &trace, const Result &result);

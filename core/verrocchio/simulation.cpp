@@ -166,6 +166,11 @@ void Simulator::prepare()
         CoreState &state = m_cores[c];
         state.segment.resize(program.size());
         state.occurrence.assign(program.size(), 0);
+        std::array<std::size_t, kPipeCount> perPipe{};
+        for (const Instruction &in : program)
+            ++perPipe[pipeIndex(in.pipe)];
+        for (std::size_t p = 0; p < kPipeCount; ++p)
+            state.pipes[p].queue.reserve(perPipe[p]);
         std::uint32_t segment = 0;
         state.remaining.push_back(0);
         for (std::uint32_t i = 0; i < program.size(); ++i) {
@@ -251,11 +256,12 @@ void Simulator::advance(std::uint32_t core, double now)
                     t.causeKind = Dependency::CoreStart;
                 }
             }
+            // Only an instruction that ends at once (a flag, a satisfied wait)
+            // can release another pipe: then look at every pipe again.
             switch (in.kind) {
             case Kind::Work:
                 pipe.busy = true;
                 startWork(core, i, now);
-                progress = true;
                 break;
             case Kind::SetFlag:
                 complete(core, i, now);
@@ -359,25 +365,27 @@ void Simulator::assignRates(std::size_t group, double now)
 void Simulator::recordContention(double now)
 {
     if (m_contended && now > m_contentionStart) {
-        m_result.contention.push_back({m_contentionStart, now, m_contentionShares});
+        m_result.contention.push_back({m_contentionStart, now, std::move(m_contentionShares)});
         m_result.contentionNs += now - m_contentionStart;
     }
     m_contended = false;
-    for (const auto &active : m_active) {
-        if (active.size() < 2)
+    std::size_t active = 0;
+    for (const auto &group : m_active) {
+        active += group.size();
+        if (group.size() < 2 || m_contended)
             continue;
-        for (std::uint32_t slot : active) {
+        for (std::uint32_t slot : group) {
             const Transfer &t = m_transfers[slot];
-            if (earlier(t.rate, t.cap))
-                m_contended = true;
+            m_contended = m_contended || earlier(t.rate, t.cap);
         }
     }
     m_contentionShares.clear();
     if (!m_contended)
         return;
     m_contentionStart = now;
-    for (const auto &active : m_active) {
-        for (std::uint32_t slot : active) {
+    m_contentionShares.reserve(active); // moved into the interval when it closes: allocate once
+    for (const auto &group : m_active) {
+        for (std::uint32_t slot : group) {
             const Transfer &t = m_transfers[slot];
             m_contentionShares.push_back({t.core, t.instruction, t.rate});
         }

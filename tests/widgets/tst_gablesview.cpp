@@ -15,6 +15,7 @@
 #include "sensitivitychart.h"
 #include "gables/sensitivity.h"
 #include "termschart.h"
+#include "units.h"
 #include "testutils.h"
 
 #include <QApplication>
@@ -353,6 +354,68 @@ private slots:
         QVERIFY(waitForUpdate(view, before));
         ROOFLINE_COMPARE_REL(high->baseValue(), view->result().attainableGops, 1e-12);
         QVERIFY(view->sensitivityChart()->rows() == sensitivity(view->document()->soc(), 0.1));
+    }
+
+    void preferencesSetTheSensitivityStepAndUnitPrefixes()
+    {
+        MainWindow window;
+        QVERIFY(window.openFile(example("snapdragon835.json"), nullptr));
+        GablesView *view = window.gablesView();
+        view->bottomTabs()->setCurrentWidget(view->sensitivityChart());
+        Preferences preferences;
+        preferences.sensitivityPercent = 20;
+        preferences.automaticPrefixes = false;
+        window.applyPreferences(preferences);
+        view->flushPendingUpdate();
+        QCOMPARE(view->bottomTabs()->tabText(view->bottomTabs()->indexOf(view->sensitivityChart())),
+                 QStringLiteral("Sensitivity ±20%"));
+        QVERIFY(view->sensitivityChart()->rows() == sensitivity(view->document()->soc(), 0.2));
+        QVERIFY(view->sensitivityChart()->xAxis->label().contains(QStringLiteral("±20%")));
+
+        // Base units: a large P_att stays in Gops/s; automatic prefixes make it Tops/s.
+        view->document()->setPpeak(5000);
+        view->document()->setBpeak(1e5);
+        for (int ip = 0; ip < int(view->document()->soc().ips.size()); ++ip) {
+            view->document()->setBandwidth(ip, 1e5);
+            view->document()->setIntensity(ip, 1000);
+        }
+        view->flushPendingUpdate();
+        const double pAtt = view->result().attainableGops;
+        QVERIFY(pAtt >= 1000);
+        QVERIFY2(view->summary().contains(formatValue(pAtt, 5) + QStringLiteral(" Gops/s")), qPrintable(view->summary()));
+        preferences.automaticPrefixes = true;
+        window.applyPreferences(preferences);
+        view->flushPendingUpdate();
+        QVERIFY2(view->summary().contains(formatValue(pAtt / 1000, 5) + QStringLiteral(" Tops/s")), qPrintable(view->summary()));
+        window.applyPreferences(Preferences()); // the defaults, for the tests that follow
+    }
+
+    void formatQuantityPicksThePrefix_data()
+    {
+        QTest::addColumn<double>("value");
+        QTest::addColumn<QString>("unit");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("in range") << 160.0 << "Gops/s" << "160 Gops/s";
+        QTest::newRow("up one") << 1600.0 << "Gops/s" << "1.6 Tops/s";
+        QTest::newRow("down one") << 0.5 << "GB/s" << "500 MB/s";
+        QTest::newRow("time") << 1.9e-4 << "s" << "190 µs";
+        QTest::newRow("no milli-bytes") << 0.25 << "B" << "0.25 B";
+        QTest::newRow("unknown unit") << 12345.0 << "ops/byte" << "12345 ops/byte";
+        QTest::newRow("zero") << 0.0 << "GB/s" << "0 GB/s";
+        QTest::newRow("negative") << -2500.0 << "ns" << "-2.5 µs";
+    }
+
+    void formatQuantityPicksThePrefix()
+    {
+        QFETCH(double, value);
+        QFETCH(QString, unit);
+        QFETCH(QString, expected);
+        QCOMPARE(formatQuantity(value, unit), expected);
+        setAutomaticPrefixes(false);
+        QCOMPARE(formatQuantity(value, unit), formatValue(value) + QLatin1Char(' ') + unit);
+        QCOMPARE(timeUnitFor(1e7).name, QStringLiteral("ns"));
+        setAutomaticPrefixes(true);
+        QCOMPARE(timeUnitFor(1e7).name, QStringLiteral("ms"));
     }
 
     void snapshotsCompareAndRestore()

@@ -102,6 +102,49 @@ private slots:
         QCOMPARE(members, bars.bars.size());
     }
 
+    // The per-lane contention spans are exactly the union of the contention
+    // intervals in which a transfer of that lane had a share.
+    void contentionSpansAreTheUnionOfTheLanesIntervals()
+    {
+        const Trace trace = syntheticVectorAdd(2000, 2);
+        const Result r = simulate(trace, ascend310());
+        QVERIFY2(r.ok(), r.error ? r.error->message.c_str() : "");
+        QVERIFY(r.contention.size() > 100);
+        const TimelineBars bars = timelineBars(trace, r);
+        QCOMPARE(bars.contentionBegin.size(), bars.laneCount() + 1);
+        QCOMPARE(bars.contentionBegin.back(), bars.contention.size());
+        std::vector<std::vector<TimelineBars::Span>> expected(bars.laneCount());
+        for (const ContentionInterval &c : r.contention) {
+            for (const Share &s : c.shares) {
+                auto &lane = expected[laneOf(s.core, trace.cores[s.core].instructions[s.instruction].pipe)];
+                if (!lane.empty() && c.start <= lane.back().end)
+                    lane.back().end = std::max(lane.back().end, c.end);
+                else
+                    lane.push_back({ c.start, c.end });
+            }
+        }
+        std::size_t lanesWithContention = 0;
+        for (std::size_t lane = 0; lane < bars.laneCount(); ++lane) {
+            const std::vector<TimelineBars::Span> spans(
+                bars.contention.begin() + std::ptrdiff_t(bars.contentionBegin[lane]),
+                bars.contention.begin() + std::ptrdiff_t(bars.contentionBegin[lane + 1]));
+            QVERIFY(spans == expected[lane]);
+            for (std::size_t i = 1; i < spans.size(); ++i)
+                QVERIFY(spans[i - 1].end < spans[i].start); // joined: disjoint and sorted
+            lanesWithContention += spans.empty() ? 0 : 1;
+            // Only bus pipes contend.
+            QVERIFY(spans.empty() || pipeOfLane(lane) == Pipe::MTE2 || pipeOfLane(lane) == Pipe::MTE3);
+        }
+        QVERIFY(lanesWithContention >= 2);
+        // Total contention time per lane is at most the result's.
+        for (std::size_t lane = 0; lane < bars.laneCount(); ++lane) {
+            double sum = 0;
+            for (std::size_t i = bars.contentionBegin[lane]; i < bars.contentionBegin[lane + 1]; ++i)
+                sum += bars.contention[i].end - bars.contention[i].start;
+            QVERIFY(sum <= r.contentionNs * (1 + 1e-12));
+        }
+    }
+
     void merge_data()
     {
         QTest::addColumn<std::vector<double>>("spans");
