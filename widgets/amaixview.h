@@ -50,6 +50,7 @@ public:
     QList<BundlePlot> bundlePlots() override;
     QList<BundleFile> bundleFiles() const override;
     void setSensitivityStep(double relativeStep) override;
+    void refreshDisplay() override { scheduleUpdate(true); }
     bool applyOverride(const QString &assignment, QString *error) override;
     QCustomPlot *exportPlot() const override; // the roofline scatter, or the sweep when its tab is shown
     QString exportTitle() const override;

@@ -348,6 +348,8 @@ QList<ModelView::BundleFile> GablesView::bundleFiles() const
 
 QJsonObject GablesView::sessionState() const
 {
+    if (m_document->soc().ips.empty())
+        return {}; // nothing open
     QJsonObject state = m_document->sessionState();
     QJsonObject view;
     view[QStringLiteral("auto_range")] = m_plot->isAutoRange();

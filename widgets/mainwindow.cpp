@@ -104,10 +104,14 @@ MainWindow::MainWindow(QWidget *parent)
 
 void MainWindow::applyPreferences(const Preferences &preferences)
 {
+    const bool prefixesChanged = automaticPrefixes() != preferences.automaticPrefixes;
     setAutomaticPrefixes(preferences.automaticPrefixes);
+    const double step = preferences.sensitivityPercent / 100.0;
     for (ModelView *view : m_views) {
-        view->setSensitivityStep(preferences.sensitivityPercent / 100.0);
-        view->refreshDisplay();
+        if (view->sensitivityStep() != step)
+            view->setSensitivityStep(step);
+        if (prefixesChanged)
+            view->refreshDisplay();
     }
 }
 
@@ -320,8 +324,11 @@ bool MainWindow::saveSession(const QString &path, QString *error) const
 {
     QJsonObject views;
     for (ModelView *view : m_views) {
-        if (!view->sessionKey().isEmpty())
-            views[view->sessionKey()] = view->sessionState();
+        if (view->sessionKey().isEmpty())
+            continue;
+        const QJsonObject state = view->sessionState();
+        if (!state.isEmpty()) // a view with nothing open takes no part
+            views[view->sessionKey()] = state;
     }
     QJsonObject root{{QStringLiteral("format"), QLatin1String(kSessionFormat)},
                      {QStringLiteral("version"), 1},
@@ -376,13 +383,25 @@ bool MainWindow::openSession(const QString &path, QString *error)
             return false;
         }
     }
-    // Each view checks its whole state before changing anything.
+    // Each view checks its whole state before changing anything; if a later
+    // view refuses its part, the views restored before it go back to the work
+    // they had, so a bad session changes nothing anywhere.
+    std::vector<std::pair<ModelView *, QJsonObject>> restored;
     for (ModelView *view : m_views) {
         if (view->sessionKey().isEmpty() || !views.contains(view->sessionKey()))
             continue;
-        if (!view->restoreSessionState(views.value(view->sessionKey()).toObject(), path, error))
+        QJsonObject previous = view->sessionState();
+        if (!view->restoreSessionState(views.value(view->sessionKey()).toObject(), path, error)) {
+            for (auto &[done, state] : restored) {
+                if (!state.isEmpty())
+                    done->restoreSessionState(state, tr("(the work open before %1)").arg(path), nullptr);
+            }
             return false;
-        if (view->sessionKey() == root.value(QStringLiteral("current")).toString())
+        }
+        restored.emplace_back(view, std::move(previous));
+    }
+    for (ModelView *view : m_views) {
+        if (!view->sessionKey().isEmpty() && view->sessionKey() == root.value(QStringLiteral("current")).toString())
             setCurrentView(view);
     }
     updateTitle();

@@ -63,6 +63,7 @@ public:
     QList<BundlePlot> bundlePlots() override;
     QList<BundleFile> bundleFiles() const override;
     void setSensitivityStep(double relativeStep) override;
+    void refreshDisplay() override { scheduleUpdate(true); }
     QCustomPlot *exportPlot() const override;
     QString exportTitle() const override;
     QString summary() const override;

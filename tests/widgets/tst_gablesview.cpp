@@ -538,6 +538,53 @@ private slots:
         QVERIFY(b.gablesDocument()->soc() == before);
     }
 
+    // Views are restored one after another: when a later view refuses its
+    // part, the ones already restored go back to their work. A window with no
+    // Gables model open writes a session without a Gables part.
+    void badSessionPartChangesNoView()
+    {
+        QTemporaryDir dir;
+        MainWindow a;
+        QVERIFY(a.openFile(example("gables-fig6b.json"), nullptr));
+        const QString good = dir.filePath(QStringLiteral("good.session.json"));
+        QString error;
+        QVERIFY2(a.saveSession(good, &error), qPrintable(error));
+
+        QFile file(good);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        QJsonObject root = QJsonDocument::fromJson(file.readAll()).object();
+        file.close();
+        QJsonObject views = root[QStringLiteral("views")].toObject();
+        QVERIFY(views.contains(QStringLiteral("gables")));
+        QVERIFY(views.contains(QStringLiteral("timeline"))); // after Gables in the window's order
+        QJsonObject timeline = views[QStringLiteral("timeline")].toObject();
+        timeline[QStringLiteral("machine")] = QStringLiteral("not a machine");
+        views[QStringLiteral("timeline")] = timeline;
+        root[QStringLiteral("views")] = views;
+        const QString bad = dir.filePath(QStringLiteral("bad.session.json"));
+        QFile out(bad);
+        QVERIFY(out.open(QIODevice::WriteOnly));
+        out.write(QJsonDocument(root).toJson());
+        out.close();
+
+        MainWindow b;
+        QVERIFY(b.openFile(example("gables-fig6d.json"), nullptr));
+        b.gablesDocument()->setBpeak(33);
+        const Soc before = b.gablesDocument()->soc();
+        QVERIFY(!b.openSession(bad, &error));
+        QVERIFY2(error.contains(bad) && error.contains(QStringLiteral("timeline")), qPrintable(error));
+        QVERIFY(b.gablesDocument()->soc() == before);
+        QVERIFY(b.gablesDocument()->soc() != a.gablesDocument()->soc());
+
+        MainWindow empty;
+        const QString none = dir.filePath(QStringLiteral("empty.session.json"));
+        QVERIFY2(empty.saveSession(none, &error), qPrintable(error));
+        MainWindow c;
+        QVERIFY(c.openFile(example("gables-fig6d.json"), nullptr));
+        QVERIFY2(c.openSession(none, &error), qPrintable(error));
+        QVERIFY(!c.gablesDocument()->soc().ips.empty()); // no Gables part: the open model stays
+    }
+
     void reviewBundle()
     {
         QTemporaryDir dir;
