@@ -346,7 +346,7 @@ private:
         for (auto it = from; it != to && labelled < kMaxLabels; ++it) {
             if ((it->end - it->start) / std::max(px, 1e-300) <= 70)
                 continue;
-            for (const Share &share : it->shares) {
+            for (const Share &share : result.sharesOf(*it)) {
                 if (share.core >= trace.cores.size()
                     || share.instruction >= trace.cores[share.core].instructions.size())
                     continue;
@@ -937,7 +937,7 @@ QString TimelinePlot::tooltipAt(const QPointF &pixel) const
             && it != contention.end() && it->start <= t) {
             const TimeUnit unit = timeUnitFor(m_data.result->totalNs);
             QStringList shares;
-            for (const Share &s : it->shares)
+            for (const Share &s : m_data.result->sharesOf(*it))
                 shares << tr("core %1 %2: %3 GB/s")
                               .arg(s.core)
                               .arg(QString::fromLatin1(
@@ -947,7 +947,7 @@ QString TimelinePlot::tooltipAt(const QPointF &pixel) const
                 text += QStringLiteral("\n\n");
             text += tr("bus contention %1 – %2: %3 transfers share the bus\n%4")
                         .arg(formatTime(it->start, unit), formatTime(it->end, unit))
-                        .arg(it->shares.size())
+                        .arg(it->shareCount)
                         .arg(shares.join(QLatin1Char('\n')));
         }
     }

@@ -5,6 +5,7 @@
 //
 // Exit status: 0 success, 1 invalid input (the message names file, field and
 // reason), 2 wrong usage.
+#include "common/allocator.h"
 #include "commands.h"
 #include "gables/io.h"
 #include "gables/model.h"
@@ -189,6 +190,7 @@ int run(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
+    roofline::keepFreedMemory();
     try {
         return run(argc, argv);
     } catch (const std::exception &e) {

@@ -8,6 +8,7 @@
 //
 // Exports and screenshots work without a display (the offscreen platform is
 // chosen automatically when no display is available).
+#include "common/allocator.h"
 #include "mainwindow.h"
 #include "modelview.h"
 #include "preferences.h"
@@ -55,6 +56,7 @@ void fail(const QString &message)
 
 int main(int argc, char **argv)
 {
+    roofline::keepFreedMemory();
     const bool headless = wantsHeadless(argc, argv);
     if (!hasDisplay()) {
         if (!headless) {

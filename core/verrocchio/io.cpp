@@ -1066,7 +1066,7 @@ json eventsToJson(const Trace &trace, const Machine &machine, const Result &resu
     json contention = json::array();
     for (const ContentionInterval &ci : result.contention) {
         json shares = json::array();
-        for (const Share &s : ci.shares)
+        for (const Share &s : result.sharesOf(ci))
             shares.push_back({{"core", s.core}, {"instruction", s.instruction}, {"rate_gbps", s.rateGBps}});
         contention.push_back({{"start_ns", ci.start}, {"end_ns", ci.end}, {"shares", std::move(shares)}});
     }
@@ -1159,9 +1159,9 @@ json chromeTrace(const Trace &trace, const Machine &machine, const Result &resul
         meta("process_name", busPid, -1, "bus contention");
         for (const ContentionInterval &ci : result.contention) {
             json shares = json::array();
-            for (const Share &s : ci.shares)
+            for (const Share &s : result.sharesOf(ci))
                 shares.push_back({{"core", s.core}, {"instruction", s.instruction}, {"rate_gbps", s.rateGBps}});
-            events.push_back({{"name", std::to_string(ci.shares.size()) + " transfers"},
+            events.push_back({{"name", std::to_string(ci.shareCount) + " transfers"},
                               {"cat", "contention"},
                               {"ph", "X"},
                               {"pid", busPid},

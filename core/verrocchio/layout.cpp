@@ -90,7 +90,7 @@ TimelineBars timelineBars(const Trace &trace, const Result &result)
     // rather than looked up share by share in the paint code.
     std::vector<std::vector<TimelineBars::Span>> spans(lanes);
     for (const ContentionInterval &interval : result.contention) {
-        for (const Share &share : interval.shares) {
+        for (const Share &share : result.sharesOf(interval)) {
             if (share.core >= cores || share.instruction >= trace.cores[share.core].instructions.size())
                 continue;
             auto &lane = spans[laneOf(share.core, trace.cores[share.core].instructions[share.instruction].pipe)];

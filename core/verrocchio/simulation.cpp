@@ -365,13 +365,13 @@ void Simulator::assignRates(std::size_t group, double now)
 void Simulator::recordContention(double now)
 {
     if (m_contended && now > m_contentionStart) {
-        m_result.contention.push_back({m_contentionStart, now, std::move(m_contentionShares)});
+        m_result.contention.push_back({m_contentionStart, now, static_cast<std::uint32_t>(m_result.shares.size()),
+                                       static_cast<std::uint32_t>(m_contentionShares.size())});
+        m_result.shares.insert(m_result.shares.end(), m_contentionShares.begin(), m_contentionShares.end());
         m_result.contentionNs += now - m_contentionStart;
     }
     m_contended = false;
-    std::size_t active = 0;
     for (const auto &group : m_active) {
-        active += group.size();
         if (group.size() < 2 || m_contended)
             continue;
         for (std::uint32_t slot : group) {
@@ -383,7 +383,6 @@ void Simulator::recordContention(double now)
     if (!m_contended)
         return;
     m_contentionStart = now;
-    m_contentionShares.reserve(active); // moved into the interval when it closes: allocate once
     for (const auto &group : m_active) {
         for (std::uint32_t slot : group) {
             const Transfer &t = m_transfers[slot];

@@ -19,6 +19,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -81,7 +82,11 @@ struct ContentionInterval
 {
     double start = 0;
     double end = 0;
-    std::vector<Share> shares; // every transfer active on the bus then
+    // Every transfer active on the bus then: Result::sharesOf(interval), kept
+    // in one array for all intervals (10⁵-instruction traces have some 3·10⁴
+    // intervals; one allocation each cost more than the rest of the record).
+    std::uint32_t firstShare = 0;
+    std::uint32_t shareCount = 0;
 
     bool operator==(const ContentionInterval &) const = default;
 };
@@ -114,11 +119,16 @@ struct Result
     std::vector<CoreResult> cores;
     std::vector<Stall> stalls;                   // every wait_flag that waited, in order of its end
     std::vector<ContentionInterval> contention;  // in time order, disjoint
+    std::vector<Share> shares;                   // of all contention intervals, in their order
     double contentionNs = 0;                     // total length of the contention intervals
     std::vector<PathStep> criticalPath;          // first to last; its last step ends at totalNs
     std::vector<std::string> warnings;           // e.g. a flag set but never waited for
 
     bool ok() const { return !error; }
+    std::span<const Share> sharesOf(const ContentionInterval &interval) const
+    {
+        return std::span<const Share>(shares).subspan(interval.firstShare, interval.shareCount);
+    }
     double busyFraction(std::size_t core, Pipe pipe) const;
 
     bool operator==(const Result &) const = default;

@@ -6,6 +6,7 @@
 // "Slider to replot" is measured from QSlider::setValue() (what a drag does)
 // through the document edit, the coalesced evaluation, both charts' replot and
 // the paint events, to the point where the event loop is idle again.
+#include "common/allocator.h"
 #include "amaix/io.h"
 #include "amaix/sweep.h"
 #include "amaixdocument.h"
@@ -333,6 +334,7 @@ void benchAmaix(int iterations)
 
 int main(int argc, char **argv)
 {
+    roofline::keepFreedMemory();
     QApplication app(argc, argv);
     QApplication::setOrganizationName(QStringLiteral("RooflineStudio"));
     QApplication::setApplicationName(QStringLiteral("roofline-bench"));

@@ -94,7 +94,7 @@ private slots:
         QCOMPARE(actual, phase);
         QCOMPARE(r.contention.empty(), phase == 0);
         for (const ContentionInterval &ci : r.contention) {
-            for (const Share &s : ci.shares)
+            for (const Share &s : r.sharesOf(ci))
                 ROOFLINE_COMPARE_REL(s.rateGBps, kRead / 2, 1e-12); // equal shares of B_bus
         }
     }

@@ -115,7 +115,7 @@ private slots:
         QCOMPARE(bars.contentionBegin.back(), bars.contention.size());
         std::vector<std::vector<TimelineBars::Span>> expected(bars.laneCount());
         for (const ContentionInterval &c : r.contention) {
-            for (const Share &s : c.shares) {
+            for (const Share &s : r.sharesOf(c)) {
                 auto &lane = expected[laneOf(s.core, trace.cores[s.core].instructions[s.instruction].pipe)];
                 if (!lane.empty() && c.start <= lane.back().end)
                     lane.back().end = std::max(lane.back().end, c.end);

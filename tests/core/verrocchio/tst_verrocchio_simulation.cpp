@@ -122,8 +122,8 @@ private slots:
         const ContentionInterval &ci = r.contention[0];
         ROOFLINE_COMPARE_REL(ci.start, 1.0, 1e-12);
         ROOFLINE_COMPARE_REL(ci.end, 5.0, 1e-12);
-        QCOMPARE(ci.shares.size(), std::size_t(2));
-        for (const Share &s : ci.shares)
+        QCOMPARE(std::size_t(ci.shareCount), std::size_t(2));
+        for (const Share &s : r.sharesOf(ci))
             ROOFLINE_COMPARE_REL(s.rateGBps, 0.5, 1e-12);
         ROOFLINE_COMPARE_REL(r.contentionNs, 4.0, 1e-12);
     }
@@ -163,8 +163,8 @@ private slots:
         CHECK_SPAN(r, 2, 0, 2.0, 9.0); // 1.5 at 1/3, 1 at 1/2, 0.5 alone
         ROOFLINE_COMPARE_REL(r.totalNs, 9.0, 1e-12);
         QCOMPARE(r.contention.size(), std::size_t(3)); // [1,2] two, [2,6.5] three, [6.5,8.5] two
-        QCOMPARE(r.contention[1].shares.size(), std::size_t(3));
-        ROOFLINE_COMPARE_REL(r.contention[1].shares[0].rateGBps, 1.0 / 3, 1e-12);
+        QCOMPARE(std::size_t(r.contention[1].shareCount), std::size_t(3));
+        ROOFLINE_COMPARE_REL(r.sharesOf(r.contention[1])[0].rateGBps, 1.0 / 3, 1e-12);
         ROOFLINE_COMPARE_REL(r.contentionNs, 7.5, 1e-12);
     }
 

@@ -1,0 +1,19 @@
+#include "allocator.h"
+
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
+
+namespace roofline {
+
+void keepFreedMemory()
+{
+#if defined(__GLIBC__)
+    // Blocks up to 64 MiB come from the heap instead of their own mapping, and
+    // the heap is only trimmed when 512 MiB lie free at its top.
+    mallopt(M_MMAP_THRESHOLD, 64 << 20);
+    mallopt(M_TRIM_THRESHOLD, 512 << 20);
+#endif
+}
+
+} // namespace roofline
