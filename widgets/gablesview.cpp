@@ -22,6 +22,7 @@
 #include <QSignalBlocker>
 #include <QScrollArea>
 #include <QSplitter>
+#include <QTabBar>
 #include <QTabWidget>
 #include <QVBoxLayout>
 
@@ -126,6 +127,10 @@ void GablesView::refresh()
         m_structuralPending = false;
         m_panel->rebuild();
         m_panelScroll->setMinimumWidth(m_panel->sizeHint().width() + 24);
+        // Tab runs left to right, top to bottom: the snapshot row, the tabs
+        // below the plot, then the parameter panel from top to bottom.
+        setFocusChain(m_snapshotBar->focusChain() + QList<QWidget *>{ m_bottomTabs->tabBar() }
+                      + focusableDescendants(m_panel));
     } else {
         m_panel->refreshValues();
     }

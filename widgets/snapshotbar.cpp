@@ -61,6 +61,11 @@ SnapshotBar::SnapshotBar(QWidget *parent)
     setSnapshots({}, -1);
 }
 
+QList<QWidget *> SnapshotBar::focusChain() const
+{
+    return { m_pin, m_box, m_restore, m_rename, m_remove };
+}
+
 int SnapshotBar::compared() const
 {
     return m_box->currentIndex() - 1;
@@ -78,6 +83,24 @@ void SnapshotBar::setSnapshots(const QStringList &names, int compared)
     m_restore->setEnabled(any);
     m_rename->setEnabled(any);
     m_remove->setEnabled(any);
+}
+
+void setFocusChain(const QList<QWidget *> &widgets)
+{
+    for (qsizetype i = 1; i < widgets.size(); ++i)
+        QWidget::setTabOrder(widgets[i - 1], widgets[i]);
+}
+
+QList<QWidget *> focusableDescendants(QWidget *root)
+{
+    QList<QWidget *> out;
+    QWidget *w = root->nextInFocusChain();
+    // The chain is a ring through the whole window: walk it once.
+    for (int guard = 0; w && w != root && guard < 100000; ++guard, w = w->nextInFocusChain()) {
+        if (root->isAncestorOf(w) && (w->focusPolicy() & Qt::TabFocus))
+            out << w;
+    }
+    return out;
 }
 
 } // namespace studio

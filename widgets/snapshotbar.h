@@ -22,6 +22,11 @@ public:
     void setSnapshots(const QStringList &names, int compared);
     QComboBox *comboBox() const { return m_box; }
     QPushButton *pinButton() const { return m_pin; }
+    QPushButton *restoreButton() const { return m_restore; }
+    QPushButton *renameButton() const { return m_rename; }
+    QPushButton *removeButton() const { return m_remove; }
+    // Its controls left to right, for the view's tab order.
+    QList<QWidget *> focusChain() const;
 
 signals:
     void pinRequested();
@@ -40,5 +45,10 @@ private:
     QPushButton *m_remove = nullptr;
     QStringList m_names;
 };
+
+// Makes Tab visit `widgets` in the order given (each after the one before).
+void setFocusChain(const QList<QWidget *> &widgets);
+// The focusable descendants of `root` in their current tab order.
+QList<QWidget *> focusableDescendants(QWidget *root);
 
 } // namespace studio

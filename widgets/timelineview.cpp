@@ -223,13 +223,8 @@ void TimelineView::setUpTabOrder()
     // Left to right, top to bottom: the chart's toolbar, the snapshot row, the
     // tabs below, then the machine panel (whose own order runs top to bottom).
     QList<QWidget *> chain { m_reset, m_criticalPath, m_arrows, m_chrome };
-    for (QWidget *w : m_snapshotBar->findChildren<QWidget *>(Qt::FindDirectChildrenOnly)) {
-        if (w->focusPolicy() & Qt::TabFocus)
-            chain << w;
-    }
-    chain << m_bottomTabs->tabBar() << m_table << m_panel->focusChain();
-    for (qsizetype i = 1; i < chain.size(); ++i)
-        setTabOrder(chain[i - 1], chain[i]);
+    chain << m_snapshotBar->focusChain() << m_bottomTabs->tabBar() << m_table << m_panel->focusChain();
+    setFocusChain(chain);
 }
 
 TimelineData TimelineView::compute(std::shared_ptr<const Trace> trace, const Machine &machine)

@@ -760,6 +760,55 @@ private slots:
         ROOFLINE_COMPARE_REL(other.gablesView()->result().attainableGops, 2.0, 1e-12);
     }
 
+    // Tab runs left to right, top to bottom: the snapshot row, the tabs under
+    // the plot, then the parameter panel top to bottom; every slider and spin
+    // box of the panel says what it sets and in which unit.
+    void keyboardOrderAndTooltips()
+    {
+        MainWindow window;
+        QVERIFY(window.openFile(example("snapdragon835.json"), nullptr));
+        GablesView *view = window.gablesView();
+        window.setCurrentView(view);
+        window.show(); // real geometry for the order check below
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        view->flushPendingUpdate();
+        QApplication::processEvents();
+        QList<QWidget *> expected = view->snapshotBar()->focusChain();
+        expected << view->bottomTabs()->tabBar() << view->panel()->ppeakSlider()->slider()
+                 << view->panel()->ppeakSlider()->spinBox();
+        QWidget *w = expected.front();
+        for (qsizetype i = 1; i < expected.size(); ++i) {
+            do
+                w = w->nextInFocusChain();
+            while (!(w->focusPolicy() & Qt::TabFocus));
+            QVERIFY2(w == expected[i], qPrintable(QStringLiteral("step %1: %2").arg(i).arg(w->metaObject()->className())));
+        }
+        // The panel's controls follow in their visual order: each one below or right of the one before.
+        QWidget *panelWidget = view->panel()->ppeakSlider()->slider();
+        QPoint last = panelWidget->mapTo(view->panel(), QPoint());
+        for (int i = 0; i < 40; ++i) {
+            do
+                panelWidget = panelWidget->nextInFocusChain();
+            while (!(panelWidget->focusPolicy() & Qt::TabFocus) || !panelWidget->isVisible());
+            if (!view->panel()->isAncestorOf(panelWidget))
+                break;
+            const QPoint at = panelWidget->mapTo(view->panel(), QPoint());
+            QVERIFY2(at.y() > last.y() - 4 || at.x() > last.x(),
+                     qPrintable(QStringLiteral("%1 at (%2, %3) after (%4, %5)").arg(panelWidget->metaObject()->className())
+                                    .arg(at.x()).arg(at.y()).arg(last.x()).arg(last.y())));
+            last = at;
+        }
+        const auto sliders = view->panel()->findChildren<ParameterSlider *>();
+        QVERIFY(sliders.size() >= 2 + 4 * 3);
+        for (ParameterSlider *s : sliders) {
+            const QString tip = s->slider()->toolTip();
+            QVERIFY2(!tip.isEmpty() && tip == s->spinBox()->toolTip(), qPrintable(tip));
+            QVERIFY2(tip.contains(QStringLiteral("GB/s")) || tip.contains(QStringLiteral("Gops/s"))
+                         || tip.contains(QStringLiteral("dimensionless")) || tip.contains(QStringLiteral("per byte")),
+                     qPrintable(tip));
+        }
+    }
+
     void tooltipsGiveExactValues()
     {
         MainWindow window;
