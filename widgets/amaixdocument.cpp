@@ -1,5 +1,7 @@
 #include "amaixdocument.h"
 
+#include "snapshotlist.h"
+
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonArray>
@@ -389,13 +391,7 @@ void AmaixDocument::updateModified()
 
 int AmaixDocument::pinSnapshot(const QString &name)
 {
-    // Unnamed: the first is the baseline, later ones are numbered.
-    const QString given = name.trimmed();
-    const std::size_t count = m_snapshots.size();
-    m_snapshots.push_back({given.isEmpty() ? (count ? tr("snapshot %1").arg(count + 1) : tr("baseline")) : given, m_state});
-    const int index = int(m_snapshots.size()) - 1;
-    if (m_compared < 0)
-        m_compared = index;
+    const int index = snapshots::pin(m_snapshots, {snapshots::newName(name, m_snapshots.size()), m_state}, m_compared);
     emit snapshotsChanged();
     emit valuesChanged();
     return index;
@@ -403,19 +399,16 @@ int AmaixDocument::pinSnapshot(const QString &name)
 
 void AmaixDocument::renameSnapshot(int index, const QString &name)
 {
-    if (!validSnapshot(index) || name.trimmed().isEmpty())
+    if (!snapshots::rename(m_snapshots, index, name))
         return;
-    m_snapshots[std::size_t(index)].name = name.trimmed();
     emit snapshotsChanged();
     emit valuesChanged();
 }
 
 void AmaixDocument::removeSnapshot(int index)
 {
-    if (!validSnapshot(index))
+    if (!snapshots::remove(m_snapshots, index, m_compared))
         return;
-    m_snapshots.erase(m_snapshots.begin() + index);
-    m_compared = m_compared == index ? -1 : m_compared - (m_compared > index ? 1 : 0);
     emit snapshotsChanged();
     emit valuesChanged();
 }

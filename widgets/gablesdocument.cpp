@@ -1,5 +1,7 @@
 #include "gablesdocument.h"
 
+#include "snapshotlist.h"
+
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonArray>
@@ -298,35 +300,24 @@ void GablesDocument::setIpOnBus(int ip, int bus, bool on)
 
 int GablesDocument::pinSnapshot(const QString &name)
 {
-    QString label = name.trimmed();
-    if (label.isEmpty())
-        label = m_snapshots.empty() ? tr("baseline") : tr("snapshot %1").arg(m_snapshots.size() + 1);
-    m_snapshots.push_back({label, m_soc});
-    if (m_compared < 0)
-        m_compared = int(m_snapshots.size()) - 1; // the first pin becomes what the plot compares with
+    const int index = snapshots::pin(m_snapshots, {snapshots::newName(name, m_snapshots.size()), m_soc}, m_compared);
     emit snapshotsChanged();
     emit valuesChanged();
-    return int(m_snapshots.size()) - 1;
+    return index;
 }
 
 void GablesDocument::renameSnapshot(int index, const QString &name)
 {
-    if (index < 0 || std::size_t(index) >= m_snapshots.size() || name.trimmed().isEmpty())
+    if (!snapshots::rename(m_snapshots, index, name))
         return;
-    m_snapshots[std::size_t(index)].name = name.trimmed();
     emit snapshotsChanged();
     emit valuesChanged();
 }
 
 void GablesDocument::removeSnapshot(int index)
 {
-    if (index < 0 || std::size_t(index) >= m_snapshots.size())
+    if (!snapshots::remove(m_snapshots, index, m_compared))
         return;
-    m_snapshots.erase(m_snapshots.begin() + index);
-    if (m_compared == index)
-        m_compared = -1;
-    else if (m_compared > index)
-        --m_compared;
     emit snapshotsChanged();
     emit valuesChanged();
 }
