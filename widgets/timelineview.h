@@ -100,9 +100,11 @@ public:
     quint64 updateCount() const { return m_updateCount; }
     quint64 droppedCount() const { return m_droppedCount; }
 
-    // Simulation, bars and critical path of a trace on a machine: pure, runs in the worker.
-    static TimelineData compute(
-        std::shared_ptr<const roofline::verrocchio::Trace> trace, const roofline::verrocchio::Machine &machine);
+    // Simulation, bars and critical path of a trace on a machine: pure, runs in
+    // the worker. With `cancelled` it gives up (returns no result) once that
+    // returns true.
+    static TimelineData compute(std::shared_ptr<const roofline::verrocchio::Trace> trace,
+        const roofline::verrocchio::Machine &machine, const std::function<bool()> &cancelled = {});
 
 signals:
     void updated(); // after every result drawn

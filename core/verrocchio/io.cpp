@@ -931,6 +931,7 @@ const char *errorKindName(SimulationError::Kind kind)
     case SimulationError::Kind::InvalidInput: return "invalid_input";
     case SimulationError::Kind::Deadlock: return "deadlock";
     case SimulationError::Kind::FlagAlreadySet: return "flag_already_set";
+    case SimulationError::Kind::Cancelled: return "cancelled";
     }
     return "?";
 }

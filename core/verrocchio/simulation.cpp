@@ -104,9 +104,10 @@ struct Transfer
 class Simulator
 {
 public:
-    Simulator(const Trace &trace, const Machine &machine)
+    Simulator(const Trace &trace, const Machine &machine, const std::function<bool()> &cancelled)
         : m_trace(trace)
         , m_machine(machine)
+        , m_cancelled(cancelled)
     {
     }
 
@@ -129,6 +130,7 @@ private:
 
     const Trace &m_trace;
     const Machine &m_machine;
+    const std::function<bool()> &m_cancelled;
     Result m_result;
     std::vector<CoreState> m_cores;
     std::priority_queue<Event, std::vector<Event>, std::greater<>> m_events;
@@ -546,7 +548,15 @@ Result Simulator::run()
     prepare();
     for (std::uint32_t c = 0; c < m_cores.size(); ++c)
         push(m_result.cores[c].startNs, Event::Type::CoreStart, c, 0);
+    std::uint32_t sinceCheck = 0;
     while (!m_events.empty() && !m_result.error) {
+        if (++sinceCheck == 1024) {
+            sinceCheck = 0;
+            if (m_cancelled && m_cancelled()) {
+                fail(SimulationError::Kind::Cancelled, 0, 0, "cancelled: a newer request superseded this simulation");
+                return std::move(m_result);
+            }
+        }
         const Event e = m_events.top();
         m_events.pop();
         switch (e.type) {
@@ -582,7 +592,12 @@ Result Simulator::run()
 
 Result simulate(const Trace &trace, const Machine &machine)
 {
-    return Simulator(trace, machine).run();
+    return simulate(trace, machine, {});
+}
+
+Result simulate(const Trace &trace, const Machine &machine, const std::function<bool()> &cancelled)
+{
+    return Simulator(trace, machine, cancelled).run();
 }
 
 } // namespace roofline::verrocchio

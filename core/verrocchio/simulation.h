@@ -18,6 +18,7 @@
 #include "trace.h"
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <span>
 #include <string>
@@ -102,7 +103,7 @@ struct PathStep
 
 struct SimulationError
 {
-    enum class Kind { InvalidInput, Deadlock, FlagAlreadySet };
+    enum class Kind { InvalidInput, Deadlock, FlagAlreadySet, Cancelled };
     Kind kind = Kind::InvalidInput;
     std::int32_t core = -1;
     std::int32_t instruction = -1;
@@ -135,5 +136,8 @@ struct Result
 };
 
 Result simulate(const Trace &trace, const Machine &machine);
+// The same, giving up when `cancelled` returns true (asked every 1024 events):
+// the result then carries a Cancelled error and is not meant to be shown.
+Result simulate(const Trace &trace, const Machine &machine, const std::function<bool()> &cancelled);
 
 } // namespace roofline::verrocchio
