@@ -4,6 +4,7 @@
 #include "units.h"
 
 #include <QJsonArray>
+#include <QPixmap>
 #include <QJsonObject>
 #include <QToolTip>
 
@@ -105,22 +106,28 @@ protected:
         std::sort(m_order.begin(), m_order.end(),
                   [this](int a, int b) { return (*m_markers)[std::size_t(a)].radius > (*m_markers)[std::size_t(b)].radius; });
         applyScattersAntialiasingHint(painter);
+        // On screen each marker is a cached image: an antialiased ellipse costs
+        // ~30 000 instructions to fill and stroke, and 500 layers plus a
+        // snapshot's 500 made the replot miss a frame (docs/performance.md).
+        // SVG and PDF get real ellipses.
+        const bool raster = painter->paintEngine() && painter->paintEngine()->type() == QPaintEngine::Raster
+            && !painter->modes().testFlag(QCPPainter::pmVectorized)
+            && painter->transform().type() <= QTransform::TxTranslate; // scaled PNG exports draw real ellipses
+        const qreal dpr = painter->device() ? painter->device()->devicePixelRatioF() : 1.0;
+        if (raster && dpr != m_cacheDpr) {
+            m_cache.clear();
+            m_cacheDpr = dpr;
+        }
         for (int i : m_order) {
             const LayerMarker &m = (*m_markers)[std::size_t(i)];
             const QPointF at(keyAxis()->coordToPixel(m.x), valueAxis()->coordToPixel(m.y));
-            if (ghost) { // a solid outline: dashed antialiased ellipses are slow to draw
-                painter->setPen(QPen(kGhostColor, 1));
-                painter->setBrush(QColor(kGhostColor.red(), kGhostColor.green(), kGhostColor.blue(), 45));
-            } else if (m.hollow) {
-                painter->setPen(QPen(m.color, 1.8));
-                painter->setBrush(QColor(255, 255, 255, 200));
+            if (raster) {
+                const QPixmap &image = cached(m, dpr);
+                const QSizeF size = QSizeF(image.size()) / dpr;
+                painter->drawPixmap(QPointF(at.x() - size.width() / 2, at.y() - size.height() / 2), image);
             } else {
-                QColor fill = m.color;
-                fill.setAlpha(170);
-                painter->setPen(QPen(m.color.darker(130), 1));
-                painter->setBrush(fill);
+                paintMarker(painter, m, at, m.radius);
             }
-            painter->drawEllipse(at, m.radius, m.radius);
         }
         if (selected >= 0 && std::size_t(selected) < m_markers->size()) {
             const LayerMarker &m = (*m_markers)[std::size_t(selected)];
@@ -141,6 +148,45 @@ protected:
     }
 
 private:
+    void paintMarker(QPainter *painter, const LayerMarker &m, const QPointF &at, double radius) const
+    {
+        if (ghost) { // a solid outline: dashed antialiased ellipses are slow to draw
+            painter->setPen(QPen(kGhostColor, 1));
+            painter->setBrush(QColor(kGhostColor.red(), kGhostColor.green(), kGhostColor.blue(), 45));
+        } else if (m.hollow) {
+            painter->setPen(QPen(m.color, 1.8));
+            painter->setBrush(QColor(255, 255, 255, 200));
+        } else {
+            QColor fill = m.color;
+            fill.setAlpha(170);
+            painter->setPen(QPen(m.color.darker(130), 1));
+            painter->setBrush(fill);
+        }
+        painter->drawEllipse(at, radius, radius);
+    }
+
+    // The marker's image at a quarter-pixel radius, drawn once per colour and style.
+    const QPixmap &cached(const LayerMarker &m, qreal dpr)
+    {
+        const int quarters = int(std::lround(m.radius * 4));
+        const quint64 key = (quint64(m.color.rgba()) << 32) | (quint64(m.hollow) << 31) | quint64(quarters);
+        auto it = m_cache.find(key);
+        if (it != m_cache.end())
+            return it->second;
+        const double radius = quarters / 4.0;
+        const int side = int(std::ceil(2 * radius + 4));
+        QPixmap image(QSize(side, side) * dpr);
+        image.setDevicePixelRatio(dpr);
+        image.fill(Qt::transparent);
+        QPainter p(&image);
+        p.setRenderHint(QPainter::Antialiasing);
+        paintMarker(&p, m, QPointF(side / 2.0, side / 2.0), radius);
+        p.end();
+        if (m_cache.size() > 4096)
+            m_cache.clear(); // bounded: radii come from time shares
+        return m_cache.emplace(key, std::move(image)).first->second;
+    }
+
     template <typename F>
     QCPRange range(bool &found, F value) const
     {
@@ -157,6 +203,8 @@ private:
 
     const std::vector<LayerMarker> *m_markers;
     std::vector<int> m_order;
+    std::unordered_map<quint64, QPixmap> m_cache;
+    qreal m_cacheDpr = 0;
 };
 
 AmaixPlot::AmaixPlot(QWidget *parent)
@@ -506,7 +554,7 @@ void AmaixPlot::rebuildGhost()
                 continue; // did not move
             if (arrows == m_arrows.size()) {
                 auto *line = new QCPItemLine(this);
-                line->setPen(QPen(kGhostColor.darker(120), 1.1));
+                line->setPen(QPen(kGhostColor.darker(120), 1)); // 1 px: the fast stroker (500 arrows)
                 line->setHead(QCPLineEnding(QCPLineEnding::esSpikeArrow, 7, 9));
                 line->setSelectable(false);
                 m_arrows.push_back(line);

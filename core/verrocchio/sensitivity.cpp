@@ -101,8 +101,8 @@ std::vector<Sensitivity> sensitivity(const Trace &trace, const Machine &machine,
     }
 
     auto stop = [&] { return cancelled && cancelled(); };
-    if (stop() || !simulate(trace, machine).ok())
-        return {};
+    if (stop() || !simulate(trace, machine, cancelled).ok())
+        return {}; // cannot run, or cancelled
 
     std::vector<Sensitivity> rows;
     Machine moved = machine;
@@ -123,7 +123,9 @@ std::vector<Sensitivity> sensitivity(const Trace &trace, const Machine &machine,
             if (stop())
                 return {};
             p.of(moved) = at;
-            const Result r = simulate(trace, moved);
+            const Result r = simulate(trace, moved, cancelled); // stops within 1024 events when cancelled
+            if (r.error && r.error->kind == SimulationError::Kind::Cancelled)
+                return {};
             ok = ok && r.ok() && std::isfinite(r.totalNs);
             *total = r.totalNs;
         }

@@ -28,6 +28,7 @@
 #include "timelinetablemodel.h"
 #include "timelineview.h"
 #include "verrocchio/synthetic.h"
+#include "sensitivitychart.h"
 
 #include <QApplication>
 #include <QElapsedTimer>
@@ -150,6 +151,17 @@ void benchReplot(int n, int iterations)
     const Stats s = summarize(dragSliders(intensity, bpeak, iterations, [&] { return view->updateCount(); }));
     std::printf("replot %3d IPs  slider -> finished replot (ms): median %6.2f  p90 %6.2f  p99 %6.2f  max %6.2f  (n=%d)\n",
                 n, s.median, s.p90, s.p99, s.max, iterations);
+    // With a compared snapshot (ghost curves, comparison readout) and the sensitivity tornado shown.
+    window.gablesDocument()->pinSnapshot();
+    view->bottomTabs()->setCurrentWidget(view->sensitivityChart());
+    view->flushPendingUpdate();
+    QApplication::processEvents();
+    const Stats r = summarize(dragSliders(intensity, bpeak, iterations, [&] { return view->updateCount(); }));
+    std::printf("replot %3d IPs, snapshot + sensitivity shown: median %6.2f  p90 %6.2f  p99 %6.2f  max %6.2f  (n=%d)\n",
+                n, r.median, r.p90, r.p99, r.max, iterations);
+    view->bottomTabs()->setCurrentIndex(0);
+    window.gablesDocument()->setComparedSnapshot(-1);
+    view->flushPendingUpdate();
 
     // Where the time goes: each stage of one update alone.
     const Soc &soc = window.gablesDocument()->soc();
@@ -175,27 +187,43 @@ void benchTimeline(std::size_t n, int iterations)
     QApplication::processEvents();
 
     QSlider *bus = view->panel()->busSlider()->slider();
-    std::vector<double> samples, applied;
     QElapsedTimer timer;
     qint64 appliedAt = 0; // when the view finished drawing the result into its plots
     QObject::connect(view, &studio::TimelineView::updated, view, [&] { appliedAt = timer.nsecsElapsed(); });
-    for (int i = 0; i < iterations; ++i) {
-        const int position = 300 + (i * 37) % 400;
-        timer.start();
-        bus->setValue(position == bus->value() ? position + 1 : position);
-        const double wanted = view->document()->machine().busGBps;
-        while (view->data().machine.busGBps != wanted)
-            QApplication::processEvents(QEventLoop::WaitForMoreEvents); // sleeps until the worker posts
-        QApplication::processEvents(); // paint events
-        samples.push_back(double(timer.nsecsElapsed()) / 1e6);
-        applied.push_back(double(appliedAt) / 1e6);
-    }
-    const Stats s = summarize(samples);
-    const Stats a = summarize(applied);
-    std::printf("timeline %6zu instr  slider -> fresh result drawn (ms): median %6.2f  p90 %6.2f  p99 %6.2f  max %6.2f  (n=%d, %llu stale dropped)\n",
-                n, s.median, s.p90, s.p99, s.max, iterations, static_cast<unsigned long long>(view->droppedCount()));
+    const auto drag = [&](const char *what) {
+        std::vector<double> samples, applied;
+        for (int i = 0; i < iterations; ++i) {
+            const int position = 300 + (i * 37) % 400;
+            timer.start();
+            bus->setValue(position == bus->value() ? position + 1 : position);
+            const double wanted = view->document()->machine().busGBps;
+            while (view->data().machine.busGBps != wanted)
+                QApplication::processEvents(QEventLoop::WaitForMoreEvents); // sleeps until the worker posts
+            QApplication::processEvents(); // paint events
+            samples.push_back(double(timer.nsecsElapsed()) / 1e6);
+            applied.push_back(double(appliedAt) / 1e6);
+        }
+        const Stats s = summarize(samples);
+        const Stats a = summarize(applied);
+        std::printf("timeline %6zu instr%s slider -> fresh result drawn (ms): median %6.2f  p90 %6.2f  p99 %6.2f  max %6.2f  (n=%d, %llu stale dropped)\n",
+                    n, what, s.median, s.p90, s.p99, s.max, iterations, static_cast<unsigned long long>(view->droppedCount()));
+        return a;
+    };
+    const Stats a = drag("");
     std::printf("         of which until the plots were redrawn  median %6.2f  p99 %6.2f ms (the rest: window paint)\n",
                 a.median, a.p99);
+    // The review features: a compared snapshot (simulated once, drawn faded in
+    // every update), then also the sensitivity tab (up to 30 simulations in the
+    // worker after each result, cancelled by the next slider move).
+    view->document()->pinSnapshot();
+    view->flushPendingUpdate();
+    drag(", snapshot compared");
+    view->bottomTabs()->setCurrentWidget(view->sensitivityChart());
+    QApplication::processEvents();
+    drag(", + sensitivity shown");
+    view->bottomTabs()->setCurrentIndex(0);
+    view->document()->setComparedSnapshot(-1);
+    view->flushPendingUpdate();
 
     const studio::TimelineData data = view->data();
     printStage("simulate + bars + path (worker)", iterations, [&] { studio::TimelineView::compute(data.trace, data.machine); });
@@ -327,6 +355,24 @@ void benchAmaix(int iterations)
             view->flushPendingUpdate();
         });
         printStage("whole window repaint", iterations, [&] { window.repaint(); });
+
+        // The review features: a compared snapshot (faded markers, roofs and
+        // arrows on the scatter), then the sensitivity tab instead of the scatter.
+        const int pinned = view->document()->pinSnapshot();
+        view->document()->setComparedSnapshot(pinned);
+        view->flushPendingUpdate();
+        QApplication::processEvents();
+        const Stats g = summarize(dragSliders(dram, clock, iterations, [&] { return view->updateCount(); }));
+        std::printf("amaix replot %-30s snapshot compared:  median %6.2f  p90 %6.2f  p99 %6.2f  max %6.2f\n",
+                    net->name.c_str(), g.median, g.p90, g.p99, g.max);
+        view->tabs()->setCurrentWidget(view->sensitivityChart());
+        QApplication::processEvents();
+        const Stats t = summarize(dragSliders(dram, clock, iterations, [&] { return view->updateCount(); }));
+        std::printf("amaix replot %-30s sensitivity shown:  median %6.2f  p90 %6.2f  p99 %6.2f  max %6.2f\n",
+                    net->name.c_str(), t.median, t.p90, t.p99, t.max);
+        view->tabs()->setCurrentIndex(0);
+        view->document()->setComparedSnapshot(-1);
+        view->flushPendingUpdate();
     }
 }
 
