@@ -100,7 +100,13 @@ QVariant TimelineTableModel::data(const QModelIndex &index, int role) const
         if (!work || !t.executed)
             return QString();
         const double data = t.end - t.start - m_data.machine.pipe(in.pipe).initNs;
-        return data > 0 ? formatValue(in.size / data, 4) : QString();
+        if (!(data > 0))
+            return QString();
+        // Bytes per ns on the data pipes, operations per ns on the compute pipes: say which.
+        return formatValue(in.size / data, 4)
+            + (roofline::verrocchio::usesBus(in.pipe) || in.pipe == roofline::verrocchio::Pipe::MTE1
+                      ? QStringLiteral(" GB/s")
+                      : QStringLiteral(" Gops/s"));
     }
     case WaitedFor: {
         if (!t.executed)

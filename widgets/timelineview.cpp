@@ -2,6 +2,7 @@
 
 #include "resources.h"
 #include "sensitivitychart.h"
+#include "fasttextdelegate.h"
 #include "snapshotbar.h"
 #include "timelinedocument.h"
 #include "timelinepanel.h"
@@ -88,6 +89,7 @@ TimelineView::TimelineView(TimelineDocument *document, QWidget *parent)
     m_table->horizontalHeader()->setStretchLastSection(true);
     m_table->setWordWrap(false);
     m_table->setTextElideMode(Qt::ElideNone); // eliding measures every cell's text at every repaint
+    m_table->setItemDelegate(new FastTextDelegate(m_table)); // shapes only the texts that changed
     m_table->setColumnWidth(TimelineTableModel::Core, 44);
     m_table->setColumnWidth(TimelineTableModel::Index, 56);
     m_table->setColumnWidth(TimelineTableModel::Pipe, 52);
