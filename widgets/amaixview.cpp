@@ -3,6 +3,7 @@
 #include "amaix/baseline.h"
 #include "amaix/io.h"
 #include "amaixdocument.h"
+#include "fasttextdelegate.h"
 #include "amaixpanel.h"
 #include "amaixplot.h"
 #include "amaixsweep.h"
@@ -69,6 +70,7 @@ AmaixView::AmaixView(AmaixDocument *document, QWidget *parent)
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->setSelectionMode(QAbstractItemView::SingleSelection);
     m_table->setAlternatingRowColors(true);
+    m_table->setItemDelegate(new FastTextDelegate(m_table)); // every update rewrites the visible cells
     m_table->verticalHeader()->setVisible(false);
     m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 6);
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);

@@ -2,7 +2,8 @@
 // draws each cell's text from a cache of laid-out strings (QStaticText), so a
 // repaint shapes only the texts that changed. The default delegate lays out
 // and shapes every visible cell's text on every repaint, which took about a
-// millisecond per update of the timeline's instruction table
+// millisecond per update of the timeline's instruction table; the AMAIX layer
+// table uses it too
 // (docs/performance.md). Backgrounds, selection and focus are the style's.
 #pragma once
 
