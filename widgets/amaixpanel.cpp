@@ -1,5 +1,7 @@
 #include "amaixpanel.h"
 
+#include "snapshotbar.h" // setFocusChain
+
 #include "amaixdocument.h"
 #include "modelview.h"
 #include "parameterslider.h"
@@ -155,13 +157,10 @@ void AmaixPanel::updateTabOrder()
     // Top to bottom as laid out: the choosers, then every slider's slider and
     // spin box in turn, then Reset. The sliders are created after the choosers,
     // so without this a rebuilt panel would put them after Reset.
-    QWidget *previous = m_coloring;
-    for (const Control &c : m_controls) {
-        setTabOrder(previous, c.slider->slider());
-        setTabOrder(c.slider->slider(), c.slider->spinBox());
-        previous = c.slider->spinBox();
-    }
-    setTabOrder(previous, m_reset);
+    QList<QWidget *> chain { m_coloring };
+    for (const Control &c : m_controls)
+        chain << c.slider->slider() << c.slider->spinBox();
+    setFocusChain(chain << m_reset);
 }
 
 void AmaixPanel::addControl(const SettableParameter &info)

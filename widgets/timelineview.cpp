@@ -88,7 +88,6 @@ TimelineView::TimelineView(TimelineDocument *document, QWidget *parent)
     m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 6);
     m_table->horizontalHeader()->setStretchLastSection(true);
     m_table->setWordWrap(false);
-    m_table->setTextElideMode(Qt::ElideNone); // eliding measures every cell's text at every repaint
     m_table->setItemDelegate(new FastTextDelegate(m_table)); // shapes only the texts that changed
     m_table->setColumnWidth(TimelineTableModel::Core, 44);
     m_table->setColumnWidth(TimelineTableModel::Index, 56);
