@@ -122,17 +122,9 @@ QUndoStack *TimelineView::undoStack() const
 
 bool TimelineView::applyOverride(const QString &assignment, QString *error)
 {
-    Machine machine = m_document->machine();
-    roofline::Diagnostics diagnostics;
-    diagnostics.setFile(m_document->machinePath().toStdString());
-    if (!roofline::verrocchio::applyOverride(machine, assignment.toStdString(), diagnostics)) {
-        if (error)
-            *error = QString::fromStdString(diagnostics.toString()).trimmed();
-        return false;
-    }
-    m_document->setMachine(machine, m_document->machinePath()); // a step, unsaved
-    flushPendingUpdate();
-    return true;
+    const QString path = m_document->machinePath();
+    return applyOverrideWith(m_document->machine(), path, assignment, error, roofline::verrocchio::applyOverride,
+                             [&](const Machine &machine) { m_document->setMachine(machine, path); }); // a step, unsaved
 }
 
 QJsonObject TimelineView::sessionState() const
