@@ -4,7 +4,8 @@
 // digest of its results that must not change when the simulator is made
 // faster (bit-identical timings).
 //
-//   roofline-core-bench [--quick] [--only simulate|digest|sweep] [--instructions N] [--cores C]
+//   roofline-core-bench [--quick] [--only simulate|digest|sweep|export] [--document]
+//                       [--instructions N] [--cores C]
 //
 // A program, not a test: ctest runs it once with --quick so that it cannot rot.
 // Under `valgrind --tool=callgrind` use one size, e.g. `--only simulate
@@ -16,6 +17,8 @@
 #include "gables/io.h"
 #include "gables/sweep.h"
 #include "verrocchio/io.h"
+
+#include <nlohmann/json.hpp>
 #include "verrocchio/simulation.h"
 #include "verrocchio/synthetic.h"
 
@@ -29,6 +32,7 @@
 #include <filesystem>
 #include <fstream>
 #include <random>
+#include <tuple>
 #include <string>
 #include <vector>
 
@@ -305,6 +309,64 @@ void printDigests(bool quick)
     std::printf("digest all %016llx\n", static_cast<unsigned long long>(all));
 }
 
+// Peak resident memory since the last reset, in MB (Linux: VmHWM; writing
+// 5 to clear_refs resets it).
+double peakMB()
+{
+    std::ifstream status("/proc/self/status");
+    for (std::string line; std::getline(status, line);) {
+        if (line.rfind("VmHWM:", 0) == 0)
+            return std::stod(line.substr(6)) / 1e3;
+    }
+    return 0;
+}
+
+void resetPeak()
+{
+    std::ofstream("/proc/self/clear_refs") << "5";
+}
+
+// The exports of a 10⁶-instruction result: time, peak memory and size,
+// streamed (plain and gzip) and, with --document, as the nlohmann document
+// the Chrome Trace used to be built as.
+void benchExports(std::size_t n, bool document)
+{
+    const Trace trace = syntheticVectorAdd(n, 2);
+    const Machine machine = ascend310();
+    const Result result = simulate(trace, machine);
+    const std::string dir = std::filesystem::temp_directory_path().string();
+    const auto run = [&](const char *what, auto &&work, const std::string &path) {
+        resetPeak();
+        const double before = peakMB();
+        const auto start = std::chrono::steady_clock::now();
+        work();
+        const double s = seconds(start);
+        const double size = path.empty() ? 0 : double(std::filesystem::file_size(path)) / 1e6;
+        std::printf("export %8zu instructions  %-34s %7.2f s  peak memory +%6.0f MB  file %7.1f MB\n",
+                    trace.instructionCount(), what, s, peakMB() - before, size);
+        if (!path.empty())
+            std::filesystem::remove(path);
+    };
+    for (const auto &[what, kind, suffix] :
+         {std::tuple{"Chrome Trace, streamed", ExportKind::ChromeTrace, ".json"},
+          std::tuple{"Chrome Trace, streamed, gzip", ExportKind::ChromeTrace, ".json.gz"},
+          std::tuple{"events CSV, streamed", ExportKind::EventsCsv, ".csv"},
+          std::tuple{"events CSV, streamed, gzip", ExportKind::EventsCsv, ".csv.gz"}}) {
+        const std::string path = dir + "/roofline-core-bench-export" + suffix;
+        run(what, [&, kind = kind] {
+            const std::string error = exportToFile(path, kind, trace, machine, result);
+            if (!error.empty())
+                std::fprintf(stderr, "%s\n", error.c_str());
+        }, path);
+    }
+    if (document) {
+        const std::string path = dir + "/roofline-core-bench-export-document.json";
+        run("Chrome Trace as one JSON document", [&] {
+            std::ofstream(path) << chromeTrace(trace, machine, result).dump() << "\n";
+        }, path);
+    }
+}
+
 // Sweep throughput on every hardware thread, per model and grid size: the
 // points/s a `roofline-cli *-sweep` run or one shard of a cluster job gets.
 void benchSweeps(bool quick)
@@ -376,6 +438,7 @@ int main(int argc, char **argv)
     bool quick = false;
     int cores = 2;
     std::string only;
+    bool document = false;
     std::vector<std::size_t> sizes{1000, 10000, 100000, 1000000};
     for (int i = 1; i < argc; ++i) {
         if (std::strcmp(argv[i], "--quick") == 0) {
@@ -387,10 +450,12 @@ int main(int argc, char **argv)
             sizes = {std::size_t(std::clamp(std::atoll(argv[++i]), 1LL, 20'000'000LL))};
         } else if (std::strcmp(argv[i], "--cores") == 0 && i + 1 < argc) {
             cores = std::clamp(std::atoi(argv[++i]), 1, 64);
+        } else if (std::strcmp(argv[i], "--document") == 0) {
+            document = true;
         } else if (std::strcmp(argv[i], "--only") == 0 && i + 1 < argc) {
             only = argv[++i];
         } else {
-            std::fprintf(stderr, "usage: roofline-core-bench [--quick] [--only simulate|digest|sweep] [--iterations N] "
+            std::fprintf(stderr, "usage: roofline-core-bench [--quick] [--only simulate|digest|sweep|export] [--document] [--iterations N] "
                                  "[--instructions N] [--cores C]\n");
             return 2;
         }
@@ -406,5 +471,7 @@ int main(int argc, char **argv)
         printDigests(quick);
     if (wanted("sweep"))
         benchSweeps(quick);
+    if (wanted("export"))
+        benchExports(quick ? 10000 : sizes.back(), document);
     return 0;
 }
