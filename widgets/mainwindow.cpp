@@ -2,7 +2,7 @@
 
 #include "amaixdocument.h"
 #include "amaixview.h"
-#include "common/jsonreader.h"
+#include "common/jsondocument.h"
 #include "gablesdocument.h"
 #include "gablesplot.h"
 #include "gablesview.h"

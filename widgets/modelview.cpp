@@ -1,6 +1,6 @@
 #include "modelview.h"
 
-#include "common/jsonreader.h"
+#include "common/jsondocument.h"
 
 #include <nlohmann/json.hpp>
 

@@ -71,17 +71,6 @@ private:
 // Name of the JSON type for messages: "string", "number", "array", ...
 std::string jsonTypeName(const nlohmann::json &value);
 
-// Parses text; on a syntax error reports "line L, column C: <reason>" and returns false.
-bool parseJsonText(const std::string &text, nlohmann::json &out, Diagnostics &diagnostics);
-
-// Reads a whole file; on failure reports "cannot open the file for reading",
-// naming the file, and returns false.
-bool readTextFile(const std::string &path, std::string &text, Diagnostics &diagnostics);
-
-// Checks "format" and "version" at the top of a model file. Returns false
-// when the document is not an object (nothing else can be read then).
-bool readFormatHeader(JsonObjectReader &top, const char *formatId, int version, Diagnostics &diagnostics);
-
 // The whole of `text` as a finite number ("30", "1e-3"); nullopt for "",
 // "3x", "nan", "inf" or a value that overflows.
 std::optional<double> parseFiniteNumber(const std::string &text);

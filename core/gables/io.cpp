@@ -1,6 +1,6 @@
 #include "io.h"
 
-#include "../common/jsonreader.h"
+#include "../common/jsondocument.h"
 
 #include <nlohmann/json.hpp>
 
@@ -100,17 +100,12 @@ LoadResult parseSoc(const std::string &text, const std::string &fileLabel)
 {
     LoadResult out;
     Diagnostics &diags = out.diagnostics;
-    diags.setFile(fileLabel);
-
-    json root;
-    if (!parseJsonText(text, root, diags))
+    JsonModelFile file(text, fileLabel, kFormatId, kFormatVersion, diags);
+    if (!file.isOpen())
         return out;
+    JsonObjectReader &top = file.top();
 
     Soc soc;
-    JsonObjectReader top(root, "", diags);
-    if (!top.isObject())
-        return out;
-    readFormatHeader(top, kFormatId, kFormatVersion, diags);
     soc.name = top.optionalString("name").value_or("");
     soc.description = top.optionalString("description").value_or("");
 

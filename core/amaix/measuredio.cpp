@@ -1,0 +1,81 @@
+// AMAIX measured per-layer times (CSV).
+#include "io.h"
+
+#include "../common/jsondocument.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdlib>
+#include <sstream>
+#include <string>
+
+namespace roofline::amaix {
+
+using nlohmann::json;
+
+// --- Measured times ---------------------------------------------------------------
+
+MeasuredLoad parseMeasuredCsv(const std::string &text, const std::string &fileLabel)
+{
+    MeasuredLoad out;
+    Diagnostics &diags = out.diagnostics;
+    diags.setFile(fileLabel);
+    std::vector<MeasuredTime> times;
+    std::istringstream in(text);
+    double scale = 0; // ns per unit of the time column
+    int lineNo = 0;
+    auto trim = [](std::string s) {
+        const auto b = s.find_first_not_of(" \t\r");
+        const auto e = s.find_last_not_of(" \t\r");
+        return b == std::string::npos ? std::string() : s.substr(b, e - b + 1);
+    };
+    for (std::string line; std::getline(in, line);) {
+        ++lineNo;
+        line = trim(line);
+        if (line.empty() || line[0] == '#')
+            continue;
+        const std::string where = "line " + std::to_string(lineNo);
+        const auto comma = line.find(',');
+        if (comma == std::string::npos || line.find(',', comma + 1) != std::string::npos) {
+            diags.error(where, "expected two fields: layer,time");
+            continue;
+        }
+        const std::string first = trim(line.substr(0, comma));
+        const std::string second = trim(line.substr(comma + 1));
+        if (scale == 0) {
+            if (first != "layer" || (second != "time_us" && second != "time_ns" && second != "time_ms")) {
+                diags.error(where, "expected the header \"layer,time_us\" (or time_ns, time_ms), got \"" + line + "\"");
+                return out;
+            }
+            scale = second == "time_ns" ? 1 : second == "time_us" ? 1e3 : 1e6;
+            continue;
+        }
+        const auto parsed = parseFiniteNumber(second);
+        const double v = parsed.value_or(-1);
+        if (!parsed || v < 0) {
+            diags.error(where, "time must be a number >= 0, got \"" + second + "\"");
+            continue;
+        }
+        if (first.empty()) {
+            diags.error(where, "layer name is empty");
+            continue;
+        }
+        times.push_back({first, v * scale, lineNo});
+    }
+    if (scale == 0)
+        diags.error("line 1", "expected the header \"layer,time_us\"; the file is empty");
+    if (!diags.hasErrors())
+        out.times = std::move(times);
+    return out;
+}
+
+MeasuredLoad loadMeasuredFile(const std::string &path)
+{
+    MeasuredLoad out;
+    std::string text;
+    if (!readTextFile(path, text, out.diagnostics))
+        return out;
+    return parseMeasuredCsv(text, path);
+}
+
+} // namespace roofline::amaix

@@ -1,0 +1,56 @@
+// Opening a JSON model file: the one place where model text is parsed.
+//
+// Every JSON loader starts the same way: text -> parsed JSON (syntax errors
+// with line and column, duplicate keys and overflowing numbers with their JSON
+// pointer) -> a JsonObjectReader on the top-level object -> "format" and
+// "version" checked. JsonModelFile does exactly that, so a new format starts
+//
+//   JsonModelFile file(text, fileLabel, kFormatId, kFormatVersion, out.diagnostics);
+//   if (!file.isOpen())
+//       return out;                      // not JSON, or not an object: nothing more to read
+//   JsonObjectReader &top = file.top();  // format and version already checked
+//   ...
+//   top.finish();
+//
+// A wrong "format" or "version" is reported but does not close the file, so
+// the user sees every other error of the document in the same run.
+#pragma once
+
+#include "diagnostics.h"
+#include "jsonreader.h"
+
+#include <nlohmann/json.hpp>
+
+#include <optional>
+#include <string>
+
+namespace roofline {
+
+class JsonModelFile
+{
+public:
+    // Sets the diagnostics' file to `fileLabel`, then parses and checks.
+    JsonModelFile(const std::string &text, const std::string &fileLabel, const char *formatId, int version,
+                  Diagnostics &diagnostics);
+    JsonModelFile(const JsonModelFile &) = delete;
+    JsonModelFile &operator=(const JsonModelFile &) = delete;
+
+    // False when the text is not JSON or its top level is not an object (both reported).
+    bool isOpen() const { return m_top.has_value(); }
+    // The reader on the top-level object; "format" and "version" are marked as read.
+    JsonObjectReader &top() { return *m_top; }
+    const nlohmann::json &root() const { return m_root; }
+
+private:
+    nlohmann::json m_root;
+    std::optional<JsonObjectReader> m_top; // refers to m_root
+};
+
+// Parses text; on a syntax error reports "line L, column C: <reason>" and returns false.
+bool parseJsonText(const std::string &text, nlohmann::json &out, Diagnostics &diagnostics);
+
+// Reads a whole file; on failure reports "cannot open the file for reading",
+// naming the file, and returns false.
+bool readTextFile(const std::string &path, std::string &text, Diagnostics &diagnostics);
+
+} // namespace roofline

@@ -1,0 +1,482 @@
+// Verrocchio trace, JSON form (docs/file-formats-verrocchio.md): event-id
+// expressions, loops and their expansion into the flat instruction list.
+#include "io.h"
+
+#include "../common/jsondocument.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cctype>
+#include <cmath>
+#include <fstream>
+#include <sstream>
+#include <unordered_map>
+
+namespace roofline::verrocchio {
+
+using nlohmann::json;
+
+namespace {
+
+
+
+const char *kPipeList = "S, MTE1, MTE2, MTE3, M or V";
+
+// --- Event-id expressions ----------------------------------------------------
+// Integers, loop variables, + - * / % and parentheses: "i % 2", "(i + 1) % 2".
+// Compiled once to reverse Polish notation, evaluated per loop iteration.
+
+struct ExprToken
+{
+    enum class Type : std::uint8_t { Constant, Variable, Operator, Negate };
+    Type type = Type::Constant;
+    char op = 0;
+    long long value = 0; // constant, or the variable's depth in the loop nest
+};
+
+using Expr = std::vector<ExprToken>;
+
+class ExprParser
+{
+public:
+    ExprParser(const std::string &text, const std::vector<std::string> &scope)
+        : m_text(text)
+        , m_scope(scope)
+    {
+    }
+
+    // Returns an error message, empty on success.
+    std::string parse(Expr &out)
+    {
+        m_error.clear();
+        expression(out);
+        skipSpace();
+        if (m_error.empty() && m_pos != m_text.size())
+            m_error = "unexpected \"" + m_text.substr(m_pos) + "\"";
+        return m_error;
+    }
+
+private:
+    void skipSpace()
+    {
+        while (m_pos < m_text.size() && std::isspace(static_cast<unsigned char>(m_text[m_pos])))
+            ++m_pos;
+    }
+    char peek()
+    {
+        skipSpace();
+        return m_pos < m_text.size() ? m_text[m_pos] : '\0';
+    }
+    void expression(Expr &out)
+    {
+        term(out);
+        for (char c = peek(); m_error.empty() && (c == '+' || c == '-'); c = peek()) {
+            ++m_pos;
+            term(out);
+            out.push_back({ExprToken::Type::Operator, c, 0});
+        }
+    }
+    void term(Expr &out)
+    {
+        factor(out);
+        for (char c = peek(); m_error.empty() && (c == '*' || c == '/' || c == '%'); c = peek()) {
+            ++m_pos;
+            factor(out);
+            out.push_back({ExprToken::Type::Operator, c, 0});
+        }
+    }
+    void factor(Expr &out)
+    {
+        if (!m_error.empty())
+            return;
+        const char c = peek();
+        if (c == '(') {
+            ++m_pos;
+            expression(out);
+            if (peek() != ')') {
+                if (m_error.empty())
+                    m_error = "missing \")\"";
+                return;
+            }
+            ++m_pos;
+        } else if (c == '-') {
+            ++m_pos;
+            factor(out);
+            out.push_back({ExprToken::Type::Negate, '-', 0});
+        } else if (std::isdigit(static_cast<unsigned char>(c))) {
+            long long v = 0;
+            while (m_pos < m_text.size() && std::isdigit(static_cast<unsigned char>(m_text[m_pos]))) {
+                v = v * 10 + (m_text[m_pos++] - '0');
+                if (v > 1'000'000'000) {
+                    m_error = "number too large";
+                    return;
+                }
+            }
+            out.push_back({ExprToken::Type::Constant, 0, v});
+        } else if (std::isalpha(static_cast<unsigned char>(c)) || c == '_') {
+            const std::size_t begin = m_pos;
+            while (m_pos < m_text.size()
+                   && (std::isalnum(static_cast<unsigned char>(m_text[m_pos])) || m_text[m_pos] == '_'))
+                ++m_pos;
+            const std::string name = m_text.substr(begin, m_pos - begin);
+            // CCE spelling of constant ids: EVENT_ID0 ... EVENT_ID7.
+            if (name.size() == 9 && name.rfind("EVENT_ID", 0) == 0 && std::isdigit(static_cast<unsigned char>(name[8]))) {
+                out.push_back({ExprToken::Type::Constant, 0, name[8] - '0'});
+                return;
+            }
+            for (std::size_t d = m_scope.size(); d-- > 0;) {
+                if (m_scope[d] == name) {
+                    out.push_back({ExprToken::Type::Variable, 0, static_cast<long long>(d)});
+                    return;
+                }
+            }
+            m_error = "unknown variable \"" + name + "\"" + (m_scope.empty() ? " (not inside a loop)" : "");
+        } else {
+            m_error = c == '\0' ? "expression ends too early" : "unexpected \"" + std::string(1, c) + "\"";
+        }
+    }
+
+    const std::string &m_text;
+    const std::vector<std::string> &m_scope;
+    std::size_t m_pos = 0;
+    std::string m_error;
+};
+
+// Returns false on division by zero.
+bool evaluate(const Expr &expr, const std::vector<long long> &values, long long &out)
+{
+    long long stack[64];
+    std::size_t top = 0;
+    for (const ExprToken &t : expr) {
+        switch (t.type) {
+        case ExprToken::Type::Constant: stack[top++] = t.value; break;
+        case ExprToken::Type::Variable: stack[top++] = values[static_cast<std::size_t>(t.value)]; break;
+        case ExprToken::Type::Negate: stack[top - 1] = -stack[top - 1]; break;
+        case ExprToken::Type::Operator: {
+            const long long b = stack[--top];
+            long long &a = stack[top - 1];
+            switch (t.op) {
+            case '+': a += b; break;
+            case '-': a -= b; break;
+            case '*': a *= b; break;
+            case '/':
+            case '%':
+                if (b == 0)
+                    return false;
+                a = t.op == '/' ? a / b : a % b;
+                break;
+            }
+            break;
+        }
+        }
+        if (top >= 64)
+            return false;
+    }
+    out = top == 1 ? stack[0] : 0;
+    return true;
+}
+
+// --- Trace items ----------------------------------------------------------------
+
+struct Item
+{
+    bool loop = false;
+    Instruction instruction; // kind, pipes, name, origin, size (eventId comes from `event`)
+    Expr event;
+    std::string pointer;
+    std::string variable; // loops
+    std::uint64_t count = 0;
+    std::vector<Item> body;
+};
+
+bool isIdentifier(const std::string &s)
+{
+    if (s.empty() || !(std::isalpha(static_cast<unsigned char>(s[0])) || s[0] == '_'))
+        return false;
+    return std::all_of(s.begin(), s.end(),
+                       [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
+}
+
+class TraceParser
+{
+public:
+    TraceParser(Trace &trace, Diagnostics &diagnostics)
+        : m_trace(trace)
+        , m_diags(diagnostics)
+    {
+    }
+
+    // Trace::internName searches linearly; a generated file may have many names.
+    std::uint32_t internName(const std::string &name)
+    {
+        auto [it, added] = m_names.try_emplace(name, 0);
+        if (added)
+            it->second = m_trace.internName(name);
+        return it->second;
+    }
+
+    std::vector<Item> items(const json &array, const std::string &pointer, std::vector<std::string> &scope)
+    {
+        std::vector<Item> out;
+        if (!array.is_array()) {
+            m_diags.error(pointer, "expected an array of instructions, got " + jsonTypeName(array));
+            return out;
+        }
+        for (std::size_t i = 0; i < array.size(); ++i) {
+            if (auto item = parseItem(array[i], pointer + "/" + std::to_string(i), scope))
+                out.push_back(std::move(*item));
+        }
+        return out;
+    }
+
+private:
+    std::optional<Pipe> pipe(JsonObjectReader &r, const std::string &key)
+    {
+        auto name = r.string(key);
+        if (!name)
+            return std::nullopt;
+        auto p = pipeFromName(*name);
+        if (!p)
+            m_diags.error(r.pointerTo(key), "unknown pipe \"" + *name + "\"; use " + kPipeList);
+        return p;
+    }
+
+    std::optional<Item> parseItem(const json &value, const std::string &pointer, std::vector<std::string> &scope)
+    {
+        JsonObjectReader r(value, pointer, m_diags);
+        if (!r.isObject())
+            return std::nullopt;
+        const std::size_t errorsBefore = m_diags.all().size();
+        Item item;
+        item.pointer = pointer;
+        r.optionalString("comment");
+        const std::string op = r.string("op").value_or("");
+        Instruction &in = item.instruction;
+        if (op == "loop") {
+            item.loop = true;
+            item.variable = r.string("var").value_or("");
+            if (r.has("var") && !isIdentifier(item.variable))
+                m_diags.error(r.pointerTo("var"), "must be a name such as i or tile, got \"" + item.variable + "\"");
+            else if (std::find(scope.begin(), scope.end(), item.variable) != scope.end())
+                m_diags.error(r.pointerTo("var"), "\"" + item.variable + "\" is already the variable of an outer loop");
+            if (auto count = r.number("count", Range::closed(0, Limits::maxLoopCount))) {
+                if (*count != std::floor(*count))
+                    m_diags.error(r.pointerTo("count"), "must be a whole number, got " + formatNumber(*count));
+                item.count = static_cast<std::uint64_t>(*count);
+            }
+            if (const json *body = r.member("body", true)) {
+                scope.push_back(item.variable);
+                item.body = items(*body, r.pointerTo("body"), scope);
+                scope.pop_back();
+            }
+        } else if (op == "set_flag" || op == "wait_flag") {
+            in.kind = op == "set_flag" ? Instruction::Kind::SetFlag : Instruction::Kind::WaitFlag;
+            const auto src = pipe(r, "src");
+            const auto dst = pipe(r, "dst");
+            if (src && dst) {
+                if (*src == *dst)
+                    m_diags.error(r.pointerTo("dst"), "must differ from src (a flag orders two pipes)");
+                in.pipe = in.kind == Instruction::Kind::SetFlag ? *src : *dst;
+                in.other = in.kind == Instruction::Kind::SetFlag ? *dst : *src;
+            }
+            if (const json *event = r.member("event", true)) {
+                const std::string where = r.pointerTo("event");
+                if (event->is_number_integer()) {
+                    item.event.push_back({ExprToken::Type::Constant, 0, event->get<long long>()});
+                } else if (event->is_string()) {
+                    const std::string error = ExprParser(event->get<std::string>(), scope).parse(item.event);
+                    if (!error.empty())
+                        m_diags.error(where, "invalid event id \"" + event->get<std::string>() + "\": " + error);
+                } else {
+                    m_diags.error(where, "expected an event id (0.." + std::to_string(kMaxEventId)
+                                             + ") or an expression such as \"i % 2\", got " + jsonTypeName(*event));
+                }
+            }
+        } else if (op == "pipe_barrier") {
+            in.kind = Instruction::Kind::Barrier;
+            if (auto p = r.optionalString("pipe"); p && *p != "ALL" && *p != "PIPE_ALL")
+                m_diags.error(r.pointerTo("pipe"), "only pipe_barrier(PIPE_ALL) is supported, got \"" + *p + "\"");
+        } else if (!op.empty()) {
+            in.kind = Instruction::Kind::Work;
+            in.name = internName(op);
+            std::optional<Pipe> p;
+            if (r.has("pipe"))
+                p = pipe(r, "pipe");
+            else if (!(p = pipeOfIntrinsic(op)))
+                m_diags.error(pointer + "/op", "unknown instruction \"" + op + "\": say which pipe runs it with \"pipe\" ("
+                                                   + kPipeList + ")");
+            if (p) {
+                in.pipe = *p;
+                const char *key = movesBytes(*p) ? "bytes" : "ops";
+                const char *wrong = movesBytes(*p) ? "ops" : "bytes";
+                if (r.has(wrong)) {
+                    r.member(wrong, false);
+                    m_diags.error(r.pointerTo(wrong), std::string(pipeName(*p)) + (movesBytes(*p) ? " moves bytes" : " executes operations")
+                                                          + ": give its size as \"" + key + "\"");
+                } else if (auto size = r.number(key, Range::nonNegative(Limits::maxSize))) {
+                    in.size = *size;
+                }
+            }
+        } else if (r.has("op")) {
+            m_diags.error(pointer + "/op", "must not be empty");
+        }
+        r.finish();
+        if (m_diags.all().size() != errorsBefore) // the loader reports no warnings
+            return std::nullopt;
+        in.origin = m_trace.internOrigin(pointer);
+        return item;
+    }
+
+    Trace &m_trace;
+    Diagnostics &m_diags;
+    std::unordered_map<std::string, std::uint32_t> m_names;
+};
+
+double expandedSize(const std::vector<Item> &items)
+{
+    double n = 0;
+    for (const Item &item : items)
+        n += item.loop ? static_cast<double>(item.count) * expandedSize(item.body) : 1.0;
+    return n;
+}
+
+class Expander
+{
+public:
+    Expander(std::vector<Instruction> &out, Diagnostics &diagnostics)
+        : m_out(out)
+        , m_diags(diagnostics)
+    {
+    }
+
+    bool expand(const std::vector<Item> &items)
+    {
+        for (const Item &item : items) {
+            if (item.loop) {
+                m_names.push_back(item.variable);
+                m_values.push_back(0);
+                for (std::uint64_t k = 0; k < item.count; ++k) {
+                    m_values.back() = static_cast<long long>(k);
+                    if (!expand(item.body))
+                        return false;
+                }
+                m_names.pop_back();
+                m_values.pop_back();
+                continue;
+            }
+            Instruction in = item.instruction;
+            if (in.kind == Instruction::Kind::SetFlag || in.kind == Instruction::Kind::WaitFlag) {
+                long long id = 0;
+                const bool ok = evaluate(item.event, m_values, id);
+                if (!ok || id < 0 || id > kMaxEventId) {
+                    m_diags.error(item.pointer + "/event",
+                                  (ok ? "evaluates to " + std::to_string(id) : std::string("divides by zero"))
+                                      + iteration() + "; event ids are 0.." + std::to_string(kMaxEventId));
+                    return false;
+                }
+                in.eventId = static_cast<std::uint8_t>(id);
+            }
+            m_out.push_back(in);
+        }
+        return true;
+    }
+
+private:
+    std::string iteration() const
+    {
+        std::string out;
+        for (std::size_t d = 0; d < m_names.size(); ++d)
+            out += (d == 0 ? " for " : ", ") + m_names[d] + " = " + std::to_string(m_values[d]);
+        return out;
+    }
+
+    std::vector<Instruction> &m_out;
+    Diagnostics &m_diags;
+    std::vector<std::string> m_names;
+    std::vector<long long> m_values;
+};
+
+} // namespace
+
+TraceLoadResult parseTrace(const std::string &text, const std::string &fileLabel)
+{
+    TraceLoadResult out;
+    Diagnostics &diags = out.diagnostics;
+    JsonModelFile file(text, fileLabel, kTraceFormatId, kFormatVersion, diags);
+    if (!file.isOpen())
+        return out;
+    JsonObjectReader &top = file.top();
+    Trace trace;
+    trace.name = top.optionalString("name").value_or("");
+    trace.description = top.optionalString("description").value_or("");
+    struct Core
+    {
+        std::string name;
+        std::size_t copies = 1;
+        std::vector<Item> items;
+        std::string pointer;
+    };
+    std::vector<Core> cores;
+    if (const json *coresJson = top.member("cores", true)) {
+        if (!coresJson->is_array() || coresJson->empty()) {
+            diags.error("/cores", "expected a non-empty array of cores, got " + jsonTypeName(*coresJson));
+        } else {
+            TraceParser parser(trace, diags);
+            for (std::size_t c = 0; c < coresJson->size(); ++c) {
+                Core core;
+                core.pointer = "/cores/" + std::to_string(c);
+                JsonObjectReader r((*coresJson)[c], core.pointer, diags);
+                core.name = r.optionalString("name").value_or("");
+                if (auto copies = r.optionalNumber("copies", Range::closed(1, Limits::maxCores))) {
+                    if (*copies != std::floor(*copies))
+                        diags.error(r.pointerTo("copies"), "must be a whole number, got " + formatNumber(*copies));
+                    core.copies = static_cast<std::size_t>(*copies);
+                }
+                r.optionalString("comment");
+                if (const json *program = r.member("program", true)) {
+                    std::vector<std::string> scope;
+                    core.items = parser.items(*program, r.pointerTo("program"), scope);
+                }
+                r.finish();
+                cores.push_back(std::move(core));
+            }
+        }
+    }
+    top.optionalString("comment");
+    top.finish();
+    if (diags.hasErrors())
+        return out;
+
+    double total = 0;
+    std::size_t coreCount = 0;
+    for (const Core &core : cores) {
+        total += expandedSize(core.items) * static_cast<double>(core.copies);
+        coreCount += core.copies;
+    }
+    if (total > static_cast<double>(Limits::maxInstructions)) {
+        diags.error("/cores", "the loops expand to " + formatNumber(total) + " instructions; at most "
+                                  + std::to_string(Limits::maxInstructions) + " are supported");
+        return out;
+    }
+    if (coreCount > static_cast<std::size_t>(Limits::maxCores)) {
+        diags.error("/cores", "at most " + std::to_string(Limits::maxCores) + " cores are supported, got "
+                                  + std::to_string(coreCount));
+        return out;
+    }
+    for (const Core &core : cores) {
+        CoreProgram program;
+        Expander expander(program.instructions, diags);
+        if (!expander.expand(core.items))
+            return out;
+        for (std::size_t k = 0; k < core.copies; ++k) {
+            program.name = core.name.empty() ? "core " + std::to_string(trace.cores.size())
+                : core.copies > 1             ? core.name + " #" + std::to_string(k)
+                                              : core.name;
+            trace.cores.push_back(program);
+        }
+    }
+    out.trace = std::move(trace);
+    return out;
+}
+
+} // namespace roofline::verrocchio
