@@ -150,7 +150,7 @@ struct NetworkInput
 {
     std::string name;
     Shape shape;
-    std::vector<std::int64_t> dims; // as the file states them (imported networks)
+    std::vector<std::int64_t> dims{}; // as the file states them (imported networks)
     bool operator==(const NetworkInput &) const = default;
 };
 
