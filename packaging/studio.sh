@@ -11,7 +11,7 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 PACKAGES=(
     build-essential cmake pkg-config
     qt6-base-dev qt6-svg-dev qt6-qpa-plugins libgl-dev
-    libqcustomplot-dev nlohmann-json3-dev
+    libqcustomplot-dev nlohmann-json3-dev zlib1g-dev
     fonts-dejavu-core
     desktop-file-utils appstream dpkg-dev file
 )

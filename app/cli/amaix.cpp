@@ -3,10 +3,12 @@
 //   roofline-cli amaix NETWORK.json ACCEL.json [--format json|csv|text] [--refine]
 //                [--data-type T] [--set POINTER=VALUE]... [--measured FILE.csv]
 //   roofline-cli amaix-sweep NETWORK.json ACCEL.json --x AXIS [--y AXIS] [--refine]
-//                [--data-type T] [--set POINTER=VALUE]... [--threads N] [--format csv|json]
+//                [--data-type T] [--set POINTER=VALUE]... [--threads N] [--format csv|jsonl|json]
+//                [--shard I/N]
 //
 // Exit status: 0 success, 1 invalid input, 2 wrong usage.
 #include "commands.h"
+#include "sweepargs.h"
 #include "amaix/baseline.h"
 #include "amaix/io.h"
 #include "amaix/model.h"
@@ -40,6 +42,8 @@ struct CommonArgs
     std::string measured;
     std::vector<std::string> axes; // --x, --y
     unsigned threads = 0;
+    Shard shard;
+    bool sharded = false;
 };
 
 // Parses the options both commands share; returns an exit status or -1 to go on.
@@ -62,7 +66,7 @@ int parseArgs(const std::vector<std::string> &args, bool sweep, CommonArgs &out,
         } else if (a == "--refine") {
             out.refine = true;
         } else if (a == "--format" || a == "--data-type" || a == "--set" || (!sweep && a == "--measured")
-                   || (sweep && (a == "--x" || a == "--y" || a == "--threads"))) {
+                   || (sweep && (a == "--x" || a == "--y" || a == "--threads" || a == "--shard"))) {
             if (!(v = value(a)))
                 return kExitUsage;
             if (a == "--format")
@@ -73,6 +77,16 @@ int parseArgs(const std::vector<std::string> &args, bool sweep, CommonArgs &out,
                 out.overrides.push_back(*v);
             else if (a == "--measured")
                 out.measured = *v;
+            else if (a == "--shard") {
+                const auto s = parseShard(*v);
+                if (!s) {
+                    std::cerr << "roofline-cli " << command << ": --shard needs I/N with 1 <= I <= N <= 1000000, got \""
+                              << *v << "\"\n";
+                    return kExitUsage;
+                }
+                out.shard = *s;
+                out.sharded = true;
+            }
             else if (a == "--threads") {
                 char *end = nullptr;
                 const long n = std::strtol(v->c_str(), &end, 10);
@@ -148,7 +162,11 @@ const char *kSweepUsage = R"(Usage: roofline-cli amaix-sweep NETWORK.json ACCEL.
     --x t_k*t_c=1024:4,8,16,32,64,128
   --refine, --data-type T, --set POINTER=VALUE   as for amaix
   --threads N              worker threads (default: one per hardware thread)
-  --format csv|json        csv (default): x,y,status,total_ns,fps
+  --format csv|jsonl|json  csv (default): x,y,status,total_ns,fps; jsonl: one JSON
+                           object per point and line; json: one document
+  --shard I/N              compute only the I-th of N contiguous slices of the grid
+                           (csv or jsonl; shard 1 alone writes the CSV header, so
+                           shards 1..N concatenated in order are the whole sweep)
 )";
 
 std::optional<amaix::SweepAxis> parseAxis(const std::string &text)
@@ -318,8 +336,12 @@ int runAmaixSweep(const std::vector<std::string> &argv)
     args.format = "csv";
     if (int status = parseArgs(argv, true, args, kSweepUsage); status >= 0)
         return status;
-    if (args.format != "json" && args.format != "csv") {
-        std::cerr << "roofline-cli amaix-sweep: --format must be csv or json, got \"" << args.format << "\"\n";
+    if (args.format != "json" && args.format != "csv" && args.format != "jsonl") {
+        std::cerr << "roofline-cli amaix-sweep: --format must be csv, jsonl or json, got \"" << args.format << "\"\n";
+        return kExitUsage;
+    }
+    if (args.sharded && args.format == "json") {
+        std::cerr << "roofline-cli amaix-sweep: --shard needs --format csv or jsonl (their shards concatenate)\n";
         return kExitUsage;
     }
     if (args.axes.empty()) {
@@ -343,6 +365,9 @@ int runAmaixSweep(const std::vector<std::string> &argv)
     spec.options.refine = args.refine;
     Diagnostics diags;
     diags.setFile(args.files[1]);
+    const std::size_t grid = spec.axes[0].values.size() * (spec.axes.size() > 1 ? spec.axes[1].values.size() : 1);
+    spec.begin = args.shard.begin(grid);
+    spec.end = args.shard.end(grid);
     amaix::SweepControl control;
     control.threads = args.threads;
     const auto start = std::chrono::steady_clock::now();
@@ -351,7 +376,19 @@ int runAmaixSweep(const std::vector<std::string> &argv)
     printDiagnostics(diags);
     if (!sweep.ok)
         return kExitInvalidInput;
-    std::cerr << sweep.points.size() << " points in " << formatNumber(seconds, 3) << " s\n";
+    std::cerr << sweep.points.size() << " points";
+    if (args.sharded)
+        std::cerr << " (shard " << args.shard.index << "/" << args.shard.count << ": points " << sweep.begin << ".."
+                  << sweep.begin + sweep.points.size() << " of " << sweep.gridSize << ")";
+    std::cerr << " in " << formatNumber(seconds, 3) << " s\n";
+    if (args.format == "jsonl") {
+        std::string out;
+        for (const auto &p : sweep.points)
+            out += nlohmann::json{{"x", p.x}, {"y", p.y}, {"status", amaix::statusName(p.status)},
+                                  {"total_ns", p.totalNs}, {"fps", p.fps}}.dump() + "\n";
+        std::cout << out;
+        return 0;
+    }
     if (args.format == "json") {
         nlohmann::json points = nlohmann::json::array();
         for (const auto &p : sweep.points)
@@ -363,7 +400,8 @@ int runAmaixSweep(const std::vector<std::string> &argv)
         std::cout << nlohmann::json{{"axes", axes}, {"points", points}}.dump(2) << '\n';
         return 0;
     }
-    std::cout << "x,y,status,total_ns,fps\n";
+    if (args.shard.first())
+        std::cout << "x,y,status,total_ns,fps\n";
     for (const auto &p : sweep.points)
         std::cout << formatNumber(p.x, 12) << ',' << formatNumber(p.y, 12) << ',' << amaix::statusName(p.status) << ','
                   << formatNumber(p.totalNs, 12) << ',' << formatNumber(p.fps, 12) << '\n';

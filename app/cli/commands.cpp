@@ -13,6 +13,7 @@ void printDiagnostics(const roofline::Diagnostics &diagnostics)
 int runSimulate(const std::vector<std::string> &args); // simulate.cpp
 int runAmaix(const std::vector<std::string> &args);      // amaix.cpp
 int runAmaixSweep(const std::vector<std::string> &args); // amaix.cpp
+int runGablesSweep(const std::vector<std::string> &args); // gables.cpp
 
 const std::vector<Command> &extraCommands()
 {
@@ -27,9 +28,13 @@ const std::vector<Command> &extraCommands()
          "           AMAIX per-layer roofline of a DNN on an accelerator; see roofline-cli amaix --help\n",
          runAmaix},
         {"amaix-sweep",
-         "  amaix-sweep NETWORK.json ACCEL.json --x AXIS [--y AXIS]\n"
+         "  amaix-sweep NETWORK.json ACCEL.json --x AXIS [--y AXIS] [--shard I/N]\n"
          "           AMAIX over a grid of accelerator parameters; see roofline-cli amaix-sweep --help\n",
          runAmaixSweep},
+        {"gables-sweep",
+         "  gables-sweep SOC.json --x AXIS [--y AXIS] [--format csv|jsonl|json] [--shard I/N]\n"
+         "           Gables over a grid of one or two parameters; see roofline-cli gables-sweep --help\n",
+         runGablesSweep},
     };
     return commands;
 }

@@ -19,6 +19,15 @@ using namespace roofline;
 
 
 
+struct StdoutSink : verrocchio::ByteSink
+{
+    bool write(const char *data, std::size_t size) override
+    {
+        std::cout.write(data, std::streamsize(size));
+        return bool(std::cout);
+    }
+};
+
 bool writeFile(const std::string &path, const std::string &text)
 {
     std::ofstream out(path, std::ios::binary);
@@ -43,7 +52,9 @@ const char *const kSimulateUsage = R"(  simulate TRACE MACHINE.json [OPTIONS]
                          /cores/count=1  /cores/skew_ns=0
     --events json|csv    Print every instruction's start and end instead of the summary
     --events-out FILE    With --events: write them to FILE and still print the summary
-    --chrome-trace FILE  Write a Chrome Trace Event file (Perfetto, chrome://tracing)
+                         (csv: gzip-compressed when FILE ends in .gz)
+    --chrome-trace FILE  Write a Chrome Trace Event file (Perfetto, chrome://tracing);
+                         FILE.json.gz writes it gzip-compressed (both open it directly)
 )";
 
 } // namespace
@@ -118,21 +129,32 @@ int runSimulate(const std::vector<std::string> &args)
     const verrocchio::Result result = verrocchio::simulate(*trace.trace, *machine.machine);
     for (const std::string &w : result.warnings)
         std::cerr << files[0] << ": warning: " << w << '\n';
-    if (!chromeOut.empty()
-        && !writeFile(chromeOut, verrocchio::chromeTrace(*trace.trace, *machine.machine, result).dump() + "\n"))
+    // Chrome Trace and events CSV are streamed (bounded memory), written
+    // atomically, and gzip-compressed when the file name ends in .gz.
+    const auto exportFile = [&](const std::string &path, verrocchio::ExportKind kind) {
+        const std::string error = verrocchio::exportToFile(path, kind, *trace.trace, *machine.machine, result);
+        if (!error.empty())
+            std::cerr << "error: " << error << '\n';
+        return error.empty();
+    };
+    if (!chromeOut.empty() && !exportFile(chromeOut, verrocchio::ExportKind::ChromeTrace))
         return kExitInvalidInput;
 
-    std::string eventsText;
-    if (events == "json")
-        eventsText = verrocchio::eventsToJson(*trace.trace, *machine.machine, result).dump(1) + "\n";
-    else if (events == "csv")
-        eventsText = verrocchio::eventsToCsv(*trace.trace, *machine.machine, result);
-    if (!eventsOut.empty()) {
-        if (!writeFile(eventsOut, eventsText))
+    if (events == "csv" && !eventsOut.empty()) {
+        if (!exportFile(eventsOut, verrocchio::ExportKind::EventsCsv))
             return kExitInvalidInput;
+    } else if (events == "csv") {
+        StdoutSink out;
+        verrocchio::writeEventsCsv(*trace.trace, *machine.machine, result, out);
+    } else if (events == "json") {
+        const std::string eventsText = verrocchio::eventsToJson(*trace.trace, *machine.machine, result).dump(1) + "\n";
+        if (!eventsOut.empty() && !writeFile(eventsOut, eventsText))
+            return kExitInvalidInput;
+        if (eventsOut.empty())
+            std::cout << eventsText;
     }
     if (!events.empty() && eventsOut.empty()) {
-        std::cout << eventsText;
+        // printed above
     } else {
         nlohmann::json summary = verrocchio::summaryToJson(*trace.trace, *machine.machine, result);
         summary["trace_file"] = files[0];

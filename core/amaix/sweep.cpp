@@ -116,11 +116,14 @@ SweepResult runSweep(const Network &network, const Accelerator &accelerator, con
 
     const std::size_t nx = axes[0].axis->values.size();
     const std::size_t ny = axes.size() > 1 ? axes[1].axis->values.size() : 1;
-    const std::size_t total = nx * ny;
+    result.gridSize = nx * ny;
+    result.begin = std::min(spec.begin, result.gridSize);
+    const std::size_t total = std::clamp(spec.end, result.begin, result.gridSize) - result.begin;
     result.points.resize(total);
     for (std::size_t i = 0; i < total; ++i) {
-        result.points[i].x = axes[0].axis->values[i % nx];
-        result.points[i].y = axes.size() > 1 ? axes[1].axis->values[i / nx] : 0;
+        const std::size_t k = result.begin + i;
+        result.points[i].x = axes[0].axis->values[k % nx];
+        result.points[i].y = axes.size() > 1 ? axes[1].axis->values[k / nx] : 0;
         result.points[i].status = Status::Invalid;
     }
 

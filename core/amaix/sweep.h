@@ -9,6 +9,7 @@
 
 #include <atomic>
 #include <functional>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -31,6 +32,10 @@ struct SweepSpec
 {
     std::vector<SweepAxis> axes; // one or two; the first varies fastest
     Options options;
+    // The points [begin, end) of the grid, x fastest (clamped to the grid): a
+    // shard of a sweep split over several processes or machines.
+    std::size_t begin = 0;
+    std::size_t end = std::numeric_limits<std::size_t>::max();
     bool operator==(const SweepSpec &) const = default;
 };
 
@@ -49,7 +54,9 @@ struct SweepResult
     bool ok = true;     // false: the spec is wrong (see diagnostics)
     bool cancelled = false;
     std::size_t completed = 0;
-    std::vector<SweepPoint> points; // x fastest; points not reached before a cancel keep status Invalid
+    std::size_t gridSize = 0;       // every point of the grid
+    std::size_t begin = 0;          // index of points[0] in the grid
+    std::vector<SweepPoint> points; // the slice, x fastest; points not reached before a cancel keep status Invalid
     bool operator==(const SweepResult &) const = default;
 };
 

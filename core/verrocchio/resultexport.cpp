@@ -182,35 +182,7 @@ json eventsToJson(const Trace &trace, const Machine &machine, const Result &resu
     return {{"events", std::move(events)}, {"stalls", std::move(stalls)}, {"contention", std::move(contention)}};
 }
 
-std::string eventsToCsv(const Trace &trace, const Machine &machine, const Result &result)
-{
-    auto quoted = [](const std::string &s) {
-        if (s.find_first_of(",\"\n") == std::string::npos)
-            return s;
-        std::string out = "\"";
-        for (char c : s)
-            out += c == '"' ? std::string("\"\"") : std::string(1, c);
-        return out + "\"";
-    };
-    std::string out = "core,index,pipe,kind,name,size,unit,event_id,start_ns,end_ns,rate,executed\n";
-    for (std::size_t c = 0; c < result.cores.size(); ++c) {
-        const auto &program = trace.cores[c].instructions;
-        for (std::size_t i = 0; i < program.size(); ++i) {
-            const Instruction &in = program[i];
-            const Timing &t = result.cores[c].instructions[i];
-            const bool work = in.kind == Instruction::Kind::Work;
-            const bool flag = in.kind == Instruction::Kind::SetFlag || in.kind == Instruction::Kind::WaitFlag;
-            out += std::to_string(c) + "," + std::to_string(i) + "," + laneName(in) + "," + kindName(in.kind) + ","
-                + quoted(work ? instructionName(trace, in) : describe(trace, in)) + ","
-                + (work ? formatNumber(in.size, 17) : "") + "," + (work ? (movesBytes(in.pipe) ? "B" : "ops") : "")
-                + "," + (flag ? std::to_string(in.eventId) : "") + "," + (t.executed ? formatNumber(t.start, 17) : "")
-                + "," + (t.executed ? formatNumber(t.end, 17) : "") + ","
-                + (t.executed && work ? formatNumber(achievedRate(machine, in, t), 17) : "") + ","
-                + (t.executed ? "1" : "0") + "\n";
-        }
-    }
-    return out;
-}
+// eventsToCsv() is in exportstream.cpp: writeEventsCsv() into a string.
 
 json chromeTrace(const Trace &trace, const Machine &machine, const Result &result)
 {

@@ -5,7 +5,8 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <queue>
+#include <array>
+#include <bit>
 
 namespace roofline::verrocchio {
 
@@ -32,6 +33,7 @@ namespace {
 using Kind = Instruction::Kind;
 
 constexpr std::size_t kFlagKeys = kPipeCount * kPipeCount * (kMaxEventId + 1);
+constexpr std::uint32_t kNone = std::numeric_limits<std::uint32_t>::max();
 
 std::size_t flagKey(const Instruction &in)
 {
@@ -46,59 +48,92 @@ bool earlier(double a, double b)
     return a < b - 1e-12 * std::max(1.0, std::abs(b));
 }
 
+// Events in the heap. The ends of bus transfers are not here: a transfer is
+// re-timed whenever another one starts or ends, and each re-timing used to
+// leave a stale event behind (four of five events popped were stale). Each
+// active transfer now keeps its own end time, and the next event is the
+// earliest of the heap's top and the earliest transfer end of each bus group,
+// ordered by (time, seq) exactly as one heap of all of them would be.
 struct Event
 {
-    enum class Type : std::uint8_t { CoreStart, WorkEnd, DataStart, TransferEnd };
+    enum class Type : std::uint8_t { CoreStart, WorkEnd, DataStart };
     double time = 0;
     std::uint64_t seq = 0; // FIFO among simultaneous events: deterministic results
+    std::uint32_t core = 0;
+    std::uint32_t index = 0; // instruction
     Type type = Type::CoreStart;
-    std::uint32_t a = 0; // core, or transfer slot
-    std::uint32_t b = 0; // instruction, or transfer version
+    std::uint8_t pipe = 0;
+};
 
-    bool operator>(const Event &o) const { return time != o.time ? time > o.time : seq > o.seq; }
+// True when `a` comes after `b`: later time, or the same time and pushed later.
+bool after(double aTime, std::uint64_t aSeq, double bTime, std::uint64_t bSeq)
+{
+    return aTime != bTime ? aTime > bTime : aSeq > bSeq;
+}
+
+// Per instruction, in program order, what advance() and complete() need of it;
+// each pipe's queue is a list through `next`. One pass over the program
+// builds it (a 10⁶-instruction trace is 24 MB: each pass over it counts).
+struct Entry
+{
+    std::uint32_t next = kNone;    // the next instruction on the same pipe
+    std::uint32_t segment = 0;     // how many barriers precede it
+    std::uint32_t nextSet = kNone; // waits: the set_flag after its partner on the same flag (binary-flag check)
+    Kind kind = Kind::Work;
+    std::uint16_t key = 0;         // flags: flagKey()
 };
 
 struct PipeState
 {
-    std::vector<std::uint32_t> queue; // instructions of this pipe in program order
-    std::size_t head = 0;             // the running or next instruction
-    bool busy = false;                // a work instruction is running
+    const Entry *head = nullptr; // the running or next instruction; null: none left
+    bool busy = false;           // a work instruction is running
     double freeAt = 0;
-    std::int32_t last = -1;           // the previous instruction on the pipe
-};
-
-struct FlagQueue
-{
-    std::vector<std::uint32_t> sets;  // set_flag instructions on this key, program order
-    std::vector<std::uint32_t> waits; // wait_flag instructions on this key
+    std::int32_t last = -1;      // the previous instruction on the pipe
 };
 
 struct CoreState
 {
+    std::vector<Entry> entries; // per instruction
+    std::uint32_t indexOf(const Entry *e) const { return static_cast<std::uint32_t>(e - entries.data()); }
+    const Entry *entry(std::uint32_t index) const { return index == kNone ? nullptr : entries.data() + index; }
     std::array<PipeState, kPipeCount> pipes;
-    std::vector<std::uint32_t> segment;    // per instruction: how many barriers precede it
-    std::vector<std::uint32_t> occurrence; // per flag instruction: its position in its FlagQueue
     std::vector<std::uint32_t> barriers;   // barrier k closes segment k
     std::vector<std::uint32_t> remaining;  // per segment: instructions not yet ended
     std::vector<double> lastEnd;           // per segment: latest end so far
     std::vector<std::int32_t> lastIndex;   // per segment: the instruction that ended last
     std::uint32_t firstOpen = 0;           // segments before it have all ended
     std::vector<double> openTime;          // per segment: when it opened
-    std::vector<FlagQueue> flags = std::vector<FlagQueue>(kFlagKeys);
+    std::array<std::uint32_t, kFlagKeys> setCount{};  // set_flag instructions per flag
+    std::array<std::uint32_t, kFlagKeys> waitCount{}; // wait_flag instructions per flag
+    // Per flag: the last set_flag that ran. Sets of one flag share a pipe, so
+    // they run in program order: a set has run iff it is at most this one.
+    std::array<std::uint32_t, kFlagKeys> lastSetRun;
+    // Bit p: pipe p has something to do at the next look — not busy, not
+    // empty, not behind a barrier, and not a wait still waiting for its set.
+    // advance() looks only at these pipes, in the same order as at all of them.
+    unsigned ready = 0;
     bool started = false;
+    // The latest end of an executed instruction and the first (lowest index)
+    // instruction that ends then; finishResult() reads these instead of
+    // scanning every timing again.
+    std::size_t executed = 0;
+    double latestEnd = 0;
+    std::uint32_t latestIndex = kNone;
 };
 
 struct Transfer
 {
     std::uint32_t core = 0;
     std::uint32_t instruction = 0;
+    std::uint8_t pipe = 0;
     std::size_t group = 0; // 0: the whole bus (half duplex) or reads; 1: writes
     double remaining = 0;  // bytes
     double size = 0;
     double rate = 0;       // bytes/ns
     double cap = 0;        // Th_u
     double lastUpdate = 0;
-    std::uint32_t version = 0;
+    double endTime = 0;    // at the current rate
+    std::uint64_t endSeq = 0; // its place among simultaneous events
 };
 
 class Simulator
@@ -115,15 +150,22 @@ public:
 
 private:
     void prepare();
+    void prepareCore(std::size_t c);
     void advance(std::uint32_t core, double now);
-    void startWork(std::uint32_t core, std::uint32_t index, double now);
-    void beginTransfer(std::uint32_t core, std::uint32_t index, double now);
+    void startWork(std::uint32_t core, std::size_t pipe, std::uint32_t index, double now);
+    void beginTransfer(std::uint32_t core, std::size_t pipe, std::uint32_t index, double now);
     void finishTransfer(std::uint32_t slot, double now);
-    void complete(std::uint32_t core, std::uint32_t index, double now);
+    void complete(std::uint32_t core, std::size_t pipe, double now);
+    void refreshReady(CoreState &state, const Timing *timings, std::size_t pipe);
+    [[gnu::noinline, gnu::cold]] void failFlagAlreadySet(std::uint32_t core, std::uint32_t set, std::uint32_t wait,
+                                                         double now);
+    static void noteEnd(CoreState &state, std::uint32_t index, double end);
     void progressGroup(std::size_t group, double now);
     void assignRates(std::size_t group, double now);
     void recordContention(double now);
-    void push(double time, Event::Type type, std::uint32_t a, std::uint32_t b);
+    void dropOpenContention();
+    void push(double time, Event::Type type, std::uint32_t core, std::uint32_t index, std::size_t pipe);
+    Event pop();
     void fail(SimulationError::Kind kind, std::uint32_t core, std::uint32_t index, std::string message);
     void reportDeadlock();
     void finishResult();
@@ -133,22 +175,63 @@ private:
     const std::function<bool()> &m_cancelled;
     Result m_result;
     std::vector<CoreState> m_cores;
-    std::priority_queue<Event, std::vector<Event>, std::greater<>> m_events;
+    std::vector<Event> m_events; // a binary heap, earliest on top
     std::uint64_t m_seq = 0;
+    std::size_t m_busTransfers = 0; // MTE2 and MTE3 work instructions of all cores
 
     std::vector<Transfer> m_transfers;      // slots
     std::vector<std::uint32_t> m_freeSlots;
     std::array<std::vector<std::uint32_t>, 2> m_active; // slots in their data phase, per bus group
+    std::array<std::uint32_t, 2> m_nextEnd{kNone, kNone}; // per bus group: the slot that ends first
     std::array<double, 2> m_groupCapacity{};
-    // The contention interval under way, if any.
+    // The contention interval under way, if any; its shares are already at the
+    // end of m_result.shares, from m_contentionFirstShare on.
     bool m_contended = false;
     double m_contentionStart = 0;
-    std::vector<Share> m_contentionShares;
+    std::size_t m_contentionFirstShare = 0;
 };
 
-void Simulator::push(double time, Event::Type type, std::uint32_t a, std::uint32_t b)
+// A plain binary heap. (std::push_heap moved the new event out of memory it
+// had just written field by field: a store-forwarding stall on every push.)
+// Keys (time, seq) are unique, so any correct heap pops the same sequence.
+void Simulator::push(double time, Event::Type type, std::uint32_t core, std::uint32_t index, std::size_t pipe)
 {
-    m_events.push(Event{time, m_seq++, type, a, b});
+    const Event e{time, m_seq++, core, index, type, static_cast<std::uint8_t>(pipe)};
+    m_events.emplace_back();
+    std::size_t hole = m_events.size() - 1;
+    while (hole > 0) {
+        const std::size_t parent = (hole - 1) / 2;
+        if (!after(m_events[parent].time, m_events[parent].seq, e.time, e.seq))
+            break;
+        m_events[hole] = m_events[parent];
+        hole = parent;
+    }
+    m_events[hole] = e;
+}
+
+Event Simulator::pop()
+{
+    const Event top = m_events.front();
+    const Event last = m_events.back();
+    m_events.pop_back();
+    const std::size_t n = m_events.size();
+    if (n == 0)
+        return top;
+    std::size_t hole = 0;
+    for (;;) {
+        std::size_t child = 2 * hole + 1;
+        if (child >= n)
+            break;
+        if (child + 1 < n && after(m_events[child].time, m_events[child].seq, m_events[child + 1].time,
+                                   m_events[child + 1].seq))
+            ++child;
+        if (!after(last.time, last.seq, m_events[child].time, m_events[child].seq))
+            break;
+        m_events[hole] = m_events[child];
+        hole = child;
+    }
+    m_events[hole] = last;
+    return top;
 }
 
 void Simulator::fail(SimulationError::Kind kind, std::uint32_t core, std::uint32_t index, std::string message)
@@ -159,61 +242,86 @@ void Simulator::fail(SimulationError::Kind kind, std::uint32_t core, std::uint32
                                      std::move(message)};
 }
 
+void Simulator::prepareCore(std::size_t c)
+{
+    const auto &program = m_trace.cores[c].instructions;
+    CoreState &state = m_cores[c];
+    auto &timings = m_result.cores[c].instructions;
+    timings.resize(program.size());
+    m_result.cores[c].startNs = static_cast<double>(c) * m_machine.skewNs;
+    state.entries.resize(program.size());
+    state.remaining.assign(1, 0);
+    state.lastSetRun.fill(kNone);
+
+    // Per flag key, in program order: its set_flag and wait_flag instructions
+    // (the k-th set pairs with the k-th wait).
+    std::array<std::vector<std::uint32_t>, kFlagKeys> sets, waits;
+    std::array<std::uint32_t, kPipeCount> first, last;
+    first.fill(kNone);
+    last.fill(kNone);
+    std::uint32_t segment = 0;
+    for (std::uint32_t i = 0; i < program.size(); ++i) {
+        const Instruction &in = program[i];
+        if (in.kind == Kind::Barrier) {
+            state.barriers.push_back(i);
+            state.remaining.push_back(0);
+            ++segment;
+            continue;
+        }
+        ++state.remaining[segment];
+        Entry &e = state.entries[i];
+        e.segment = segment;
+        e.kind = in.kind;
+        const std::size_t p = pipeIndex(in.pipe);
+        (last[p] == kNone ? first[p] : state.entries[last[p]].next) = i;
+        last[p] = i;
+        if (in.kind == Kind::SetFlag) {
+            e.key = static_cast<std::uint16_t>(flagKey(in));
+            sets[e.key].push_back(i);
+        } else if (in.kind == Kind::WaitFlag) {
+            e.key = static_cast<std::uint16_t>(flagKey(in));
+            waits[e.key].push_back(i);
+        } else if (usesBus(in.pipe)) {
+            ++m_busTransfers;
+        }
+    }
+    for (std::size_t p = 0; p < kPipeCount; ++p)
+        state.pipes[p].head = state.entry(first[p]);
+    state.lastEnd.assign(state.remaining.size(), 0);
+    state.lastIndex.assign(state.remaining.size(), -1);
+    state.openTime.assign(state.remaining.size(), 0);
+    // Pair every flag with its partner now: the k-th set with the k-th wait.
+    for (std::size_t key = 0; key < kFlagKeys; ++key) {
+        const auto &keySets = sets[key];
+        const auto &keyWaits = waits[key];
+        state.setCount[key] = static_cast<std::uint32_t>(keySets.size());
+        state.waitCount[key] = static_cast<std::uint32_t>(keyWaits.size());
+        const std::size_t pairs = std::min(keySets.size(), keyWaits.size());
+        for (std::size_t k = 0; k < pairs; ++k) {
+            timings[keySets[k]].flag = static_cast<std::int32_t>(keyWaits[k]);
+            timings[keyWaits[k]].flag = static_cast<std::int32_t>(keySets[k]);
+        }
+        for (std::size_t k = 0; k < keyWaits.size() && k + 1 < keySets.size(); ++k)
+            state.entries[keyWaits[k]].nextSet = keySets[k + 1];
+        if (keySets.size() > keyWaits.size()) {
+            m_result.warnings.push_back(describeAt(m_trace, c, keySets[keyWaits.size()]) + ": never waited for ("
+                                        + std::to_string(keySets.size()) + " set_flag, "
+                                        + std::to_string(keyWaits.size()) + " wait_flag on this flag)");
+        }
+    }
+}
+
 void Simulator::prepare()
 {
     m_cores.resize(m_trace.cores.size());
     m_result.cores.resize(m_trace.cores.size());
-    for (std::size_t c = 0; c < m_trace.cores.size(); ++c) {
-        const auto &program = m_trace.cores[c].instructions;
-        CoreState &state = m_cores[c];
-        state.segment.resize(program.size());
-        state.occurrence.assign(program.size(), 0);
-        std::array<std::size_t, kPipeCount> perPipe{};
-        for (const Instruction &in : program)
-            ++perPipe[pipeIndex(in.pipe)];
-        for (std::size_t p = 0; p < kPipeCount; ++p)
-            state.pipes[p].queue.reserve(perPipe[p]);
-        std::uint32_t segment = 0;
-        state.remaining.push_back(0);
-        for (std::uint32_t i = 0; i < program.size(); ++i) {
-            const Instruction &in = program[i];
-            state.segment[i] = segment;
-            if (in.kind == Kind::Barrier) {
-                state.barriers.push_back(i);
-                ++segment;
-                state.remaining.push_back(0);
-                continue;
-            }
-            ++state.remaining[segment];
-            state.pipes[pipeIndex(in.pipe)].queue.push_back(i);
-            if (in.kind == Kind::SetFlag || in.kind == Kind::WaitFlag) {
-                FlagQueue &q = state.flags[flagKey(in)];
-                auto &list = in.kind == Kind::SetFlag ? q.sets : q.waits;
-                state.occurrence[i] = static_cast<std::uint32_t>(list.size());
-                list.push_back(i);
-            }
-        }
-        state.lastEnd.assign(state.remaining.size(), 0);
-        state.lastIndex.assign(state.remaining.size(), -1);
-        state.openTime.assign(state.remaining.size(), 0);
-        m_result.cores[c].instructions.resize(program.size());
-        m_result.cores[c].startNs = static_cast<double>(c) * m_machine.skewNs;
-        // Pair every flag with its partner now: the k-th set with the k-th wait.
-        for (std::size_t key = 0; key < kFlagKeys; ++key) {
-            const FlagQueue &q = state.flags[key];
-            const std::size_t pairs = std::min(q.sets.size(), q.waits.size());
-            for (std::size_t k = 0; k < pairs; ++k) {
-                m_result.cores[c].instructions[q.sets[k]].flag = static_cast<std::int32_t>(q.waits[k]);
-                m_result.cores[c].instructions[q.waits[k]].flag = static_cast<std::int32_t>(q.sets[k]);
-            }
-            if (q.sets.size() > q.waits.size()) {
-                m_result.warnings.push_back(describeAt(m_trace, c, q.sets[q.waits.size()])
-                                            + ": never waited for (" + std::to_string(q.sets.size())
-                                            + " set_flag, " + std::to_string(q.waits.size())
-                                            + " wait_flag on this flag)");
-            }
-        }
-    }
+    for (std::size_t c = 0; c < m_trace.cores.size(); ++c)
+        prepareCore(c);
+    // Each start or end of a transfer closes at most one contention interval;
+    // an interval has some two or three shares. Growing these arrays by
+    // doubling moved them several times at 10⁶ instructions.
+    m_result.contention.reserve(2 * m_busTransfers);
+    m_result.shares.reserve(4 * m_busTransfers);
     if (m_machine.busMode == BusMode::HalfDuplex)
         m_groupCapacity = {m_machine.busGBps, m_machine.busGBps};
     else
@@ -227,22 +335,25 @@ void Simulator::advance(std::uint32_t core, double now)
     CoreState &state = m_cores[core];
     if (!state.started)
         return;
-    const auto &program = m_trace.cores[core].instructions;
-    auto &timings = m_result.cores[core].instructions;
+    Timing *timings = m_result.cores[core].instructions.data();
     bool progress = true;
     while (progress && !m_result.error) {
         progress = false;
-        for (PipeState &pipe : state.pipes) {
-            if (pipe.busy || pipe.head >= pipe.queue.size())
-                continue;
-            const std::uint32_t i = pipe.queue[pipe.head];
-            const std::uint32_t segment = state.segment[i];
-            if (segment > state.firstOpen)
-                continue; // behind a barrier whose predecessors have not all ended
+        // The pipes in order, skipping those with nothing to do (busy, empty,
+        // behind a barrier whose predecessors have not all ended, or a wait
+        // whose set_flag has not run): they would change nothing.
+        for (unsigned p = 0;; ++p) {
+            const unsigned rest = state.ready >> p;
+            if (rest == 0)
+                break;
+            p += static_cast<unsigned>(std::countr_zero(rest));
+            PipeState &pipe = state.pipes[p];
+            const Entry &entry = *pipe.head;
+            const std::uint32_t i = state.indexOf(pipe.head);
+            const std::uint32_t segment = entry.segment;
             Timing &t = timings[i];
-            const Instruction &in = program[i];
             // Record the start once; waits keep it while they stall.
-            const bool waitingAlready = in.kind == Kind::WaitFlag && t.end < 0;
+            const bool waitingAlready = entry.kind == Kind::WaitFlag && t.end < 0;
             if (!waitingAlready) {
                 t.start = now;
                 // The latest of: previous on the pipe, the barrier opening the segment, the core's start.
@@ -260,21 +371,23 @@ void Simulator::advance(std::uint32_t core, double now)
             }
             // Only an instruction that ends at once (a flag, a satisfied wait)
             // can release another pipe: then look at every pipe again.
-            switch (in.kind) {
+            switch (entry.kind) {
             case Kind::Work:
                 pipe.busy = true;
-                startWork(core, i, now);
+                state.ready &= ~(1u << p);
+                startWork(core, p, i, now);
                 break;
             case Kind::SetFlag:
-                complete(core, i, now);
+                complete(core, p, now);
                 progress = true;
                 break;
             case Kind::WaitFlag:
                 if (t.flag >= 0 && timings[t.flag].executed) {
-                    complete(core, i, now);
+                    complete(core, p, now);
                     progress = true;
                 } else {
                     t.end = -1; // marks "stalled at the head of its pipe"
+                    state.ready &= ~(1u << p);
                 }
                 break;
             case Kind::Barrier: break; // never queued on a pipe
@@ -283,25 +396,25 @@ void Simulator::advance(std::uint32_t core, double now)
     }
 }
 
-void Simulator::startWork(std::uint32_t core, std::uint32_t index, double now)
+void Simulator::startWork(std::uint32_t core, std::size_t pipe, std::uint32_t index, double now)
 {
     const Instruction &in = m_trace.cores[core].instructions[index];
-    const PipeParams &p = m_machine.pipe(in.pipe);
+    const PipeParams &p = m_machine.pipes[pipe];
     if (!usesBus(in.pipe)) {
-        push(now + p.initNs + in.size / p.throughput, Event::Type::WorkEnd, core, index);
+        push(now + p.initNs + in.size / p.throughput, Event::Type::WorkEnd, core, index, pipe);
         return;
     }
     if (p.initNs > 0)
-        push(now + p.initNs, Event::Type::DataStart, core, index);
+        push(now + p.initNs, Event::Type::DataStart, core, index, pipe);
     else
-        beginTransfer(core, index, now);
+        beginTransfer(core, pipe, index, now);
 }
 
-void Simulator::beginTransfer(std::uint32_t core, std::uint32_t index, double now)
+void Simulator::beginTransfer(std::uint32_t core, std::size_t pipe, std::uint32_t index, double now)
 {
     const Instruction &in = m_trace.cores[core].instructions[index];
     if (in.size <= 0) {
-        push(now, Event::Type::WorkEnd, core, index);
+        push(now, Event::Type::WorkEnd, core, index, pipe);
         return;
     }
     std::uint32_t slot;
@@ -314,8 +427,8 @@ void Simulator::beginTransfer(std::uint32_t core, std::uint32_t index, double no
     }
     Transfer &t = m_transfers[slot];
     const std::size_t group = m_machine.busMode == BusMode::Separate && in.pipe == Pipe::MTE3 ? 1 : 0;
-    const std::uint32_t version = t.version + 1;
-    t = Transfer{core, index, group, in.size, in.size, 0, m_machine.pipe(in.pipe).throughput, now, version};
+    t = Transfer{core, index, static_cast<std::uint8_t>(pipe), group, in.size, in.size, 0,
+                 m_machine.pipes[pipe].throughput, now, 0, 0};
     progressGroup(group, now);
     m_active[group].push_back(slot);
     assignRates(group, now);
@@ -324,16 +437,14 @@ void Simulator::beginTransfer(std::uint32_t core, std::uint32_t index, double no
 
 void Simulator::finishTransfer(std::uint32_t slot, double now)
 {
-    Transfer &t = m_transfers[slot];
-    const std::size_t group = t.group;
-    progressGroup(group, now);
-    auto &active = m_active[group];
+    const Transfer t = m_transfers[slot];
+    progressGroup(t.group, now);
+    auto &active = m_active[t.group];
     active.erase(std::find(active.begin(), active.end(), slot));
-    ++t.version; // invalidates any event still queued for this slot
     m_freeSlots.push_back(slot);
-    assignRates(group, now);
+    assignRates(t.group, now);
     recordContention(now);
-    complete(t.core, t.instruction, now);
+    complete(t.core, t.pipe, now);
 }
 
 // Bytes moved since the last change, at the rates of that period.
@@ -353,24 +464,42 @@ void Simulator::progressGroup(std::size_t group, double now)
 void Simulator::assignRates(std::size_t group, double now)
 {
     const auto &active = m_active[group];
+    m_nextEnd[group] = kNone;
     if (active.empty())
         return;
     const double share = m_groupCapacity[group] / static_cast<double>(active.size());
+    double first = 0;
     for (std::uint32_t slot : active) {
         Transfer &t = m_transfers[slot];
         t.rate = std::min(t.cap, share);
-        ++t.version;
-        push(now + t.remaining / t.rate, Event::Type::TransferEnd, slot, t.version);
+        t.endTime = now + t.remaining / t.rate;
+        t.endSeq = m_seq++;
+        // Sequence numbers rise along the loop: among equal times the first wins.
+        if (m_nextEnd[group] == kNone || t.endTime < first) {
+            m_nextEnd[group] = slot;
+            first = t.endTime;
+        }
     }
+}
+
+// A simulation stopped by an error leaves the interval under way unrecorded.
+void Simulator::dropOpenContention()
+{
+    if (m_contended)
+        m_result.shares.resize(m_contentionFirstShare);
+    m_contended = false;
 }
 
 void Simulator::recordContention(double now)
 {
-    if (m_contended && now > m_contentionStart) {
-        m_result.contention.push_back({m_contentionStart, now, static_cast<std::uint32_t>(m_result.shares.size()),
-                                       static_cast<std::uint32_t>(m_contentionShares.size())});
-        m_result.shares.insert(m_result.shares.end(), m_contentionShares.begin(), m_contentionShares.end());
-        m_result.contentionNs += now - m_contentionStart;
+    if (m_contended) {
+        if (now > m_contentionStart) {
+            m_result.contention.push_back({m_contentionStart, now, static_cast<std::uint32_t>(m_contentionFirstShare),
+                                           static_cast<std::uint32_t>(m_result.shares.size() - m_contentionFirstShare)});
+            m_result.contentionNs += now - m_contentionStart;
+        } else {
+            m_result.shares.resize(m_contentionFirstShare); // an empty interval: no record
+        }
     }
     m_contended = false;
     for (const auto &group : m_active) {
@@ -381,53 +510,65 @@ void Simulator::recordContention(double now)
             m_contended = m_contended || earlier(t.rate, t.cap);
         }
     }
-    m_contentionShares.clear();
     if (!m_contended)
         return;
     m_contentionStart = now;
+    m_contentionFirstShare = m_result.shares.size();
     for (const auto &group : m_active) {
         for (std::uint32_t slot : group) {
             const Transfer &t = m_transfers[slot];
-            m_contentionShares.push_back({t.core, t.instruction, t.rate});
+            m_result.shares.push_back({t.core, t.instruction, t.rate});
         }
     }
 }
 
-void Simulator::complete(std::uint32_t core, std::uint32_t index, double now)
+// Ends the instruction at the head of the pipe.
+void Simulator::complete(std::uint32_t core, std::size_t p, double now)
 {
     CoreState &state = m_cores[core];
-    const Instruction &in = m_trace.cores[core].instructions[index];
-    auto &timings = m_result.cores[core].instructions;
+    PipeState &pipe = state.pipes[p];
+    const Entry &entry = *pipe.head;
+    const std::uint32_t index = state.indexOf(pipe.head);
+    Timing *timings = m_result.cores[core].instructions.data();
     Timing &t = timings[index];
     t.executed = true;
     t.end = now;
+    noteEnd(state, index, now);
 
-    PipeState &pipe = state.pipes[pipeIndex(in.pipe)];
     pipe.busy = false;
     pipe.freeAt = now;
     pipe.last = static_cast<std::int32_t>(index);
-    ++pipe.head;
-    if (in.kind == Kind::Work)
-        m_result.cores[core].busyNs[pipeIndex(in.pipe)] += now - t.start;
+    pipe.head = state.entry(entry.next);
+    if (pipe.head && pipe.head->segment <= state.firstOpen)
+        state.ready |= 1u << p; // a fresh instruction: never a stalled wait
+    else
+        state.ready &= ~(1u << p);
+    if (entry.kind == Kind::Work)
+        m_result.cores[core].busyNs[p] += now - t.start;
+    if (entry.kind == Kind::SetFlag) {
+        state.lastSetRun[entry.key] = index;
+        if (t.flag >= 0 && timings[t.flag].end < 0) {
+            // Its wait_flag stalls at the head of its pipe: now it can go on.
+            refreshReady(state, timings, pipeIndex(m_trace.cores[core].instructions[t.flag].pipe));
+        }
+    }
 
-    if (in.kind == Kind::WaitFlag) {
+    if (entry.kind == Kind::WaitFlag) {
         if (earlier(t.start, now))
             m_result.stalls.push_back({core, index, t.start, now});
         // The flag is binary: the next set on this key must not come before this
         // wait clears it. Checked here rather than at the set, because the wait
         // may still end at the very time of that set.
-        const FlagQueue &q = state.flags[flagKey(in)];
-        const std::uint32_t next = state.occurrence[index] + 1;
-        if (next < q.sets.size() && timings[q.sets[next]].executed && earlier(timings[q.sets[next]].end, now)) {
-            fail(SimulationError::Kind::FlagAlreadySet, core, q.sets[next],
-                 describeAt(m_trace, core, q.sets[next]) + ": sets a flag that is already set (at t = "
-                     + formatNumber(timings[q.sets[next]].end, 9) + " ns; the wait_flag that clears it, "
-                     + describeAt(m_trace, core, index) + ", ends at t = " + formatNumber(now, 9) + " ns)");
-        }
+        const std::uint32_t next = entry.nextSet;
+        const std::uint32_t lastSet = state.lastSetRun[entry.key];
+        if (next != kNone && lastSet != kNone && lastSet >= next && earlier(timings[next].end, now)) [[unlikely]]
+            failFlagAlreadySet(core, next, index, now);
     }
+    if (state.barriers.empty())
+        return; // a single segment that no barrier closes
     // Barrier bookkeeping: segments end in order, since nothing of a later
     // segment can start before an earlier one has ended.
-    const std::uint32_t segment = state.segment[index];
+    const std::uint32_t segment = entry.segment;
     if (now >= state.lastEnd[segment]) {
         state.lastEnd[segment] = now;
         state.lastIndex[segment] = static_cast<std::int32_t>(index);
@@ -439,6 +580,7 @@ void Simulator::complete(std::uint32_t core, std::uint32_t index, double now)
         Timing &b = timings[barrier];
         b.executed = true;
         b.start = b.end = now;
+        noteEnd(state, barrier, now);
         if (state.lastIndex[s] >= 0) {
             b.cause = state.lastIndex[s];
             b.causeKind = Dependency::Barrier;
@@ -448,7 +590,41 @@ void Simulator::complete(std::uint32_t core, std::uint32_t index, double now)
         }
         state.openTime[s + 1] = now;
         ++state.firstOpen;
+        for (std::size_t p = 0; p < kPipeCount; ++p)
+            refreshReady(state, timings, p);
     }
+}
+
+void Simulator::failFlagAlreadySet(std::uint32_t core, std::uint32_t set, std::uint32_t wait, double now)
+{
+    const Timing &t = m_result.cores[core].instructions[set];
+    fail(SimulationError::Kind::FlagAlreadySet, core, set,
+         describeAt(m_trace, core, set) + ": sets a flag that is already set (at t = " + formatNumber(t.end, 9)
+             + " ns; the wait_flag that clears it, " + describeAt(m_trace, core, wait) + ", ends at t = "
+             + formatNumber(now, 9) + " ns)");
+}
+
+void Simulator::noteEnd(CoreState &state, std::uint32_t index, double end)
+{
+    ++state.executed;
+    if (state.latestIndex == kNone || end > state.latestEnd || (end == state.latestEnd && index < state.latestIndex)) {
+        state.latestEnd = end;
+        state.latestIndex = index;
+    }
+}
+
+void Simulator::refreshReady(CoreState &state, const Timing *timings, std::size_t p)
+{
+    const PipeState &pipe = state.pipes[p];
+    bool ready = !pipe.busy && pipe.head && pipe.head->segment <= state.firstOpen;
+    if (ready && pipe.head->kind == Kind::WaitFlag) {
+        const Timing &t = timings[state.indexOf(pipe.head)];
+        ready = !(t.end < 0) || (t.flag >= 0 && timings[t.flag].executed);
+    }
+    if (ready)
+        state.ready |= 1u << p;
+    else
+        state.ready &= ~(1u << p);
 }
 
 void Simulator::reportDeadlock()
@@ -458,10 +634,10 @@ void Simulator::reportDeadlock()
         const Instruction &in = m_trace.cores[c].instructions[i];
         std::string why;
         if (timings[i].flag < 0) {
-            const FlagQueue &q = m_cores[c].flags[flagKey(in)];
+            const std::size_t key = flagKey(in);
             why = "no matching set_flag: core " + std::to_string(c) + " sets this flag "
-                + std::to_string(q.sets.size()) + " time(s) and waits for it " + std::to_string(q.waits.size())
-                + " time(s)";
+                + std::to_string(m_cores[c].setCount[key]) + " time(s) and waits for it "
+                + std::to_string(m_cores[c].waitCount[key]) + " time(s)";
         } else {
             why = "its matching set_flag never runs: " + describeAt(m_trace, c, timings[i].flag);
         }
@@ -471,20 +647,22 @@ void Simulator::reportDeadlock()
     for (std::size_t c = 0; c < m_cores.size(); ++c) {
         const auto &timings = m_result.cores[c].instructions;
         // The first stalled wait in program order explains the rest of the core.
-        std::uint32_t first = std::numeric_limits<std::uint32_t>::max();
+        std::uint32_t first = kNone;
         for (const PipeState &pipe : m_cores[c].pipes) {
-            if (pipe.head < pipe.queue.size()) {
-                const std::uint32_t i = pipe.queue[pipe.head];
-                if (m_trace.cores[c].instructions[i].kind == Kind::WaitFlag && timings[i].end < 0)
+            if (pipe.head) {
+                const std::uint32_t i = m_cores[c].indexOf(pipe.head);
+                if (pipe.head->kind == Kind::WaitFlag && timings[i].end < 0)
                     first = std::min(first, i);
             }
         }
-        if (first != std::numeric_limits<std::uint32_t>::max()) {
+        if (first != kNone) {
             fail(SimulationError::Kind::Deadlock, static_cast<std::uint32_t>(c), first, waitMessage(c, first));
             return;
         }
     }
     for (std::size_t c = 0; c < m_cores.size(); ++c) {
+        if (m_cores[c].executed == m_result.cores[c].instructions.size())
+            continue; // all ran
         for (std::uint32_t i = 0; i < m_result.cores[c].instructions.size(); ++i) {
             if (!m_result.cores[c].instructions[i].executed) {
                 fail(SimulationError::Kind::Deadlock, static_cast<std::uint32_t>(c), i,
@@ -497,19 +675,19 @@ void Simulator::reportDeadlock()
 
 void Simulator::finishResult()
 {
+    // The first instruction, cores in order and each in program order, that
+    // ends last: per core, the first one at its latest end (noteEnd()).
     std::int32_t lastCore = -1, lastIndex = -1;
     for (std::size_t c = 0; c < m_result.cores.size(); ++c) {
         CoreResult &core = m_result.cores[c];
+        const CoreState &state = m_cores[c]; // prepare() sized both alike
         core.endNs = core.startNs;
-        for (std::size_t i = 0; i < core.instructions.size(); ++i) {
-            const Timing &t = core.instructions[i];
-            if (!t.executed)
-                continue;
-            core.endNs = std::max(core.endNs, t.end);
-            if (lastCore < 0 || t.end > m_result.totalNs) {
-                m_result.totalNs = t.end;
+        if (state.latestIndex != kNone) {
+            core.endNs = std::max(core.endNs, state.latestEnd);
+            if (lastCore < 0 || state.latestEnd > m_result.totalNs) {
+                m_result.totalNs = state.latestEnd;
                 lastCore = static_cast<std::int32_t>(c);
-                lastIndex = static_cast<std::int32_t>(i);
+                lastIndex = static_cast<std::int32_t>(state.latestIndex);
             }
         }
         m_result.totalNs = std::max(m_result.totalNs, core.endNs);
@@ -547,41 +725,56 @@ Result Simulator::run()
     }
     prepare();
     for (std::uint32_t c = 0; c < m_cores.size(); ++c)
-        push(m_result.cores[c].startNs, Event::Type::CoreStart, c, 0);
+        push(m_result.cores[c].startNs, Event::Type::CoreStart, c, 0, 0);
     std::uint32_t sinceCheck = 0;
-    while (!m_events.empty() && !m_result.error) {
+    while (!m_result.error) {
         if (++sinceCheck == 1024) {
             sinceCheck = 0;
             if (m_cancelled && m_cancelled()) {
                 fail(SimulationError::Kind::Cancelled, 0, 0, "cancelled: a newer request superseded this simulation");
+                dropOpenContention();
                 return std::move(m_result);
             }
         }
-        const Event e = m_events.top();
-        m_events.pop();
-        switch (e.type) {
-        case Event::Type::CoreStart:
-            m_cores[e.a].started = true;
-            advance(e.a, e.time);
-            break;
-        case Event::Type::WorkEnd:
-            complete(e.a, e.b, e.time);
-            advance(e.a, e.time);
-            break;
-        case Event::Type::DataStart:
-            beginTransfer(e.a, e.b, e.time);
-            break;
-        case Event::Type::TransferEnd: {
-            const Transfer &t = m_transfers[e.a];
-            if (t.version != e.b)
-                break; // re-timed since
-            const std::uint32_t core = t.core;
-            finishTransfer(e.a, e.time);
-            advance(core, e.time);
-            break;
+        // The earliest transfer end of either bus group...
+        std::uint32_t slot = m_nextEnd[0];
+        if (const std::uint32_t other = m_nextEnd[1]; other != kNone) {
+            if (slot == kNone
+                || after(m_transfers[slot].endTime, m_transfers[slot].endSeq, m_transfers[other].endTime,
+                         m_transfers[other].endSeq))
+                slot = other;
         }
+        // ...unless an event of the heap comes first.
+        if (!m_events.empty()
+            && (slot == kNone
+                || !after(m_events.front().time, m_events.front().seq, m_transfers[slot].endTime,
+                          m_transfers[slot].endSeq))) {
+            const Event e = pop();
+            switch (e.type) {
+            case Event::Type::CoreStart:
+                m_cores[e.core].started = true;
+                for (std::size_t p = 0; p < kPipeCount; ++p)
+                    refreshReady(m_cores[e.core], m_result.cores[e.core].instructions.data(), p);
+                advance(e.core, e.time);
+                break;
+            case Event::Type::WorkEnd:
+                complete(e.core, e.pipe, e.time);
+                advance(e.core, e.time);
+                break;
+            case Event::Type::DataStart:
+                beginTransfer(e.core, e.pipe, e.index, e.time);
+                break;
+            }
+        } else if (slot != kNone) {
+            const std::uint32_t core = m_transfers[slot].core;
+            const double time = m_transfers[slot].endTime;
+            finishTransfer(slot, time);
+            advance(core, time);
+        } else {
+            break;
         }
     }
+    dropOpenContention();
     if (!m_result.error)
         reportDeadlock();
     finishResult();

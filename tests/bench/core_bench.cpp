@@ -1,0 +1,477 @@
+// roofline-core-bench: throughput of the modelling core without Qt — the
+// Verrocchio event simulation (instructions/s and resident memory), the
+// sweeps of Gables and AMAIX (points/s by grid size), and a
+// digest of its results that must not change when the simulator is made
+// faster (bit-identical timings).
+//
+//   roofline-core-bench [--quick] [--only simulate|digest|sweep|export] [--document]
+//                       [--instructions N] [--cores C]
+//
+// A program, not a test: ctest runs it once with --quick so that it cannot rot.
+// Under `valgrind --tool=callgrind` use one size, e.g. `--only simulate
+// --instructions 100000 --iterations 3`: instruction counts do not depend on
+// the machine's load, wall-clock times do.
+#include "common/allocator.h"
+#include "amaix/io.h"
+#include "amaix/sweep.h"
+#include "gables/io.h"
+#include "gables/sweep.h"
+#include "verrocchio/io.h"
+
+#include <nlohmann/json.hpp>
+#include "verrocchio/simulation.h"
+#include "verrocchio/synthetic.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <tuple>
+#include <string>
+#include <vector>
+
+namespace {
+
+using namespace roofline::verrocchio;
+
+double seconds(std::chrono::steady_clock::time_point since)
+{
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - since).count();
+}
+
+// Resident memory of this process in MB, from /proc/self/statm (0 elsewhere).
+double residentMB()
+{
+    std::ifstream statm("/proc/self/statm");
+    long pages = 0, resident = 0;
+    if (!(statm >> pages >> resident))
+        return 0;
+    return double(resident) * 4096.0 / 1e6;
+}
+
+// Heap bytes a trace and a result hold (capacities, not sizes).
+double megabytes(const Trace &trace)
+{
+    std::size_t bytes = sizeof(Trace);
+    for (const CoreProgram &c : trace.cores)
+        bytes += c.instructions.capacity() * sizeof(Instruction) + c.name.capacity();
+    for (const std::string &s : trace.names)
+        bytes += sizeof(s) + s.capacity();
+    for (const std::string &s : trace.origins)
+        bytes += sizeof(s) + s.capacity();
+    return double(bytes) / 1e6;
+}
+
+double megabytes(const Result &r)
+{
+    std::size_t bytes = sizeof(Result);
+    for (const CoreResult &c : r.cores)
+        bytes += sizeof(CoreResult) + c.instructions.capacity() * sizeof(Timing);
+    bytes += r.stalls.capacity() * sizeof(Stall) + r.contention.capacity() * sizeof(ContentionInterval)
+        + r.shares.capacity() * sizeof(Share) + r.criticalPath.capacity() * sizeof(PathStep);
+    return double(bytes) / 1e6;
+}
+
+struct Stats
+{
+    double median = 0, p90 = 0, min = 0;
+};
+
+Stats summarize(std::vector<double> v)
+{
+    std::sort(v.begin(), v.end());
+    return {v[v.size() / 2], v[std::min(v.size() - 1, v.size() * 9 / 10)], v.front()};
+}
+
+void benchSimulate(std::size_t n, int cores, int iterations)
+{
+    const double before = residentMB();
+    const Trace trace = syntheticVectorAdd(n, cores);
+    const double withTrace = residentMB();
+    const Machine machine = ascend310();
+    std::vector<double> t;
+    double withResult = 0, resultMB = 0;
+    for (int i = 0; i < iterations; ++i) {
+        const auto start = std::chrono::steady_clock::now();
+        const Result r = simulate(trace, machine);
+        t.push_back(seconds(start));
+        if (i == 0) {
+            withResult = residentMB();
+            resultMB = megabytes(r);
+        }
+        if (!r.ok())
+            std::fprintf(stderr, "simulation failed: %s\n", r.error->message.c_str());
+    }
+    const Stats s = summarize(t);
+    const double count = double(trace.instructionCount());
+    std::printf("simulate %8.0f instructions, %d cores: median %8.3f ms  p90 %8.3f ms  min %8.3f ms  "
+                "%6.1f M instructions/s (median)\n"
+                "         held: trace %.1f MB, result %.1f MB; resident after the first run: +%.0f MB trace, +%.0f MB "
+                "simulation (its peak, kept for the next run)\n",
+                count, cores, s.median * 1e3, s.p90 * 1e3, s.min * 1e3, count / s.median / 1e6, megabytes(trace),
+                resultMB, withTrace - before, withResult - withTrace);
+}
+
+// FNV-1a over every field of a result: equal digests before and after a
+// change of the simulator mean the same timings to the last bit.
+struct Digest
+{
+    std::uint64_t h = 1469598103934665603ull;
+    template<typename T>
+    void add(const T &v)
+    {
+        unsigned char bytes[sizeof(T)];
+        std::memcpy(bytes, &v, sizeof(T));
+        for (unsigned char b : bytes)
+            h = (h ^ b) * 1099511628211ull;
+    }
+    void add(const std::string &s)
+    {
+        for (char c : s)
+            add(c);
+        add(s.size());
+    }
+};
+
+std::uint64_t digest(const Result &r)
+{
+    Digest d;
+    d.add(r.error.has_value());
+    if (r.error) {
+        d.add(int(r.error->kind));
+        d.add(r.error->core);
+        d.add(r.error->instruction);
+        d.add(r.error->message);
+    }
+    d.add(r.totalNs);
+    for (const CoreResult &c : r.cores) {
+        for (const Timing &t : c.instructions) {
+            d.add(t.executed);
+            d.add(t.start);
+            d.add(t.end);
+            d.add(t.cause);
+            d.add(t.causeKind);
+            d.add(t.flag);
+        }
+        for (double b : c.busyNs)
+            d.add(b);
+        d.add(c.startNs);
+        d.add(c.endNs);
+    }
+    for (const Stall &s : r.stalls) {
+        d.add(s.core);
+        d.add(s.instruction);
+        d.add(s.start);
+        d.add(s.end);
+    }
+    for (const ContentionInterval &c : r.contention) {
+        d.add(c.start);
+        d.add(c.end);
+        d.add(c.firstShare);
+        d.add(c.shareCount);
+    }
+    for (const Share &s : r.shares) {
+        d.add(s.core);
+        d.add(s.instruction);
+        d.add(s.rateGBps);
+    }
+    d.add(r.contentionNs);
+    for (const PathStep &p : r.criticalPath) {
+        d.add(p.core);
+        d.add(p.instruction);
+        d.add(p.via);
+    }
+    for (const std::string &w : r.warnings)
+        d.add(w);
+    return d.h;
+}
+
+// Random programs: work of random sizes (some zero) on random pipes, flags
+// mostly in set-then-wait pairs but some unmatched or out of order, and
+// barriers, so that deadlocks and flag errors are digested too.
+Trace randomTrace(std::mt19937 &rng, std::size_t length, int cores)
+{
+    Trace trace;
+    trace.name = "random";
+    std::uniform_int_distribution<int> pipe(0, int(kPipeCount) - 1), percent(0, 99), event(0, 1);
+    std::uniform_real_distribution<double> size(0, 8192);
+    for (int c = 0; c < cores; ++c) {
+        CoreProgram program;
+        std::vector<Instruction> pendingWaits;
+        while (program.instructions.size() < length) {
+            Instruction in;
+            const int roll = percent(rng);
+            if (roll < 55) {
+                in.pipe = kAllPipes[std::size_t(pipe(rng))];
+                in.size = percent(rng) < 5 ? 0 : std::floor(size(rng));
+            } else if (roll < 80) {
+                in.kind = Instruction::Kind::SetFlag;
+                in.pipe = kAllPipes[std::size_t(pipe(rng))];
+                in.other = kAllPipes[std::size_t(pipe(rng))];
+                in.eventId = std::uint8_t(event(rng));
+                Instruction wait = in;
+                wait.kind = Instruction::Kind::WaitFlag;
+                std::swap(wait.pipe, wait.other);
+                if (percent(rng) < 97)
+                    pendingWaits.push_back(wait);
+            } else if (roll < 95 && !pendingWaits.empty()) {
+                const std::size_t k = percent(rng) < 90 ? 0 : pendingWaits.size() - 1;
+                in = pendingWaits[k];
+                pendingWaits.erase(pendingWaits.begin() + std::ptrdiff_t(k));
+            } else if (roll < 98) {
+                in.kind = Instruction::Kind::Barrier;
+            } else {
+                continue;
+            }
+            program.instructions.push_back(in);
+        }
+        for (const Instruction &wait : pendingWaits)
+            program.instructions.push_back(wait);
+        trace.cores.push_back(std::move(program));
+    }
+    return trace;
+}
+
+// Many machines × traces: half duplex and separate buses, with and without
+// Init, skewed cores, a slow bus (contention everywhere), one to four cores.
+void printDigests(bool quick)
+{
+    std::vector<std::pair<std::string, Machine>> machines;
+    machines.emplace_back("ascend310", ascend310());
+    Machine m = ascend310();
+    m.busMode = BusMode::Separate;
+    m.readGBps = 40;
+    m.writeGBps = 25;
+    machines.emplace_back("separate", m);
+    m = ascend310();
+    m.pipe(Pipe::MTE2).initNs = 0;
+    m.pipe(Pipe::MTE3).initNs = 0;
+    m.skewNs = 0;
+    machines.emplace_back("no-init", m);
+    m = ascend310();
+    m.busGBps = 7.5;
+    m.skewNs = 33.3;
+    machines.emplace_back("slow-bus", m);
+    std::uint64_t all = 1469598103934665603ull;
+    for (std::size_t n : {std::size_t(100), std::size_t(12345), quick ? std::size_t(20000) : std::size_t(300000)}) {
+        for (int cores : {1, 2, 4}) {
+            Trace trace = syntheticVectorAdd(n, cores);
+            for (auto &[name, machine] : machines) {
+                machine.coreCount = std::max(machine.coreCount, cores);
+                const std::uint64_t h = digest(simulate(trace, machine));
+                std::printf("digest %7zu instructions %d cores %-10s %016llx\n", n, cores, name.c_str(),
+                            static_cast<unsigned long long>(h));
+                all = (all ^ h) * 1099511628211ull;
+            }
+        }
+    }
+    // Random traces: many end in a deadlock or a flag error, which must stay as they were.
+    std::mt19937 rng(15);
+    std::uint64_t random = 1469598103934665603ull;
+    std::size_t errors = 0;
+    for (int k = 0; k < (quick ? 50 : 2000); ++k) {
+        const int cores = 1 + k % 3;
+        const Trace trace = randomTrace(rng, 10 + std::size_t(k % 7) * 40, cores);
+        Machine machine = machines[std::size_t(k) % machines.size()].second;
+        machine.coreCount = std::max(machine.coreCount, cores);
+        const Result r = simulate(trace, machine);
+        errors += r.ok() ? 0 : 1;
+        random = (random ^ digest(r)) * 1099511628211ull;
+    }
+    std::printf("digest random traces (%zu of them stopped on an error) %016llx\n", errors,
+                static_cast<unsigned long long>(random));
+    // The shipped examples.
+    for (const char *dir : {"/examples/verrocchio", "/tests/core/verrocchio/data"}) {
+        std::vector<std::filesystem::path> files;
+        for (const auto &f : std::filesystem::directory_iterator(std::string(ROOFLINE_SOURCE_DIR) + dir))
+            files.push_back(f.path());
+        std::sort(files.begin(), files.end());
+        for (const auto &f : files) {
+            if (f.extension() != ".txt" && (f.extension() != ".json" || f.filename() == "ascend310.json"))
+                continue;
+            const TraceLoadResult loaded = loadTraceFile(f.string());
+            if (!loaded.trace)
+                continue;
+            for (auto &[name, machine] : machines) {
+                Machine m = machine;
+                m.coreCount = std::max<int>(m.coreCount, int(loaded.trace->cores.size()));
+                std::printf("digest %-40s %-10s %016llx\n", f.filename().c_str(), name.c_str(),
+                            static_cast<unsigned long long>(digest(simulate(*loaded.trace, m))));
+            }
+        }
+    }
+    std::printf("digest all %016llx\n", static_cast<unsigned long long>(all));
+}
+
+// Peak resident memory since the last reset, in MB (Linux: VmHWM; writing
+// 5 to clear_refs resets it).
+double peakMB()
+{
+    std::ifstream status("/proc/self/status");
+    for (std::string line; std::getline(status, line);) {
+        if (line.rfind("VmHWM:", 0) == 0)
+            return std::stod(line.substr(6)) / 1e3;
+    }
+    return 0;
+}
+
+void resetPeak()
+{
+    std::ofstream("/proc/self/clear_refs") << "5";
+}
+
+// The exports of a 10⁶-instruction result: time, peak memory and size,
+// streamed (plain and gzip) and, with --document, as the nlohmann document
+// the Chrome Trace used to be built as.
+void benchExports(std::size_t n, bool document)
+{
+    const Trace trace = syntheticVectorAdd(n, 2);
+    const Machine machine = ascend310();
+    const Result result = simulate(trace, machine);
+    const std::string dir = std::filesystem::temp_directory_path().string();
+    const auto run = [&](const char *what, auto &&work, const std::string &path) {
+        resetPeak();
+        const double before = peakMB();
+        const auto start = std::chrono::steady_clock::now();
+        work();
+        const double s = seconds(start);
+        const double size = path.empty() ? 0 : double(std::filesystem::file_size(path)) / 1e6;
+        std::printf("export %8zu instructions  %-34s %7.2f s  peak memory +%6.0f MB  file %7.1f MB\n",
+                    trace.instructionCount(), what, s, peakMB() - before, size);
+        if (!path.empty())
+            std::filesystem::remove(path);
+    };
+    for (const auto &[what, kind, suffix] :
+         {std::tuple{"Chrome Trace, streamed", ExportKind::ChromeTrace, ".json"},
+          std::tuple{"Chrome Trace, streamed, gzip", ExportKind::ChromeTrace, ".json.gz"},
+          std::tuple{"events CSV, streamed", ExportKind::EventsCsv, ".csv"},
+          std::tuple{"events CSV, streamed, gzip", ExportKind::EventsCsv, ".csv.gz"}}) {
+        const std::string path = dir + "/roofline-core-bench-export" + suffix;
+        run(what, [&, kind = kind] {
+            const std::string error = exportToFile(path, kind, trace, machine, result);
+            if (!error.empty())
+                std::fprintf(stderr, "%s\n", error.c_str());
+        }, path);
+    }
+    if (document) {
+        const std::string path = dir + "/roofline-core-bench-export-document.json";
+        run("Chrome Trace as one JSON document", [&] {
+            std::ofstream(path) << chromeTrace(trace, machine, result).dump() << "\n";
+        }, path);
+    }
+}
+
+// Sweep throughput on every hardware thread, per model and grid size: the
+// points/s a `roofline-cli *-sweep` run or one shard of a cluster job gets.
+void benchSweeps(bool quick)
+{
+    const std::string examples = std::string(ROOFLINE_SOURCE_DIR) + "/examples";
+    const std::vector<std::size_t> sizes = quick ? std::vector<std::size_t>{100}
+                                                 : std::vector<std::size_t>{100, 1000, 10000, 100000};
+    const auto timed = [](auto &&run) {
+        const auto start = std::chrono::steady_clock::now();
+        const std::size_t points = run();
+        return double(points) / seconds(start);
+    };
+    // Gables: the Fig. 6 SoC (2 IPs) and a 64-IP SoC, a 2-D grid of a fraction and Bpeak.
+    roofline::gables::Soc big;
+    big.ppeakGops = 50;
+    big.bpeakGBps = 60;
+    for (int i = 0; i < 64; ++i)
+        big.ips.push_back(roofline::gables::Ip::make("IP" + std::to_string(i), 1 + (i % 7) * 3.5, 5 + (i % 5) * 4,
+                                                     1.0 / 64, 0.25 * (1 + i % 9)));
+    const auto fig6 = roofline::gables::loadSocFile(examples + "/gables/gables-fig6b.json");
+    for (const auto &[name, soc] : {std::pair<const char *, roofline::gables::Soc>{"Fig. 6b, 2 IPs", *fig6.soc},
+                                    std::pair<const char *, roofline::gables::Soc>{"64 IPs", big}}) {
+        for (std::size_t n : sizes) {
+            const std::size_t nx = std::max<std::size_t>(1, std::size_t(std::sqrt(double(n))));
+            roofline::gables::SweepSpec spec;
+            const std::string ip = soc.ips.size() > 2 ? "IP1" : "GPU";
+            spec.axes.push_back({"/use_case/work/" + ip + "/fraction", {}});
+            spec.axes.push_back({"/soc/bpeak_gbps", {}});
+            for (std::size_t i = 0; i < nx; ++i)
+                spec.axes[0].values.push_back(0.9 * double(i) / double(nx));
+            for (std::size_t i = 0; i < n / nx; ++i)
+                spec.axes[1].values.push_back(5 + double(i));
+            roofline::Diagnostics diagnostics;
+            const double rate = timed([&] { return roofline::gables::runSweep(soc, spec, diagnostics).points.size(); });
+            std::printf("sweep gables %-16s %7zu points: %9.0f points/s (all hardware threads)\n", name, nx * (n / nx),
+                        rate);
+        }
+    }
+    // AMAIX: ResNet-50 on nv_full, DRAM bandwidth × clock, with and without divide and conquer.
+    const auto net = roofline::amaix::loadNetworkFile(examples + "/amaix/resnet50.json");
+    const auto acc = roofline::amaix::loadAcceleratorFile(examples + "/amaix/nv_full.json");
+    for (bool refine : {false, true}) {
+        for (std::size_t n : sizes) {
+            if (n > 10000 && quick)
+                continue;
+            const std::size_t nx = std::max<std::size_t>(1, std::size_t(std::sqrt(double(n))));
+            roofline::amaix::SweepSpec spec;
+            spec.options.refine = refine;
+            spec.axes.push_back({roofline::amaix::SweepAxis::Kind::Parameter, "/memories/DRAM/bandwidth_gbps", 0,
+                                 roofline::amaix::logValues(4, 512, nx)});
+            spec.axes.push_back({roofline::amaix::SweepAxis::Kind::Parameter, "/clock_ghz", 0,
+                                 roofline::amaix::linearValues(0.5, 2, n / nx)});
+            roofline::Diagnostics diagnostics;
+            const double rate = timed([&] {
+                return roofline::amaix::runSweep(*net.network, *acc.accelerator, spec, diagnostics).points.size();
+            });
+            std::printf("sweep amaix  ResNet-50%-7s %7zu points: %9.0f points/s (all hardware threads)\n",
+                        refine ? ", refine" : "", nx * (n / nx), rate);
+        }
+    }
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+    roofline::keepFreedMemory();
+    int iterations = 0; // 0: by size
+    bool quick = false;
+    int cores = 2;
+    std::string only;
+    bool document = false;
+    std::vector<std::size_t> sizes{1000, 10000, 100000, 1000000};
+    for (int i = 1; i < argc; ++i) {
+        if (std::strcmp(argv[i], "--quick") == 0) {
+            quick = true;
+            sizes = {1000, 10000};
+        } else if (std::strcmp(argv[i], "--iterations") == 0 && i + 1 < argc) {
+            iterations = std::max(1, std::atoi(argv[++i]));
+        } else if (std::strcmp(argv[i], "--instructions") == 0 && i + 1 < argc) {
+            sizes = {std::size_t(std::clamp(std::atoll(argv[++i]), 1LL, 20'000'000LL))};
+        } else if (std::strcmp(argv[i], "--cores") == 0 && i + 1 < argc) {
+            cores = std::clamp(std::atoi(argv[++i]), 1, 64);
+        } else if (std::strcmp(argv[i], "--document") == 0) {
+            document = true;
+        } else if (std::strcmp(argv[i], "--only") == 0 && i + 1 < argc) {
+            only = argv[++i];
+        } else {
+            std::fprintf(stderr, "usage: roofline-core-bench [--quick] [--only simulate|digest|sweep|export] [--document] [--iterations N] "
+                                 "[--instructions N] [--cores C]\n");
+            return 2;
+        }
+    }
+    const auto wanted = [&](const char *part) { return only.empty() || only == part; };
+    if (wanted("simulate")) {
+        for (std::size_t n : sizes) {
+            const int runs = iterations ? iterations : int(std::clamp<std::size_t>(20'000'000 / n, 5, 400));
+            benchSimulate(n, cores, quick ? std::min(runs, 5) : runs);
+        }
+    }
+    if (wanted("digest"))
+        printDigests(quick);
+    if (wanted("sweep"))
+        benchSweeps(quick);
+    if (wanted("export"))
+        benchExports(quick ? 10000 : sizes.back(), document);
+    return 0;
+}
