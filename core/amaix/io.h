@@ -7,6 +7,7 @@
 #include "baseline.h"
 #include "model.h"
 #include "network.h"
+#include "../network/io.h"
 #include "../common/diagnostics.h"
 
 #include <nlohmann/json_fwd.hpp>
@@ -17,7 +18,11 @@
 
 namespace roofline::amaix {
 
-inline constexpr const char *kNetworkFormatId = "roofline-studio/amaix-network";
+// Networks are read by the shared model (core/network/io.h).
+using network::kNetworkFormatId;
+using network::loadNetworkFile;
+using network::NetworkLoad;
+using network::parseNetwork;
 inline constexpr const char *kAcceleratorFormatId = "roofline-studio/amaix-accelerator";
 inline constexpr int kFormatVersion = 1;
 
@@ -30,11 +35,6 @@ struct Limits
     static constexpr double maxBytes = 1e12;      // buffer sizes
 };
 
-struct NetworkLoad
-{
-    std::optional<Network> network; // set when there were no errors; shapes inferred
-    Diagnostics diagnostics;
-};
 struct AcceleratorLoad
 {
     std::optional<Accelerator> accelerator;
@@ -42,8 +42,6 @@ struct AcceleratorLoad
 };
 
 // Parses `text`; `fileLabel` names the file in messages.
-NetworkLoad parseNetwork(const std::string &text, const std::string &fileLabel);
-NetworkLoad loadNetworkFile(const std::string &path);
 AcceleratorLoad parseAccelerator(const std::string &text, const std::string &fileLabel);
 AcceleratorLoad loadAcceleratorFile(const std::string &path);
 

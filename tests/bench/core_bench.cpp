@@ -4,7 +4,7 @@
 // digest of its results that must not change when the simulator is made
 // faster (bit-identical timings).
 //
-//   roofline-core-bench [--quick] [--only simulate|digest|sweep|export] [--document]
+//   roofline-core-bench [--quick] [--only simulate|digest|timeline|sweep|export] [--document]
 //                       [--instructions N] [--cores C]
 //
 // A program, not a test: ctest runs it once with --quick so that it cannot rot.
@@ -17,6 +17,7 @@
 #include "gables/io.h"
 #include "gables/sweep.h"
 #include "verrocchio/io.h"
+#include "verrocchio/layout.h"
 
 #include <nlohmann/json.hpp>
 #include "verrocchio/simulation.h"
@@ -309,6 +310,33 @@ void printDigests(bool quick)
     std::printf("digest all %016llx\n", static_cast<unsigned long long>(all));
 }
 
+// The timeline view's worker per slider step, without Qt: simulate, the
+// bars of the result, and the level-of-detail groups of the whole trace at
+// 1200 px (what the first full picture draws).
+void benchTimelineCore(std::size_t n, int iterations)
+{
+    const Trace trace = syntheticVectorAdd(n, 2);
+    Machine machine = ascend310();
+    std::vector<double> sim, bars, groups;
+    std::size_t drawn = 0;
+    for (int i = 0; i < iterations; ++i) {
+        machine.busGBps = 30 + i % 20;
+        auto start = std::chrono::steady_clock::now();
+        const Result r = simulate(trace, machine);
+        sim.push_back(seconds(start));
+        start = std::chrono::steady_clock::now();
+        const TimelineBars b = timelineBars(trace, r);
+        bars.push_back(seconds(start));
+        start = std::chrono::steady_clock::now();
+        drawn = mergeBars(b, 0, r.totalNs, r.totalNs / 1200).size();
+        groups.push_back(seconds(start));
+    }
+    std::printf("timeline core %8zu instructions: simulate %7.2f ms, bars %7.2f ms, groups of the whole view %7.2f ms "
+                "(%zu rectangles) — medians\n",
+                trace.instructionCount(), summarize(sim).median * 1e3, summarize(bars).median * 1e3,
+                summarize(groups).median * 1e3, drawn);
+}
+
 // Peak resident memory since the last reset, in MB (Linux: VmHWM; writing
 // 5 to clear_refs resets it).
 double peakMB()
@@ -455,7 +483,7 @@ int main(int argc, char **argv)
         } else if (std::strcmp(argv[i], "--only") == 0 && i + 1 < argc) {
             only = argv[++i];
         } else {
-            std::fprintf(stderr, "usage: roofline-core-bench [--quick] [--only simulate|digest|sweep|export] [--document] [--iterations N] "
+            std::fprintf(stderr, "usage: roofline-core-bench [--quick] [--only simulate|digest|timeline|sweep|export] [--document] [--iterations N] "
                                  "[--instructions N] [--cores C]\n");
             return 2;
         }
@@ -469,6 +497,10 @@ int main(int argc, char **argv)
     }
     if (wanted("digest"))
         printDigests(quick);
+    if (wanted("timeline")) {
+        for (std::size_t n : sizes)
+            benchTimelineCore(n, iterations ? iterations : int(std::clamp<std::size_t>(10'000'000 / n, 5, 200)));
+    }
     if (wanted("sweep"))
         benchSweeps(quick);
     if (wanted("export"))
