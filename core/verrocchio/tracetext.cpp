@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <map>
 #include <sstream>
 #include <string>
@@ -55,6 +56,19 @@ TraceLoadResult parseTraceText(const std::string &text, const std::string &fileL
     TraceLoadResult out;
     Diagnostics &diags = out.diagnostics;
     diags.setFile(fileLabel);
+    // Names and expressions go into a JSON document: only UTF-8 text may (the
+    // JSON writer throws on anything else), so refuse the rest here, by line.
+    if (const auto bad = invalidUtf8At(text)) {
+        const auto lineStart = text.rfind('\n', *bad == 0 ? 0 : *bad - 1);
+        const std::size_t begin = lineStart == std::string::npos || *bad == 0 ? 0 : lineStart + 1;
+        const int n = 1 + static_cast<int>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(*bad), '\n'));
+        static const char *hex = "0123456789ABCDEF";
+        const auto byte = static_cast<unsigned char>(text[*bad]);
+        diags.error("line " + std::to_string(n) + ", column " + std::to_string(*bad - begin + 1),
+                    std::string("byte 0x") + hex[byte >> 4] + hex[byte & 0xF]
+                        + " is not UTF-8 text; a trace is a text file (is this the right file?)");
+        return out;
+    }
     json doc = {{"format", kTraceFormatId}, {"version", kFormatVersion}, {"cores", json::array()}};
     std::map<std::string, int> lineOf; // JSON pointer of a core or an item -> its line
     struct Open
@@ -88,7 +102,7 @@ TraceLoadResult parseTraceText(const std::string &text, const std::string &fileL
             }
             if (auto v = parseFiniteNumber(w[k]))
                 return *v;
-            diags.error(at(n), std::string(what) + ": expected a number, got \"" + w[k] + "\"");
+            diags.error(at(n), std::string(what) + ": expected a number, got \"" + printableText(w[k], 40) + "\"");
             return nullptr;
         };
         if (kw == "name" || kw == "description") {
@@ -104,7 +118,7 @@ TraceLoadResult parseTraceText(const std::string &text, const std::string &fileL
             lineOf[pointer] = n;
             open = {{pointer + "/program", n}};
         } else if (open.empty()) {
-            diags.error(at(n), "\"" + kw + "\" before the first \"core\" line");
+            diags.error(at(n), "\"" + printableText(kw, 40) + "\" before the first \"core\" line");
         } else if (kw == "copies") {
             if (w.size() != 2) {
                 diags.error(at(n), "expected: copies COUNT");
@@ -116,6 +130,10 @@ TraceLoadResult parseTraceText(const std::string &text, const std::string &fileL
             if (w.size() != 3) {
                 diags.error(at(n), "expected: loop VAR COUNT");
                 continue;
+            }
+            if (open.size() > Limits::maxLoopDepth) {
+                diags.error(at(n), "loops nested more than " + std::to_string(Limits::maxLoopDepth) + " deep");
+                return out;
             }
             const std::string pointer = append({{"op", "loop"}, {"var", w[1]}, {"count", number(2, "count")},
                                                 {"body", json::array()}},
@@ -174,7 +192,7 @@ TraceLoadResult parseTraceText(const std::string &text, const std::string &fileL
         }
         return std::make_pair(0, pointer);
     };
-    TraceLoadResult checked = parseTrace(doc.dump(), fileLabel);
+    TraceLoadResult checked = parseTrace(doc.dump(-1, ' ', false, json::error_handler_t::replace), fileLabel);
     for (const Diagnostic &d : checked.diagnostics.all()) {
         const auto [n, rest] = lineFor(d.pointer);
         const std::string where = n > 0 ? at(n) : std::string();
