@@ -262,17 +262,9 @@ bool GablesView::isModified() const
 
 bool GablesView::applyOverride(const QString &assignment, QString *error)
 {
-    Soc soc = m_document->soc();
-    roofline::Diagnostics diagnostics;
-    diagnostics.setFile(m_document->filePath().toStdString());
-    if (!roofline::gables::applyOverride(soc, assignment.toStdString(), diagnostics)) {
-        if (error)
-            *error = QString::fromStdString(diagnostics.toString()).trimmed();
-        return false;
-    }
-    m_document->setSoc(soc, m_document->filePath());
-    flushPendingUpdate();
-    return true;
+    const QString path = m_document->filePath();
+    return applyOverrideWith(m_document->soc(), path, assignment, error, roofline::gables::applyOverride,
+                             [&](const Soc &soc) { m_document->setSoc(soc, path); });
 }
 
 QList<ModelView::BundlePlot> GablesView::bundlePlots()

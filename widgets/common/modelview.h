@@ -4,9 +4,14 @@
 // being added in MainWindow's constructor.
 #pragma once
 
+#include "common/diagnostics.h"
+
 #include <QJsonObject>
 #include <QStringList>
 #include <QWidget>
+
+#include <string>
+#include <utility>
 
 class QCustomPlot;
 class QUndoStack;
@@ -82,6 +87,31 @@ signals:
     void filePathChanged();
 
 protected:
+    // The one way a view applies "POINTER=VALUE" (the command line's --set):
+    // `apply` (the core's applyOverride for the model) changes a copy of
+    // `model`; if it refuses, nothing changes and `error` holds its messages,
+    // which name `file`, the field and the reason. Otherwise `commit` receives
+    // the changed copy (the view's document records it as a step) and the view
+    // is brought up to date at once.
+    //
+    //   return applyOverrideWith(m_document->soc(), path, assignment, error, roofline::gables::applyOverride,
+    //                            [&](const Soc &soc) { m_document->setSoc(soc, path); });
+    template<class Model, class Commit>
+    bool applyOverrideWith(Model model, const QString &file, const QString &assignment, QString *error,
+                           bool (*apply)(Model &, const std::string &, roofline::Diagnostics &), Commit &&commit)
+    {
+        roofline::Diagnostics diagnostics;
+        diagnostics.setFile(file.toStdString());
+        if (!apply(model, assignment.toStdString(), diagnostics)) {
+            if (error)
+                *error = QString::fromStdString(diagnostics.toString()).trimmed();
+            return false;
+        }
+        std::forward<Commit>(commit)(std::move(model));
+        flushPendingUpdate();
+        return true;
+    }
+
     double m_sensitivityStep = 0.1;
 };
 

@@ -82,8 +82,9 @@ public:
     // peak for every unit (general); the general model's MAC-array peak is
     // taken from T_k·T_c. Returns false with `error` set when not possible.
     bool setScaling(roofline::amaix::ScalingModel scaling, QString *error);
-    // Applies "POINTER=VALUE" as roofline-cli's --set does.
-    bool applyOverride(const QString &assignment, QString *error);
+    // The accelerator after a --set "POINTER=VALUE" (AmaixView::applyOverride
+    // applies it), as one step named after the assignment; slider ranges follow.
+    void setOverridden(const roofline::amaix::Accelerator &accelerator, const QString &assignment);
 
     // Undo: edits of one parameter between beginDrag() and endDrag() (a slider drag) merge.
     QUndoStack *undoStack() const { return m_undoStack; }

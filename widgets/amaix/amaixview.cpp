@@ -556,10 +556,11 @@ QList<ModelView::BundleFile> AmaixView::bundleFiles() const
 
 bool AmaixView::applyOverride(const QString &assignment, QString *error)
 {
-    if (!m_document->applyOverride(assignment, error))
-        return false;
-    flushPendingUpdate();
-    return true;
+    const AmaixState &state = m_document->state();
+    return applyOverrideWith(state.accelerator, state.acceleratorPath, assignment, error, roofline::amaix::applyOverride,
+                             [&](const roofline::amaix::Accelerator &accelerator) {
+                                 m_document->setOverridden(accelerator, assignment);
+                             });
 }
 
 QCustomPlot *AmaixView::exportPlot() const

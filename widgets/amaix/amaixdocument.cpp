@@ -339,18 +339,11 @@ bool AmaixDocument::setScaling(ScalingModel scaling, QString *error)
     return true;
 }
 
-bool AmaixDocument::applyOverride(const QString &assignment, QString *error)
+void AmaixDocument::setOverridden(const amaix::Accelerator &accelerator, const QString &assignment)
 {
-    Diagnostics diagnostics;
-    diagnostics.setFile(m_state.acceleratorPath.toStdString());
     AmaixState next = m_state;
-    if (!amaix::applyOverride(next.accelerator, assignment.toStdString(), diagnostics)) {
-        if (error)
-            *error = errorsOf(diagnostics);
-        return false;
-    }
+    next.accelerator = accelerator;
     commit(next, QString(), true, tr("Set %1").arg(assignment)); // slider ranges follow the new value
-    return true;
 }
 
 void AmaixDocument::beginDrag()

@@ -1,0 +1,227 @@
+// The Gables view's review workflow: undo, sensitivity, preferences, snapshots.
+// Helpers and the suite as a whole: gablesviewtesting.h.
+#include "gablesviewtesting.h"
+
+class TestGablesViewReview : public QObject
+{
+    Q_OBJECT
+private slots:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true); // recent files go to a test location
+        QVERIFY(!resources::exampleFiles().isEmpty());
+    }
+
+    void dragIsOneUndoStep()
+    {
+        MainWindow window;
+        QVERIFY(window.openFile(example("gables-fig6b.json"), nullptr));
+        GablesView *view = window.gablesView();
+        QUndoStack *stack = view->document()->undoStack();
+        QVERIFY(!window.isWindowModified());
+        const Soc before = view->document()->soc();
+        const auto memoryBefore = view->plot()->memoryGraph()->data()->at(0)->value;
+        const int stepsBefore = stack->count();
+
+        // One drag of the Bpeak slider across many positions...
+        QSlider *slider = view->panel()->bpeakSlider()->slider();
+        emit slider->sliderPressed();
+        for (int step = 0; step < 10; ++step)
+            slider->setValue(slider->value() + 15);
+        emit slider->sliderReleased();
+        view->flushPendingUpdate();
+        QCOMPARE(stack->count(), stepsBefore + 1); // ...is one step
+        QVERIFY(window.isWindowModified());
+        QVERIFY(view->document()->soc().bpeakGBps > before.bpeakGBps);
+
+        // Undo restores the exact previous values, readout and plot, and the clean state.
+        stack->undo();
+        view->flushPendingUpdate();
+        QVERIFY(view->document()->soc() == before);
+        QCOMPARE(view->plot()->memoryGraph()->data()->at(0)->value, memoryBefore);
+        ROOFLINE_COMPARE_REL(view->result().attainableGops, 1 / 0.753125, 1e-12);
+        QCOMPARE(view->panel()->bpeakSlider()->value(), 10.0);
+        QVERIFY(!window.isWindowModified());
+
+        // Two separate spin-box entries are two steps; redo brings the drag back.
+        stack->redo();
+        view->panel()->bpeakSlider()->spinBox()->setValue(30);
+        view->panel()->bpeakSlider()->spinBox()->setValue(20);
+        QCOMPARE(stack->count(), stepsBefore + 3);
+        stack->undo();
+        QCOMPARE(view->document()->soc().bpeakGBps, 30.0);
+    }
+
+    void structuralEditsUndo()
+    {
+        MainWindow window;
+        QVERIFY(window.openFile(example("gables-fig6b.json"), nullptr));
+        GablesView *view = window.gablesView();
+        QUndoStack *stack = view->document()->undoStack();
+        const Soc fig6b = view->document()->soc();
+        view->document()->addIp();
+        view->document()->renameIp(2, QStringLiteral("NPU"), nullptr);
+        view->document()->removeIp(0);
+        view->flushPendingUpdate();
+        QCOMPARE(view->panel()->ipEditorCount(), 2);
+        QCOMPARE(stack->undoText(), QStringLiteral("Remove IP"));
+        stack->undo();
+        stack->undo();
+        stack->undo();
+        view->flushPendingUpdate();
+        QVERIFY(view->document()->soc() == fig6b);
+        QCOMPARE(view->panel()->ipEditorCount(), 2);
+        QVERIFY(view->plot()->roofGraph(1));
+
+        // Opening another file is a step too: undo brings fig. 6b back.
+        QVERIFY(window.openFile(example("gables-fig6d.json"), nullptr));
+        QVERIFY(!window.isWindowModified());
+        stack->undo();
+        view->flushPendingUpdate();
+        QVERIFY(view->document()->soc() == fig6b);
+        ROOFLINE_COMPARE_REL(view->result().attainableGops, 1 / 0.753125, 1e-12);
+    }
+
+    void sensitivityTornadoFollowsTheModel()
+    {
+        MainWindow window;
+        QVERIFY(window.openFile(example("snapdragon835.json"), nullptr));
+        GablesView *view = window.gablesView();
+        view->bottomTabs()->setCurrentWidget(view->sensitivityChart());
+        const auto &rows = view->sensitivityChart()->rows();
+        QVERIFY(rows == sensitivity(view->document()->soc(), 0.1));
+        // Pinned: the GPU's work share is the knob that matters most on the Snapdragon 835 example.
+        QCOMPARE(rows[0].label, std::string("GPU f"));
+        ROOFLINE_COMPARE_REL(rows[0].lowGops, 43.269230769230781, 1e-12);
+        ROOFLINE_COMPARE_REL(rows[0].highGops, 196.07843137254912, 1e-12);
+        QCOMPARE(rows[2].label, std::string("Ppeak"));
+        ROOFLINE_COMPARE_REL(rows[2].highGops, 82.5, 1e-12);
+        // The bars are those numbers, drawn from the current P_att.
+        auto bars = view->sensitivityChart()->plottable(1); // the "+" series
+        auto *high = qobject_cast<QCPBars *>(bars);
+        QVERIFY(high);
+        ROOFLINE_COMPARE_REL(high->baseValue(), 75.0, 1e-12);
+        ROOFLINE_COMPARE_REL(high->baseValue() + high->data()->at(0)->value, 196.07843137254912, 1e-12);
+        auto *low = qobject_cast<QCPBars *>(view->sensitivityChart()->plottable(0));
+        ROOFLINE_COMPARE_REL(low->baseValue() + low->data()->at(0)->value, 43.269230769230781, 1e-12);
+        QCOMPARE(high->dataCount(), SensitivityChart::maxRows);
+
+        // It follows edits: a new Ppeak moves the baseline and every bar.
+        const quint64 before = view->updateCount();
+        view->panel()->ppeakSlider()->spinBox()->setValue(15);
+        QVERIFY(waitForUpdate(view, before));
+        ROOFLINE_COMPARE_REL(high->baseValue(), view->result().attainableGops, 1e-12);
+        QVERIFY(view->sensitivityChart()->rows() == sensitivity(view->document()->soc(), 0.1));
+    }
+
+    void preferencesSetTheSensitivityStepAndUnitPrefixes()
+    {
+        MainWindow window;
+        QVERIFY(window.openFile(example("snapdragon835.json"), nullptr));
+        GablesView *view = window.gablesView();
+        view->bottomTabs()->setCurrentWidget(view->sensitivityChart());
+        Preferences preferences;
+        preferences.sensitivityPercent = 20;
+        preferences.automaticPrefixes = false;
+        window.applyPreferences(preferences);
+        view->flushPendingUpdate();
+        QCOMPARE(view->bottomTabs()->tabText(view->bottomTabs()->indexOf(view->sensitivityChart())),
+                 QStringLiteral("Sensitivity ±20%"));
+        QVERIFY(view->sensitivityChart()->rows() == sensitivity(view->document()->soc(), 0.2));
+        QVERIFY(view->sensitivityChart()->xAxis->label().contains(QStringLiteral("±20%")));
+
+        // Base units: a large P_att stays in Gops/s; automatic prefixes make it Tops/s.
+        view->document()->setPpeak(5000);
+        view->document()->setBpeak(1e5);
+        for (int ip = 0; ip < int(view->document()->soc().ips.size()); ++ip) {
+            view->document()->setBandwidth(ip, 1e5);
+            view->document()->setIntensity(ip, 1000);
+        }
+        view->flushPendingUpdate();
+        const double pAtt = view->result().attainableGops;
+        QVERIFY(pAtt >= 1000);
+        QVERIFY2(view->summary().contains(formatValue(pAtt, 5) + QStringLiteral(" Gops/s")), qPrintable(view->summary()));
+        preferences.automaticPrefixes = true;
+        window.applyPreferences(preferences);
+        view->flushPendingUpdate();
+        QVERIFY2(view->summary().contains(formatValue(pAtt / 1000, 5) + QStringLiteral(" Tops/s")), qPrintable(view->summary()));
+        window.applyPreferences(Preferences()); // the defaults, for the tests that follow
+    }
+
+    void formatQuantityPicksThePrefix_data()
+    {
+        QTest::addColumn<double>("value");
+        QTest::addColumn<QString>("unit");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("in range") << 160.0 << "Gops/s" << "160 Gops/s";
+        QTest::newRow("up one") << 1600.0 << "Gops/s" << "1.6 Tops/s";
+        QTest::newRow("down one") << 0.5 << "GB/s" << "500 MB/s";
+        QTest::newRow("time") << 1.9e-4 << "s" << "190 µs";
+        QTest::newRow("no milli-bytes") << 0.25 << "B" << "0.25 B";
+        QTest::newRow("unknown unit") << 12345.0 << "ops/byte" << "12345 ops/byte";
+        QTest::newRow("zero") << 0.0 << "GB/s" << "0 GB/s";
+        QTest::newRow("negative") << -2500.0 << "ns" << "-2.5 µs";
+    }
+
+    void formatQuantityPicksThePrefix()
+    {
+        QFETCH(double, value);
+        QFETCH(QString, unit);
+        QFETCH(QString, expected);
+        QCOMPARE(formatQuantity(value, unit), expected);
+        setAutomaticPrefixes(false);
+        QCOMPARE(formatQuantity(value, unit), formatValue(value) + QLatin1Char(' ') + unit);
+        QCOMPARE(timeUnitFor(1e7).name, QStringLiteral("ns"));
+        setAutomaticPrefixes(true);
+        QCOMPARE(timeUnitFor(1e7).name, QStringLiteral("ms"));
+    }
+
+    void snapshotsCompareAndRestore()
+    {
+        MainWindow window;
+        QVERIFY(window.openFile(example("gables-fig6b.json"), nullptr));
+        GablesView *view = window.gablesView();
+        GablesDocument *doc = view->document();
+        const Soc fig6b = doc->soc();
+        QCOMPARE(view->plot()->ghostCurveCount(), 0);
+
+        QCOMPARE(doc->pinSnapshot(), 0); // "baseline", and compared at once
+        quint64 before = view->updateCount();
+        view->panel()->bpeakSlider()->spinBox()->setValue(30);
+        QVERIFY(waitForUpdate(view, before));
+        // The readout compares with the snapshot; the plot draws it faded.
+        QCOMPARE(view->comparisonText(),
+                 QStringLiteral("P_att 2 Gops/s, +50.6% vs baseline (1.328 Gops/s); bound moved from memory to "
+                                "IP[1] GPU link"));
+        QVERIFY(view->readout()->text().contains(QStringLiteral("+50.6% vs baseline")));
+        QCOMPARE(view->plot()->ghostCurveCount(), 3); // two IP roofs and the memory roof of fig. 6b
+        QCOMPARE(view->snapshotBar()->comboBox()->currentText(), QStringLiteral("baseline"));
+
+        doc->renameSnapshot(0, QStringLiteral("fig. 6b"));
+        QCOMPARE(view->snapshotBar()->comboBox()->itemText(1), QStringLiteral("fig. 6b"));
+
+        // Restoring is an undoable step.
+        doc->restoreSnapshot(0);
+        view->flushPendingUpdate();
+        QVERIFY(doc->soc() == fig6b);
+        QVERIFY(view->comparisonText().contains(QStringLiteral("+0.0% vs fig. 6b")));
+        doc->undoStack()->undo();
+        QCOMPARE(doc->soc().bpeakGBps, 30.0);
+
+        // "(none)" hides the ghost and the comparison; delete removes the snapshot.
+        doc->setComparedSnapshot(-1);
+        view->flushPendingUpdate();
+        QCOMPARE(view->plot()->ghostCurveCount(), 0);
+        QVERIFY(view->comparisonText().isEmpty());
+        doc->setComparedSnapshot(0);
+        doc->removeSnapshot(0);
+        view->flushPendingUpdate();
+        QVERIFY(doc->snapshots().empty());
+        QCOMPARE(doc->comparedSnapshot(), -1);
+        QCOMPARE(view->plot()->ghostCurveCount(), 0);
+    }
+};
+
+QTEST_MAIN(TestGablesViewReview)
+
+#include "tst_gablesview_review.moc"

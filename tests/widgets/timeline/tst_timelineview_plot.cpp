@@ -1,0 +1,383 @@
+// The timeline view: sliders change the simulated bars, zoom and level of detail, SVG export, hover and keyboard.
+// Helpers and the suite as a whole: timelineviewtesting.h.
+#include "timelineviewtesting.h"
+
+class TestTimelineViewPlot : public QObject
+{
+    Q_OBJECT
+private slots:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true); // recent files go to a test location
+    }
+
+    // The default: vector-add-2cores on the Ascend 310, simulated and drawn.
+    void startsWithAnExample()
+    {
+        MainWindow window;
+        TimelineView *view = timelineOf(window);
+        QVERIFY(view);
+        QVERIFY(view->result().ok());
+        QVERIFY(view->result().totalNs > 0);
+        QCOMPARE(view->plot()->laneCount(), 2 * kPipeCount);
+        QCOMPARE(view->document()->machine().name, ascend310().name);
+        QVERIFY(!view->plot()->visibleGroups().empty());
+        QCOMPARE(view->tableModel()->rowCount(), int(view->document()->trace().instructionCount()));
+        QVERIFY(view->formatIds().contains(QLatin1String(kTraceFormatId)));
+        QVERIFY(view->formatIds().contains(QLatin1String(kMachineFormatId)));
+        QVERIFY(view->exampleFiles().contains(QStringLiteral(":/examples/verrocchio/vector-add-1core.txt")));
+    }
+
+    // Halving B_bus through the slider lengthens the run and moves the MTE2 bars.
+    void busSliderChangesTotalAndBars()
+    {
+        MainWindow window;
+        QVERIFY(window.openFile(example("vector-add-2cores.json"), nullptr));
+        TimelineView *view = timelineOf(window);
+        const double before = view->result().totalNs;
+        const auto barsBefore = view->data().bars->bars;
+        ParameterSlider *bus = view->panel()->busSlider();
+        const double oldBus = view->document()->machine().busGBps;
+
+        const quint64 count = view->updateCount();
+        bus->slider()->setValue(bus->scale().toPosition(oldBus / 2)); // what a drag does
+        const double newBus = bus->value();
+        QVERIFY(newBus < oldBus * 0.6);
+        QCOMPARE(view->document()->machine().busGBps, newBus);
+        QVERIFY(waitForUpdate(view, count));
+        Machine expected = view->document()->machine();
+        const Result reference = simulate(view->document()->trace(), expected);
+        QVERIFY(waitForFresh(view, reference.totalNs));
+        QVERIFY2(view->result().totalNs > before * 1.2,
+            qPrintable(QStringLiteral("%1 -> %2").arg(before).arg(view->result().totalNs)));
+        // The bars are the new timings: the last MTE2 transfer of core 0 ends later.
+        const auto &bars = *view->data().bars;
+        QCOMPARE(bars.bars.size(), barsBefore.size());
+        const std::size_t lane = laneOf(0, Pipe::MTE2);
+        const Bar &lastNew = bars.bars[bars.laneBegin[lane + 1] - 1];
+        const Bar &lastOld = barsBefore[bars.laneBegin[lane + 1] - 1];
+        QVERIFY(lastNew.end > lastOld.end);
+        // The readout and the status bar say the new total.
+        QVERIFY(view->readout()->text().contains(QStringLiteral("Total")));
+        QVERIFY(window.statusText().startsWith(QStringLiteral("total ")));
+        QVERIFY(view->isModified());
+        // Fewer cores than the trace has: the simulation's error is shown, nothing crashes.
+        view->panel()->coresBox()->setValue(1);
+        view->flushPendingUpdate();
+        QVERIFY(!view->result().ok());
+        QVERIFY2(view->readout()->text().contains(QStringLiteral("the trace has 2 cores")),
+            qPrintable(view->readout()->text()));
+        view->plot()->replot();
+        view->panel()->coresBox()->setValue(2);
+        view->flushPendingUpdate();
+        QVERIFY(view->result().ok());
+        // The plot's first drawn MTE2 rectangle is where the simulation put it.
+        view->plot()->replot();
+        const auto groups = view->plot()->visibleGroups();
+        const auto first
+            = std::find_if(groups.begin(), groups.end(), [&](const BarGroup &g) { return g.lane == lane; });
+        QVERIFY(first != groups.end());
+        const auto &barsNow = *view->data().bars; // the earlier reference died with its result
+        QCOMPARE(first->start, barsNow.bars[barsNow.laneBegin[lane]].start);
+    }
+
+    // A burst of edits over several event-loop turns ends on the last one's result.
+    void workerShowsTheNewestResult()
+    {
+        MainWindow window;
+        TimelineView *view = timelineOf(window);
+        TimelineDocument *doc = view->document();
+        for (int i = 1; i <= 8; ++i) {
+            doc->setBusBandwidth(10.0 * i);
+            QCoreApplication::processEvents();
+        }
+        const Result reference = simulate(doc->trace(), doc->machine());
+        QVERIFY(waitForFresh(view, reference.totalNs));
+        QCOMPARE(view->data().machine.busGBps, 80.0);
+        // A result that arrives after a newer one was drawn is dropped.
+        const quint64 dropped = view->droppedCount();
+        doc->setBusBandwidth(20);
+        QCoreApplication::processEvents(); // the request goes to the worker
+        doc->setBusBandwidth(30);
+        view->flushPendingUpdate(); // a newer result, simulated here
+        QCOMPARE(view->data().machine.busGBps, 30.0);
+        QVERIFY(QTest::qWaitFor([&] { return view->droppedCount() > dropped; }, 5000));
+        QCOMPARE(view->data().machine.busGBps, 30.0);
+        doc->setBusBandwidth(80);
+        view->flushPendingUpdate();
+        // Invalid values are refused by the document.
+        doc->setBusBandwidth(-1);
+        doc->setBusBandwidth(std::nan(""));
+        QCOMPARE(doc->machine().busGBps, 80.0);
+    }
+
+    void zoomKeepsLayoutConsistent()
+    {
+        MainWindow window;
+        window.resize(1400, 900);
+        TimelineView *view = timelineOf(window);
+        TimelinePlot *plot = view->plot();
+        plot->replot();
+        const double total = view->result().totalNs;
+        QVERIFY(plot->xAxis->range().lower <= 0 && plot->xAxis->range().upper >= total);
+
+        // Zoom to the middle fifth: every drawn rectangle touches the view, in its lane.
+        plot->setTimeRange(0.4 * total, 0.6 * total);
+        plot->replot();
+        QCOMPARE(plot->xAxis->range().lower, 0.4 * total);
+        const auto groups = plot->visibleGroups();
+        QVERIFY(!groups.empty());
+        const auto &bars = *view->data().bars;
+        std::size_t members = 0;
+        for (const BarGroup &g : groups) {
+            QVERIFY(g.end >= 0.4 * total && g.start <= 0.6 * total);
+            QCOMPARE(g.lane, bars.bars[g.first].lane);
+            members += g.count;
+        }
+        // Exactly the bars that intersect the view are drawn, none twice.
+        const auto inView = std::count_if(bars.bars.begin(), bars.bars.end(),
+            [&](const Bar &b) { return b.end >= 0.4 * total && b.start <= 0.6 * total; });
+        QCOMPARE(members, std::size_t(inView));
+        // The overview's window follows the timeline's range.
+        QCOMPARE(view->overview()->window()->topLeft->coords().x(), 0.4 * total);
+        QCOMPARE(view->overview()->window()->bottomRight->coords().x(), 0.6 * total);
+        // The time axis names its unit.
+        QVERIFY(plot->xAxis->label().startsWith(QStringLiteral("Time (")));
+
+        // Zooming out past the trace or panning before 0 is clamped.
+        plot->setTimeRange(-10 * total, 10 * total);
+        QVERIFY(plot->xAxis->range().lower >= -0.02 * total - 1e-9);
+        QVERIFY(plot->xAxis->range().upper <= 1.02 * total + 1e-9);
+        // A real wheel step over the chart zooms time only; lanes stay.
+        plot->resize(900, 500);
+        plot->replot();
+        const QCPRange lanes = plot->yAxis->range();
+        const double widthBefore = plot->xAxis->range().size();
+        const QPointF inside = plot->axisRect()->rect().center();
+        QWheelEvent wheel(inside, plot->mapToGlobal(inside), QPoint(), QPoint(0, 120), Qt::NoButton, Qt::NoModifier,
+                          Qt::NoScrollPhase, false);
+        QCoreApplication::sendEvent(plot, &wheel);
+        QVERIFY2(plot->xAxis->range().size() < widthBefore * 0.95,
+                 qPrintable(QStringLiteral("%1 -> %2").arg(widthBefore).arg(plot->xAxis->range().size())));
+        QCOMPARE(plot->yAxis->range(), lanes);
+        view->resetZoom();
+        QVERIFY(plot->xAxis->range().lower <= 0 && plot->xAxis->range().upper >= total);
+    }
+
+    // 10^5 instructions: what is drawn is bounded by the pixels, and every
+    // instruction is in exactly one drawn rectangle.
+    void levelOfDetailAtTenToTheFifth()
+    {
+        MainWindow window;
+        window.resize(1400, 900);
+        TimelineView *view = timelineOf(window);
+        view->document()->setTrace(syntheticVectorAdd(100000, 2), QString());
+        view->flushPendingUpdate();
+        TimelinePlot *plot = view->plot();
+        const auto groups = plot->visibleGroups();
+        const double pixels = plot->xAxis->range().size() / plot->nsPerPixel();
+        QVERIFY2(double(groups.size()) <= double(plot->laneCount()) * pixels,
+            qPrintable(QStringLiteral("%1 groups for %2 px").arg(groups.size()).arg(pixels)));
+        std::size_t members = 0;
+        for (const BarGroup &g : groups)
+            members += g.count;
+        QCOMPARE(members, view->data().bars->bars.size());
+        QVERIFY(std::any_of(groups.begin(), groups.end(), [](const BarGroup &g) { return g.merged(); }));
+    }
+
+    void exportSvgHasOneRectPerGroup_data()
+    {
+        QTest::addColumn<int>("instructions"); // 0: the example
+        QTest::addColumn<double>("zoom"); // fraction of the trace shown
+        QTest::newRow("vector-add-2cores, whole") << 0 << 1.0;
+        QTest::newRow("vector-add-2cores, a tenth") << 0 << 0.1;
+        QTest::newRow("10^5 instructions, whole (merged)") << 100000 << 1.0;
+    }
+
+    void exportSvgHasOneRectPerGroup()
+    {
+        QFETCH(int, instructions);
+        QFETCH(double, zoom);
+        MainWindow window;
+        window.resize(1400, 900);
+        TimelineView *view = timelineOf(window);
+        window.setCurrentView(view);
+        window.show(); // the plot gets its real size
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        if (instructions > 0) {
+            view->document()->setTrace(syntheticVectorAdd(std::size_t(instructions), 2), QString());
+            view->flushPendingUpdate();
+        }
+        TimelinePlot *plot = view->plot();
+        const double total = view->result().totalNs;
+        plot->setTimeRange(0, zoom * total);
+        // Export at the widget's size, so the level of detail is the one on screen.
+        ExportOptions options;
+        options.width = plot->width();
+        options.height = plot->height();
+        plot->replot();
+        const auto groups = plot->visibleGroups();
+        const double barHeight = std::abs(plot->yAxis->coordToPixel(0.86) - plot->yAxis->coordToPixel(0.14));
+
+        QTemporaryDir dir;
+        QString error;
+        const QString svg = dir.filePath(QStringLiteral("timeline.svg"));
+        QVERIFY2(window.exportCurrentPlot(svg, options, &error), qPrintable(error));
+        QList<SvgRect> bars;
+        for (const SvgRect &r : svgRects(svg)) {
+            if (r.fill != QLatin1String("none") && std::abs(r.height - barHeight) < 0.6)
+                bars.push_back(r);
+        }
+        if (bars.size() != qsizetype(groups.size())) {
+            QString seen;
+            for (const SvgRect &r : svgRects(svg))
+                seen += QStringLiteral("%1x%2 %3; ").arg(r.width).arg(r.height).arg(r.fill);
+            QFAIL(qPrintable(QStringLiteral("%1 bar rects for %2 groups (bar height %3): %4")
+                                 .arg(bars.size())
+                                 .arg(groups.size())
+                                 .arg(barHeight)
+                                 .arg(seen.left(1500))));
+        }
+        // Same rectangles, by position: sort both by (y, x) and compare with a tolerance.
+        std::vector<std::pair<double, double>> expected, actual;
+        for (const BarGroup &g : groups) {
+            double x0 = plot->xAxis->coordToPixel(g.start), x1 = plot->xAxis->coordToPixel(g.end);
+            if (x1 - x0 < 1)
+                x0 = (x0 + x1) / 2 - 0.5;
+            expected.emplace_back(std::round(plot->yAxis->coordToPixel(g.lane + 0.14)), x0);
+        }
+        for (const SvgRect &r : bars)
+            actual.emplace_back(std::round(r.y), r.x);
+        std::sort(expected.begin(), expected.end());
+        std::sort(actual.begin(), actual.end());
+        for (std::size_t i = 0; i < expected.size(); ++i) {
+            QVERIFY2(std::abs(expected[i].first - actual[i].first) <= 1
+                    && std::abs(expected[i].second - actual[i].second) < 0.05,
+                qPrintable(QStringLiteral("rect %1: expected (%2, %3), got (%4, %5)")
+                               .arg(i)
+                               .arg(expected[i].second)
+                               .arg(expected[i].first)
+                               .arg(actual[i].second)
+                               .arg(actual[i].first)));
+        }
+        // Title and axis label are in the file as text.
+        QFile file(svg);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QByteArray text = file.readAll();
+        QVERIFY(text.contains("Time ("));
+        QVERIFY(text.contains("<title>Verrocchio timeline"));
+        QVERIFY(!text.contains("nan"));
+        // PNG and PDF go through the same path.
+        for (const char *name : { "timeline.png", "timeline.pdf" }) {
+            QVERIFY2(window.exportCurrentPlot(dir.filePath(QLatin1String(name)), options, &error), qPrintable(error));
+            QVERIFY(QFileInfo(dir.filePath(QLatin1String(name))).size() > 1000);
+        }
+    }
+
+    void hoverExplainsAndClickSelects()
+    {
+        MainWindow window;
+        window.resize(1400, 900);
+        window.show();
+        TimelineView *view = timelineOf(window);
+        window.setCurrentView(view);
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QAbstractItemModelTester tester(view->tableModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        TimelinePlot *plot = view->plot();
+        plot->replot();
+
+        // The first MTE2 transfer of core 0.
+        const auto &bars = *view->data().bars;
+        const Bar &bar = bars.bars[bars.laneBegin[laneOf(0, Pipe::MTE2)]];
+        const QPointF centre(
+            plot->xAxis->coordToPixel((bar.start + bar.end) / 2), plot->yAxis->coordToPixel(bar.lane + 0.5));
+        const QString tip = plot->tooltipAt(centre);
+        for (const char *part :
+            { "copy_gm_to_ubuf", "size 4096 bytes", "start", "end", "achieved", "GB/s", "waited for" })
+            QVERIFY2(tip.contains(QLatin1String(part)),
+                qPrintable(QStringLiteral("%1 not in: %2").arg(QLatin1String(part), tip)));
+
+        // A stalled wait says what it waited for.
+        const std::size_t vLane = laneOf(0, Pipe::V);
+        const auto stall = std::find_if(bars.bars.begin() + std::ptrdiff_t(bars.laneBegin[vLane]),
+            bars.bars.begin() + std::ptrdiff_t(bars.laneBegin[vLane + 1]),
+            [](const Bar &b) { return b.kind == Bar::Kind::Stall; });
+        QVERIFY(stall != bars.bars.end());
+        const QString stallTip = plot->tooltipAt(QPointF(
+            plot->xAxis->coordToPixel((stall->start + stall->end) / 2), plot->yAxis->coordToPixel(stall->lane + 0.5)));
+        QVERIFY2(stallTip.contains(QStringLiteral("wait_flag")) && stallTip.contains(QStringLiteral("for set_flag")),
+            qPrintable(stallTip));
+
+        // Clicking selects the row in the table.
+        QTest::mouseClick(plot, Qt::LeftButton, Qt::NoModifier, centre.toPoint());
+        QVERIFY(plot->selected().has_value());
+        QCOMPARE(plot->selected()->instruction, bar.instruction);
+        const int row = view->tableModel()->rowOf({ bar.core, bar.instruction });
+        QCOMPARE(view->table()->currentIndex().row(), row);
+        QCOMPARE(view->tableModel()->index(row, TimelineTableModel::Start).data().toString().toDouble(), bar.start);
+
+        // Selecting a row selects the bar; an edit keeps rows and selection.
+        view->table()->selectRow(row + 1);
+        QCOMPARE(plot->selected()->instruction, view->tableModel()->refAt(row + 1).instruction);
+        const quint64 before = view->updateCount();
+        view->panel()->throughputSlider(Pipe::V)->spinBox()->setValue(20);
+        QVERIFY(waitForUpdate(view, before));
+        QCOMPARE(view->table()->currentIndex().row(), row + 1);
+        // Opening another trace resets the model cleanly (the tester checks).
+        QVERIFY(window.openFile(example("vector-add-1core.txt"), nullptr));
+        QCOMPARE(view->tableModel()->rowCount(), int(view->document()->trace().instructionCount()));
+        // Toggles repaint without errors.
+        view->arrowsBox()->setChecked(true);
+        view->criticalPathBox()->setChecked(false);
+        plot->replot();
+    }
+
+    // Every control has a tooltip with its meaning (and unit); the tab order runs through the view sensibly.
+    void keyboardAndTooltips()
+    {
+        MainWindow window;
+        TimelineView *view = timelineOf(window);
+        for (QWidget *w : view->findChildren<QWidget *>()) {
+            if (!qobject_cast<QSlider *>(w) && !qobject_cast<QAbstractSpinBox *>(w) && !qobject_cast<QComboBox *>(w))
+                continue;
+            if (w->parent() && qobject_cast<QAbstractSpinBox *>(w->parent()))
+                continue; // a spin box's own line edit
+            QVERIFY2(!w->toolTip().isEmpty(), qPrintable(w->objectName() + QLatin1Char(' ') + w->metaObject()->className()));
+        }
+        TimelinePanel *panel = view->panel();
+        for (Pipe pipe : kAllPipes) {
+            QVERIFY(panel->throughputSlider(pipe)->spinBox()->toolTip().contains(movesBytes(pipe) ? QStringLiteral("GB/s") : QStringLiteral("Gops/s")));
+            QVERIFY(panel->initSlider(pipe)->slider()->toolTip().contains(QStringLiteral("in ns")));
+        }
+        QVERIFY(panel->busSlider()->spinBox()->toolTip().contains(QStringLiteral("GB/s")));
+        QVERIFY(panel->skewSlider()->spinBox()->toolTip().contains(QStringLiteral("ns")));
+        QVERIFY(panel->coresBox()->toolTip().contains(QStringLiteral("count")));
+
+        // Walk the focus chain from Reset zoom: the toolbar, the snapshot row, the tabs, the table, the panel top to bottom.
+        QList<QWidget *> order;
+        QWidget *w = view->resetButton();
+        for (int guard = 0; guard < 500 && order.size() < 80; ++guard) {
+            if (w->focusPolicy() & Qt::TabFocus)
+                order << w;
+            w = w->nextInFocusChain();
+            if (w == view->resetButton())
+                break;
+        }
+        auto at = [&](QWidget *x) { return order.indexOf(x); };
+        const QList<QWidget *> expected { view->resetButton(), view->criticalPathBox(), view->arrowsBox(),
+            view->snapshotBar()->pinButton(), view->snapshotBar()->comboBox(), view->bottomTabs()->tabBar(), view->table(),
+            panel->throughputSlider(Pipe::S)->slider(), panel->throughputSlider(Pipe::S)->spinBox(),
+            panel->initSlider(Pipe::S)->slider(), panel->throughputSlider(Pipe::MTE2)->slider(),
+            panel->throughputSlider(Pipe::MTE3)->spinBox(), panel->busModeBox(), panel->busSlider()->slider(),
+            panel->writeSlider()->spinBox(), panel->coresBox(), panel->skewSlider()->slider(), panel->skewSlider()->spinBox() };
+        for (qsizetype i = 0; i < expected.size(); ++i) {
+            QVERIFY2(at(expected[i]) >= 0, qPrintable(QStringLiteral("not in the tab order: %1").arg(i)));
+            if (i > 0)
+                QVERIFY2(at(expected[i - 1]) < at(expected[i]), qPrintable(QStringLiteral("out of order at %1").arg(i)));
+        }
+    }
+};
+
+QTEST_MAIN(TestTimelineViewPlot)
+
+#include "tst_timelineview_plot.moc"

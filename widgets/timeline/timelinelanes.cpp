@@ -1,0 +1,269 @@
+// The lanes of the timeline: bars and merged groups, stalls (hatched), names,
+// the selection; and the faded ghost of a snapshot. See timelinelayers.h.
+#include "timelinelayers.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace studio {
+
+using namespace roofline::verrocchio;
+using namespace timelinepaint;
+
+namespace timelinepaint {
+
+QString laneLabel(std::size_t lane, std::size_t cores)
+{
+    const QString pipe = QString::fromLatin1(pipeName(pipeOfLane(lane)));
+    return cores > 1 ? QStringLiteral("core %1  %2").arg(coreOfLane(lane)).arg(pipe) : pipe;
+}
+
+void RectBatches::add(const QRectF &rect, const QColor &fill, const QColor &outline)
+{
+    const quint64 key = (quint64(fill.rgba()) << 32) | (outline.isValid() ? outline.rgba() : 0u);
+    auto it = std::find_if(m_batches.begin(), m_batches.end(), [&](const Batch &b) { return b.key == key; });
+    if (it == m_batches.end()) {
+        m_batches.push_back({ key, fill, outline, {} });
+        it = m_batches.end() - 1;
+    }
+    it->rects.push_back(rect);
+}
+
+void RectBatches::paint(QCPPainter *painter)
+{
+    // On screen, outlines are batched hairlines: the raster engine strokes
+    // an outlined rectangle as a path, ten times slower than a fill. SVG and
+    // PDF keep one outlined <rect> per bar, which editors handle better.
+    const bool raster = painter->paintEngine() && painter->paintEngine()->type() == QPaintEngine::Raster;
+    std::vector<QLineF> lines;
+    for (const Batch &b : m_batches) {
+        const bool outline = b.outline.isValid();
+        painter->setPen(outline && !raster ? QPen(b.outline, 0) : QPen(Qt::NoPen));
+        painter->setBrush(b.fill);
+        painter->drawRects(b.rects.data(), int(b.rects.size()));
+        if (!outline || !raster)
+            continue;
+        lines.clear();
+        for (const QRectF &r : b.rects) {
+            lines.emplace_back(r.topLeft(), r.topRight());
+            lines.emplace_back(r.topRight(), r.bottomRight());
+            lines.emplace_back(r.bottomRight(), r.bottomLeft());
+            lines.emplace_back(r.bottomLeft(), r.topLeft());
+        }
+        painter->setPen(QPen(b.outline, 0));
+        painter->drawLines(lines.data(), int(lines.size()));
+    }
+    m_batches.clear();
+}
+
+QString formatTime(double ns, const TimeUnit &unit)
+{
+    return QStringLiteral("%1 %2").arg(formatValue(ns * unit.perNs), unit.name);
+}
+
+double nsPerPixelOf(const QCPAxis *axis)
+{
+    const double px = std::abs(axis->coordToPixel(axis->range().upper) - axis->coordToPixel(axis->range().lower));
+    return px > 0 ? axis->range().size() / px : 0;
+}
+
+// The colour of a group's work when it is all one instruction (waits in
+// between do not count), neutral for a mix.
+QColor groupColorOf(const TimelineData &data, const BarGroup &g)
+{
+    const TimelineBars &bars = *data.bars;
+    const Trace &trace = *data.trace;
+    const auto nameOf = [&](const Bar &b) { return trace.cores[b.core].instructions[b.instruction].name; };
+    std::optional<std::uint32_t> name;
+    for (std::size_t i = g.first; i < g.first + g.count; ++i) {
+        const Bar &b = bars.bars[i];
+        if (b.kind == Bar::Kind::Stall)
+            continue;
+        if (name && nameOf(b) != *name)
+            return kMergedColor;
+        name = nameOf(b);
+    }
+    return name ? TimelinePlot::colorOfName(*name) : kMergedColor;
+}
+
+// A group's horizontal extent in pixels, at least one pixel wide so that nothing that ran is invisible.
+std::pair<double, double> groupPixels(const QCPAxis *axis, const BarGroup &g)
+{
+    double x0 = axis->coordToPixel(g.start);
+    double x1 = axis->coordToPixel(g.end);
+    if (x1 - x0 < 1) {
+        const double mid = (x0 + x1) / 2;
+        x0 = mid - 0.5;
+        x1 = mid + 0.5;
+    }
+    return { x0, x1 };
+}
+
+} // namespace timelinepaint
+
+void TimelineBarsPlottable::draw(QCPPainter *painter)
+{
+    if (!data.bars || !data.result || !data.trace)
+        return;
+    const TimelineBars &bars = *data.bars;
+    const QRect clip = clipRect();
+    drawLaneSeparators(painter, clip, bars.laneCount());
+    if (!m_compact)
+        drawContention(painter);
+    const std::vector<BarGroup> visible = groups();
+    RectBatches batches;
+    std::vector<QRectF> hatched; // stalls wide enough for hatching
+    struct Label {
+        QRectF rect;
+        std::size_t bar;
+        QColor fill;
+    };
+    std::vector<Label> labelled; // bars wide enough for a name
+    for (const BarGroup &g : visible) {
+        const QRectF rect = groupRect(g);
+        if (g.allStalls()) {
+            if (m_compact)
+                batches.add(rect, QColor(215, 215, 215));
+            else
+                batches.add(rect, QColor(245, 245, 245), kStallColor);
+            if (!m_compact && !g.merged() && rect.width() >= 6)
+                hatched.push_back(rect);
+            continue;
+        }
+        QColor fill = groupColor(g);
+        if (g.merged()) { // denser stretches darker: the share of the group's span that was busy
+            const double busy = std::clamp(g.busyNs / std::max(g.end - g.start, 1e-300), 0.0, 1.0);
+            fill.setAlpha(int(60 + 195 * std::round(busy * 16) / 16)); // 17 shades: few batches
+        }
+        batches.add(rect, fill, !m_compact && rect.width() > 4 ? fill.darker(140) : QColor());
+        if (!m_compact && !g.merged() && rect.width() > 24 && labelled.size() < kMaxLabels)
+            labelled.push_back({ rect, g.first, fill });
+    }
+    batches.paint(painter);
+    for (const QRectF &rect : hatched)
+        drawHatching(painter, rect);
+    if (m_compact)
+        return;
+    for (const Label &l : labelled)
+        drawLabel(painter, l.rect, bars.bars[l.bar], l.fill);
+    drawContentionLabels(painter);
+    if (showCriticalPath && data.onPath)
+        drawCriticalPath(painter, visible);
+    if (showFlagArrows)
+        drawAllArrows(painter, visible);
+    if (selected)
+        drawSelection(painter, *selected);
+}
+
+void TimelineBarsPlottable::drawLaneSeparators(QCPPainter *painter, const QRect &clip, std::size_t lanes)
+{
+    for (std::size_t lane = 1; lane < lanes; ++lane) {
+        const bool core = lane % kPipeCount == 0;
+        if (m_compact && !core)
+            continue;
+        painter->setPen(QPen(core ? QColor(120, 120, 120) : QColor(230, 230, 230), core ? 1 : 0));
+        const double y = laneY(double(lane));
+        painter->drawLine(QLineF(clip.left(), y, clip.right(), y));
+    }
+}
+
+void TimelineBarsPlottable::drawHatching(QCPPainter *painter, const QRectF &rect)
+{
+    // Hatching drawn as clipped lines: pattern brushes do not survive SVG export.
+    painter->setPen(QPen(kStallColor, 0));
+    const double h = rect.height();
+    const double step = 6;
+    for (double x0 = rect.left() - h + std::fmod(rect.left(), step); x0 < rect.right(); x0 += step) {
+        // Line from (x0, bottom) rising at 45° to (x0 + h, top), clipped to the rect.
+        const double a = std::max(x0, rect.left());
+        const double b = std::min(x0 + h, rect.right());
+        if (b <= a)
+            continue;
+        painter->drawLine(QLineF(a, rect.bottom() - (a - x0), b, rect.bottom() - (b - x0)));
+    }
+}
+
+bool TimelineBarsPlottable::drawLabel(QCPPainter *painter, const QRectF &rect, const Bar &bar, const QColor &fill)
+{
+    const Trace &trace = *data.trace;
+    const Instruction &in = trace.cores[bar.core].instructions[bar.instruction];
+    const QString name = QString::fromStdString(trace.names[in.name < trace.names.size() ? in.name : 0]);
+    const QFontMetricsF metrics(painter->font());
+    if (name.isEmpty() || metrics.horizontalAdvance(name) + 6 > rect.width()
+        || metrics.height() > rect.height() + 2)
+        return false;
+    painter->setPen(fill.lightnessF() < 0.55 ? Qt::white : Qt::black);
+    painter->drawText(rect, Qt::AlignCenter, name);
+    return true;
+}
+
+void TimelineBarsPlottable::drawSelection(QCPPainter *painter, InstructionRef ref)
+{
+    const Trace &trace = *data.trace;
+    if (ref.core >= trace.cores.size() || ref.instruction >= trace.cores[ref.core].instructions.size()
+        || ref.core >= data.result->cores.size()
+        || ref.instruction >= data.result->cores[ref.core].instructions.size())
+        return;
+    const Instruction &in = trace.cores[ref.core].instructions[ref.instruction];
+    const Timing &t = data.result->cores[ref.core].instructions[ref.instruction];
+    if (!t.executed)
+        return;
+    painter->setPen(QPen(Qt::black, 2.5));
+    painter->setBrush(Qt::NoBrush);
+    const BarGroup g { t.start, std::max(t.end, t.start), std::uint32_t(laneOf(ref.core, in.pipe)), 0, 1, 0, 0, 0 };
+    painter->drawRect(groupRect(g).adjusted(-2, -2, 2, 2));
+    // Its flags on demand: a wait's set, a set's wait.
+    painter->setPen(QPen(kArrowColor, 1.5));
+    painter->setBrush(kArrowColor);
+    if (in.kind == Instruction::Kind::WaitFlag)
+        drawArrow(painter, ref.core, ref.instruction);
+    else if (in.kind == Instruction::Kind::SetFlag && t.flag >= 0)
+        drawArrow(painter, ref.core, std::uint32_t(t.flag));
+}
+
+std::vector<BarGroup> TimelineGhostPlottable::groups() const
+{
+    if (!data.bars)
+        return {};
+    const QCPRange r = keyAxis()->range();
+    std::vector<BarGroup> all = mergeBars(*data.bars, r.lower, r.upper, nsPerPixelOf(keyAxis()));
+    std::erase_if(all, [&](const BarGroup &g) { return g.lane >= lanes || g.allStalls(); });
+    return all;
+}
+
+void TimelineGhostPlottable::draw(QCPPainter *painter)
+{
+    if (!data.bars || !data.result || !data.trace)
+        return;
+    RectBatches batches;
+    for (const BarGroup &g : groups()) {
+        const auto [x0, x1] = groupPixels(keyAxis(), g);
+        const double y0 = valueAxis()->coordToPixel(g.lane + 1 - kBarTop + kGhostInset);
+        const double y1 = valueAxis()->coordToPixel(g.lane + 1 - kGhostInset);
+        QColor fill = groupColorOf(data, g);
+        const double density = std::clamp(g.busyNs / std::max(g.end - g.start, 1e-300), 0.0, 1.0);
+        fill.setAlpha(g.merged() ? int(40 + 100 * std::round(density * 16) / 16) : 140); // 17 shades: few batches
+        batches.add(QRectF(QPointF(x0, std::min(y0, y1)), QPointF(x1, std::max(y0, y1))), fill);
+    }
+    batches.paint(painter);
+    // Where the snapshot ended, labelled at the top of the chart.
+    const QRect clip = clipRect();
+    const double x = keyAxis()->coordToPixel(data.result->totalNs);
+    if (x < clip.left() || x > clip.right())
+        return;
+    painter->setPen(QPen(kGhostLineColor, 1.5, Qt::DashLine));
+    painter->drawLine(QLineF(x, clip.top(), x, clip.bottom()));
+    const QString text = QObject::tr("%1 ends").arg(name);
+    const QFontMetricsF metrics(painter->font());
+    const double width = metrics.horizontalAdvance(text) + 8;
+    QRectF label(x + 3, clip.top() + 2, width, metrics.height() + 2);
+    if (label.right() > clip.right())
+        label.moveRight(x - 3);
+    painter->setPen(Qt::NoPen);
+    painter->setBrush(QColor(255, 255, 255, 225));
+    painter->drawRoundedRect(label, 2, 2);
+    painter->setPen(kGhostLineColor.darker(130));
+    painter->drawText(label, Qt::AlignCenter, text);
+}
+
+} // namespace studio

@@ -1,0 +1,440 @@
+#include "timelineplot.h"
+
+#include "timelinelayers.h"
+
+#include <QToolTip>
+
+#include <algorithm>
+#include <cmath>
+
+namespace studio {
+
+using namespace roofline::verrocchio;
+using namespace timelinepaint;
+
+// --- TimelinePlot -------------------------------------------------------------
+
+QColor TimelinePlot::colorOfName(std::uint32_t name)
+{
+    // Tableau 10: distinct, print-safe, readable on white.
+    static const QColor palette[] = { QColor(0x1f77b4), QColor(0xff7f0e), QColor(0x2ca02c), QColor(0x9467bd),
+        QColor(0x17becf), QColor(0x8c564b), QColor(0xe377c2), QColor(0xbcbd22), QColor(0xd62728), QColor(0x7f7f7f) };
+    return palette[name == 0 ? 9 : (name - 1) % std::size(palette)];
+}
+
+TimelinePlot::TimelinePlot(QWidget *parent)
+    : QCustomPlot(parent)
+{
+    qRegisterMetaType<InstructionRef>();
+    setNoAntialiasingOnDrag(true);
+    setAntialiasedElements(QCP::aeAxes | QCP::aeItems | QCP::aeLegendItems);
+    setNotAntialiasedElements(QCP::aePlottables | QCP::aeGrid | QCP::aeSubGrid);
+    setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+    axisRect()->setRangeDrag(Qt::Horizontal | Qt::Vertical);
+    axisRect()->setRangeZoom(Qt::Horizontal);
+    setMinimumSize(420, 240);
+    setMouseTracking(true);
+
+    plotLayout()->insertRow(0);
+    plotLayout()->addElement(0, 0, new QCPTextElement(this, QString(), QFont(font().family(), 11, QFont::Bold)));
+
+    auto ticker = QSharedPointer<TimeTicker>::create();
+    ticker->setTickCount(8);
+    xAxis->setTicker(ticker);
+    xAxis->grid()->setPen(QPen(QColor(225, 225, 225), 0, Qt::DotLine));
+    yAxis->setRangeReversed(true);
+    yAxis->grid()->setVisible(false);
+    yAxis->setLabel(tr("Core · pipe"));
+    for (QCPAxis *axis : { xAxis, yAxis }) {
+        QFont f = axis->labelFont();
+        f.setPointSize(10);
+        axis->setLabelFont(f);
+    }
+
+    m_bars = new TimelineBarsPlottable(xAxis, yAxis, false);
+    m_bars->removeFromLegend();
+    m_ghost = new TimelineGhostPlottable(xAxis, yAxis); // drawn after the bars, in the lanes' bottom gap
+    m_ghost->removeFromLegend();
+
+    legend->setVisible(true);
+    legend->setBorderPen(Qt::NoPen);
+    legend->setFillOrder(QCPLegend::foColumnsFirst);
+    legend->setWrap(5);
+    QFont legendFont = font();
+    legendFont.setPointSize(9);
+    legend->setFont(legendFont);
+    axisRect()->insetLayout()->take(legend);
+    plotLayout()->addElement(2, 0, legend);
+    plotLayout()->setRowStretchFactor(2, 0.001);
+    plotLayout()->setRowSpacing(2);
+
+    connect(
+        xAxis, qOverload<const QCPRange &>(&QCPAxis::rangeChanged), this, [this](const QCPRange &r) { clampRange(r); });
+    connect(yAxis, qOverload<const QCPRange &>(&QCPAxis::rangeChanged), this, [this](const QCPRange &r) {
+        if (m_clamping || m_lanes == 0)
+            return;
+        const double lanes = double(m_lanes);
+        const double size = std::min(r.size(), lanes);
+        const double lower = std::clamp(r.lower, 0.0, lanes - size);
+        if (lower != r.lower || size != r.size()) {
+            m_clamping = true;
+            yAxis->setRange(lower, lower + size);
+            m_clamping = false;
+        }
+    });
+}
+
+std::size_t TimelinePlot::laneCount() const
+{
+    return m_lanes;
+}
+
+void TimelinePlot::setData(const TimelineData &data)
+{
+    const bool firstData = !m_data.result;
+    const double oldTotal = m_data.result ? extentNs() : 0;
+    m_data = data;
+    m_bars->data = data;
+    const std::size_t lanes = data.bars ? data.bars->laneCount() : 0;
+    const bool lanesChanged = lanes != m_lanes;
+    m_lanes = lanes;
+    m_ghost->lanes = lanes;
+    if (lanesChanged)
+        updateLaneAxis();
+    if (auto *title = qobject_cast<QCPTextElement *>(plotLayout()->element(0, 0))) {
+        const TimeUnit unit = timeUnitFor(data.result ? data.result->totalNs : 1);
+        title->setText(tr("%1 on %2 — total %3")
+                           .arg(QString::fromStdString(data.trace ? data.trace->name : std::string()),
+                               QString::fromStdString(data.machine.name),
+                               formatTime(data.result ? data.result->totalNs : 0, unit)));
+    }
+    updateLegend();
+    if (m_selected
+        && (!data.trace || m_selected->core >= data.trace->cores.size()
+            || m_selected->instruction >= data.trace->cores[m_selected->core].instructions.size()))
+        m_selected.reset();
+    m_bars->selected = m_selected;
+    // Keep the user's zoom across edits; show the whole trace when it was whole before.
+    const QCPRange r = xAxis->range();
+    if (firstData || lanesChanged || (r.lower <= 0 && r.upper >= oldTotal))
+        resetView();
+    else
+        clampRange(r);
+}
+
+void TimelinePlot::updateLaneAxis()
+{
+    auto ticker = QSharedPointer<QCPAxisTickerText>::create();
+    const std::size_t cores = m_lanes / kPipeCount;
+    for (std::size_t lane = 0; lane < m_lanes; ++lane)
+        ticker->addTick(double(lane) + 0.5, laneLabel(lane, cores));
+    yAxis->setTicker(ticker);
+    yAxis->setSubTicks(false);
+    yAxis->setTickLength(0, 2);
+    m_clamping = true;
+    yAxis->setRange(0, double(std::max<std::size_t>(1, std::min(m_lanes, kMaxVisibleLanes))));
+    m_clamping = false;
+}
+
+void TimelinePlot::updateLegend()
+{
+    for (QCPBars *entry : m_legendEntries)
+        removePlottable(entry);
+    m_legendEntries.clear();
+    legend->clearItems();
+    if (!m_data.trace || !m_data.bars)
+        return;
+    auto add = [&](const QString &name, const QBrush &brush, const QPen &pen) {
+        auto *entry = new QCPBars(xAxis, yAxis);
+        entry->setName(name);
+        entry->setBrush(brush);
+        entry->setPen(pen);
+        entry->setSelectable(QCP::stNone);
+        m_legendEntries.push_back(entry);
+    };
+    // The instructions that ran, in order of their interned names (first seen first).
+    std::vector<char> used(m_data.trace->names.size(), 0);
+    for (const Bar &b : m_data.bars->bars) {
+        if (b.kind == Bar::Kind::Work)
+            used[m_data.trace->cores[b.core].instructions[b.instruction].name] = 1;
+    }
+    std::size_t shown = 0, hidden = 0;
+    for (std::uint32_t n = 0; n < used.size(); ++n) {
+        if (!used[n])
+            continue;
+        if (shown++ >= kMaxLegendNames) {
+            ++hidden;
+            continue;
+        }
+        const QString name = n == 0 ? tr("(unnamed)") : QString::fromStdString(m_data.trace->names[n]);
+        add(name, colorOfName(n), Qt::NoPen);
+    }
+    if (hidden)
+        add(tr("… %1 more").arg(hidden), Qt::NoBrush, Qt::NoPen);
+    add(tr("stalled wait"), QColor(235, 235, 235), QPen(kStallColor));
+    add(tr("bus contention"), kContentionBandColor, Qt::NoPen);
+    if (m_showCriticalPath)
+        add(tr("critical path"), Qt::NoBrush, QPen(kCriticalColor, 2));
+    if (hasGhost())
+        add(tr("snapshot “%1”: faded band, dashed end").arg(m_ghost->name), QColor(110, 110, 110, 110),
+            QPen(kGhostLineColor, 1, Qt::DashLine));
+}
+
+double TimelinePlot::extentNs() const
+{
+    double total = m_data.result ? m_data.result->totalNs : 0;
+    if (hasGhost())
+        total = std::max(total, m_ghost->data.result->totalNs);
+    return std::max(std::isfinite(total) ? total : 0.0, 1e-3);
+}
+
+void TimelinePlot::setGhost(const TimelineData *ghost, const QString &name)
+{
+    if (!ghost && !hasGhost())
+        return; // nothing to do: the common case of every update without a snapshot
+    const QCPRange r = xAxis->range();
+    const double oldExtent = m_data.result ? extentNs() : 0;
+    const bool whole = r.lower <= 0 && r.upper >= oldExtent;
+    m_ghost->data = ghost && ghost->result && ghost->bars ? *ghost : TimelineData();
+    m_ghost->name = name;
+    updateLegend();
+    if (m_data.result && whole && extentNs() != oldExtent)
+        resetView();
+}
+
+bool TimelinePlot::hasGhost() const
+{
+    return m_ghost->data.result && m_ghost->data.bars;
+}
+
+std::vector<BarGroup> TimelinePlot::visibleGhostGroups() const
+{
+    return m_ghost->groups();
+}
+
+void TimelinePlot::resetView()
+{
+    const double total = m_data.result ? extentNs() : 1;
+    setTimeRange(0, total * 1.01);
+    m_clamping = true;
+    yAxis->setRange(0, double(std::max<std::size_t>(1, std::min(m_lanes, kMaxVisibleLanes))));
+    m_clamping = false;
+}
+
+void TimelinePlot::setTimeRange(double startNs, double endNs)
+{
+    xAxis->setRange(startNs, endNs); // clampRange() runs on rangeChanged
+}
+
+void TimelinePlot::clampRange(const QCPRange &r)
+{
+    if (m_clamping)
+        return;
+    const double total = m_data.result ? extentNs() : 1;
+    const double lo = -0.02 * total, hi = 1.02 * total;
+    double size = std::clamp(r.size(), std::max(total * 1e-9, 1e-4), hi - lo);
+    double lower = std::clamp(r.lower, lo, hi - size);
+    if (!std::isfinite(lower) || !std::isfinite(size)) {
+        lower = 0;
+        size = total;
+    }
+    m_clamping = true;
+    if (lower != r.lower || lower + size != r.upper)
+        xAxis->setRange(lower, lower + size);
+    m_clamping = false;
+    updateTimeAxis();
+    emit timeRangeChanged(xAxis->range().lower, xAxis->range().upper);
+}
+
+void TimelinePlot::updateTimeAxis()
+{
+    const QCPRange r = xAxis->range();
+    const TimeUnit unit = timeUnitFor(std::max(std::abs(r.lower), std::abs(r.upper)));
+    static_cast<TimeTicker *>(xAxis->ticker().data())->perNs = unit.perNs;
+    xAxis->setLabel(tr("Time (%1)").arg(unit.name));
+}
+
+void TimelinePlot::setShowCriticalPath(bool show)
+{
+    m_showCriticalPath = show;
+    m_bars->showCriticalPath = show;
+    updateLegend();
+    replot(rpQueuedReplot);
+}
+
+void TimelinePlot::setShowFlagArrows(bool show)
+{
+    m_showFlagArrows = show;
+    m_bars->showFlagArrows = show;
+    replot(rpQueuedReplot);
+}
+
+void TimelinePlot::setSelected(std::optional<InstructionRef> selected)
+{
+    if (selected == m_selected)
+        return;
+    m_selected = selected;
+    m_bars->selected = selected;
+    replot(rpQueuedReplot);
+}
+
+std::vector<BarGroup> TimelinePlot::visibleGroups() const
+{
+    return m_bars->groups();
+}
+
+double TimelinePlot::nsPerPixel() const
+{
+    return m_bars->nsPerPixel();
+}
+
+std::optional<InstructionRef> TimelinePlot::instructionAt(const QPointF &pixel) const
+{
+    if (!m_data.bars || !axisRect()->rect().contains(pixel.toPoint()))
+        return std::nullopt;
+    const double laneCoord = yAxis->pixelToCoord(pixel.y());
+    if (laneCoord < 0 || laneCoord >= double(m_lanes))
+        return std::nullopt;
+    const auto lane = std::size_t(laneCoord);
+    const double t = xAxis->pixelToCoord(pixel.x());
+    const double slack = 2 * nsPerPixel(); // thin bars are hard to hit
+    const TimelineBars &bars = *m_data.bars;
+    const auto begin = bars.bars.begin() + std::ptrdiff_t(bars.laneBegin[lane]);
+    const auto end = bars.bars.begin() + std::ptrdiff_t(bars.laneBegin[lane + 1]);
+    auto it = std::upper_bound(begin, end, t + slack, [](double x, const Bar &b) { return x < b.start; });
+    // The nearest bar that reaches t, looking back over the few within the slack.
+    std::optional<InstructionRef> best;
+    double bestDistance = slack;
+    for (int steps = 0; it != begin && steps < 64; ++steps) {
+        --it;
+        const double distance = t < it->start ? it->start - t : (t > it->end ? t - it->end : 0);
+        if (distance <= bestDistance) {
+            best = InstructionRef { it->core, it->instruction };
+            bestDistance = distance;
+            if (distance == 0)
+                break;
+        }
+        if (it->end < t - slack)
+            break;
+    }
+    return best;
+}
+
+QString TimelinePlot::describeInstruction(InstructionRef ref) const
+{
+    if (!m_data.trace || !m_data.result || ref.core >= m_data.trace->cores.size()
+        || ref.instruction >= m_data.trace->cores[ref.core].instructions.size()
+        || ref.core >= m_data.result->cores.size()
+        || ref.instruction >= m_data.result->cores[ref.core].instructions.size())
+        return {};
+    const Trace &trace = *m_data.trace;
+    const Result &result = *m_data.result;
+    const Instruction &in = trace.cores[ref.core].instructions[ref.instruction];
+    const Timing &t = result.cores[ref.core].instructions[ref.instruction];
+    const TimeUnit unit = timeUnitFor(std::max(result.totalNs, std::abs(t.end)));
+    QStringList lines;
+    lines << QString::fromStdString(describe(trace, in));
+    lines << tr("core %1 · pipe %2 · instruction %3")
+                 .arg(ref.core)
+                 .arg(QString::fromLatin1(pipeName(in.pipe)))
+                 .arg(ref.instruction);
+    if (!t.executed) {
+        lines << tr("did not run");
+        return lines.join(QLatin1Char('\n'));
+    }
+    lines << tr("start %1 · end %2 · duration %3")
+                 .arg(formatTime(t.start, unit), formatTime(t.end, unit), formatTime(t.end - t.start, unit));
+    if (in.kind == Instruction::Kind::Work) {
+        const bool bytes = movesBytes(in.pipe);
+        lines << tr("size %1 %2").arg(formatValue(in.size, 6), bytes ? tr("bytes") : tr("ops"));
+        const double init = m_data.machine.pipe(in.pipe).initNs;
+        const double data = t.end - t.start - init;
+        if (data > 0)
+            lines << tr("achieved %1 %2 in the data phase (after Init %3 ns)")
+                         .arg(formatValue(in.size / data), bytes ? tr("GB/s") : tr("Gops/s"), formatValue(init));
+    }
+    // What it waited for: the edge the simulation recorded.
+    if (in.kind == Instruction::Kind::WaitFlag && t.flag >= 0) {
+        const Timing &set = result.cores[ref.core].instructions[std::size_t(t.flag)];
+        lines << tr("waited %1 for %2 at %3")
+                     .arg(formatTime(std::max(0.0, t.end - t.start), unit),
+                         QString::fromStdString(
+                             describe(trace, trace.cores[ref.core].instructions[std::size_t(t.flag)])),
+                         formatTime(set.end, unit));
+    } else if (t.cause >= 0) {
+        const Instruction &cause = trace.cores[ref.core].instructions[std::size_t(t.cause)];
+        lines << tr("waited for: %1 (%2, instruction %3)")
+                     .arg(QString::fromStdString(describe(trace, cause)),
+                         QString::fromLatin1(dependencyName(t.causeKind)))
+                     .arg(t.cause);
+    } else {
+        lines << tr("waited for: nothing (started with its core)");
+    }
+    if (m_data.onPath && (*m_data.onPath)[ref.core][ref.instruction])
+        lines << tr("on the critical path");
+    return lines.join(QLatin1Char('\n'));
+}
+
+QString TimelinePlot::tooltipAt(const QPointF &pixel) const
+{
+    QString text;
+    if (const auto ref = instructionAt(pixel))
+        text = describeInstruction(*ref);
+    // Inside a contention interval on an MTE lane: the bus shares then.
+    if (m_data.result && m_data.trace && axisRect()->rect().contains(pixel.toPoint())) {
+        const double laneCoord = yAxis->pixelToCoord(pixel.y());
+        const double t = xAxis->pixelToCoord(pixel.x());
+        const auto &contention = m_data.result->contention;
+        auto it = std::lower_bound(
+            contention.begin(), contention.end(), t, [](const ContentionInterval &c, double x) { return c.end < x; });
+        if (laneCoord >= 0 && laneCoord < double(m_lanes) && usesBus(pipeOfLane(std::size_t(laneCoord)))
+            && it != contention.end() && it->start <= t) {
+            const TimeUnit unit = timeUnitFor(m_data.result->totalNs);
+            QStringList shares;
+            for (const Share &s : m_data.result->sharesOf(*it))
+                shares << tr("core %1 %2: %3 GB/s")
+                              .arg(s.core)
+                              .arg(QString::fromLatin1(
+                                       pipeName(m_data.trace->cores[s.core].instructions[s.instruction].pipe)),
+                                  formatValue(s.rateGBps));
+            if (!text.isEmpty())
+                text += QStringLiteral("\n\n");
+            text += tr("bus contention %1 – %2: %3 transfers share the bus\n%4")
+                        .arg(formatTime(it->start, unit), formatTime(it->end, unit))
+                        .arg(it->shareCount)
+                        .arg(shares.join(QLatin1Char('\n')));
+        }
+    }
+    return text;
+}
+
+void TimelinePlot::mouseMoveEvent(QMouseEvent *event)
+{
+    QCustomPlot::mouseMoveEvent(event);
+    if (event->buttons() != Qt::NoButton)
+        return;
+    const QString text = tooltipAt(event->position());
+    if (text.isEmpty())
+        QToolTip::hideText();
+    else
+        QToolTip::showText(event->globalPosition().toPoint(), text, this);
+}
+
+void TimelinePlot::mousePressEvent(QMouseEvent *event)
+{
+    m_pressPos = event->position().toPoint();
+    QCustomPlot::mousePressEvent(event);
+}
+
+void TimelinePlot::mouseReleaseEvent(QMouseEvent *event)
+{
+    QCustomPlot::mouseReleaseEvent(event);
+    if (event->button() != Qt::LeftButton || (event->position().toPoint() - m_pressPos).manhattanLength() > 3)
+        return; // a drag, not a click
+    const auto ref = instructionAt(event->position());
+    setSelected(ref);
+    if (ref)
+        emit instructionClicked(*ref);
+}
+
+} // namespace studio
