@@ -10,6 +10,7 @@
 #include <google/protobuf/io/tokenizer.h>
 #include <google/protobuf/text_format.h>
 
+#include <algorithm>
 #include <fstream>
 #include <map>
 #include <set>
@@ -131,6 +132,10 @@ NetworkLoad importCaffe(const std::string &text, const std::string &fileLabel, c
         }
         if (dims.empty() || dims.size() > 4) {
             diags.error(where, "input \"" + name + "\": expected 1 to 4 dimensions, got " + std::to_string(dims.size()));
+            return;
+        }
+        if (name.empty() || name.size() > 120) {
+            diags.error(where, "an input name must have 1 to 120 characters");
             return;
         }
         if (!names.insert(name).second) {
@@ -262,6 +267,7 @@ NetworkLoad importCaffe(const std::string &text, const std::string &fileLabel, c
             layer.hasBias = p.bias_term();
             if (layer.kernelH < 1 || layer.kernelW < 1 || layer.strideH < 1 || layer.strideW < 1
                 || layer.dilationH < 1 || layer.dilationW < 1 || layer.kernelH > 10000 || layer.kernelW > 10000
+                || layer.strideH > 10000 || layer.strideW > 10000 || layer.dilationH > 10000 || layer.dilationW > 10000
                 || layer.padH > 10000 || layer.padW > 10000 || layer.groups < 1 || layer.outChannels < 1
                 || layer.outChannels > std::int64_t(NetworkLimits::maxDimension)) {
                 diags.error(where, "kernel_size, stride, dilation, group and num_output must be >= 1 (kernel and pad "
@@ -295,7 +301,8 @@ NetworkLoad importCaffe(const std::string &text, const std::string &fileLabel, c
                 layer.padH = int(p.has_pad_h() ? p.pad_h() : p.pad());
                 layer.padW = int(p.has_pad_w() ? p.pad_w() : p.pad());
                 if (layer.kernelH < 1 || layer.kernelW < 1 || layer.strideH < 1 || layer.strideW < 1
-                    || layer.kernelH > 10000 || layer.kernelW > 10000 || layer.padH > 10000 || layer.padW > 10000) {
+                    || layer.kernelH > 10000 || layer.kernelW > 10000 || layer.padH > 10000 || layer.padW > 10000
+                    || layer.strideH > 10000 || layer.strideW > 10000) {
                     diags.error(where, "pooling_param needs kernel_size >= 1 (or global_pooling) and stride >= 1");
                     continue;
                 }
@@ -310,7 +317,7 @@ NetworkLoad importCaffe(const std::string &text, const std::string &fileLabel, c
             layer.function = "dropout";
         } else if (t == "LRN") {
             layer.type = LayerType::Lrn;
-            layer.lrnSize = c.lrn ? int(c.lrn->local_size()) : 5;
+            layer.lrnSize = c.lrn ? int(std::min<pb::uint32>(c.lrn->local_size(), 100000)) : 5;
         } else if (t == "Concat") {
             layer.type = LayerType::Concat;
             const int axis = c.concat ? (c.concat->has_axis() ? c.concat->axis() : int(c.concat->concat_dim())) : 1;
@@ -365,6 +372,8 @@ NetworkLoad importCaffe(const std::string &text, const std::string &fileLabel, c
         diags.error("", "the network has no layers");
         return out;
     }
+    if (!checkNetworkLimits(net, diags))
+        return out;
     if (!skippedTypes.empty()) {
         std::string list;
         for (const auto &[type, count] : skippedTypes)

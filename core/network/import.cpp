@@ -65,6 +65,53 @@ bool parseInputShapeOption(const std::string &text, ImportOptions &options, std:
     return true;
 }
 
+bool checkNetworkLimits(const Network &network, Diagnostics &diagnostics)
+{
+    const auto maxDim = std::int64_t(NetworkLimits::maxDimension);
+    const auto maxCount = std::int64_t(NetworkLimits::maxCount);
+    auto shapeOk = [&](const Shape &s) {
+        return s.n >= 1 && s.c >= 1 && s.h >= 1 && s.w >= 1 && s.n <= maxDim && s.c <= maxDim && s.h <= maxDim
+            && s.w <= maxDim;
+    };
+    for (const NetworkInput &in : network.inputs) {
+        if (!shapeOk(in.shape) || in.name.empty() || in.name.size() > 128) {
+            diagnostics.error("input \"" + in.name + "\"", "a name of 1 to 128 characters and sizes from 1 to "
+                                                               + formatNumber(NetworkLimits::maxDimension) + " are supported, got "
+                                                               + in.shape.toString());
+            return false;
+        }
+    }
+    for (std::size_t i = 0; i < network.layers.size(); ++i) {
+        const Layer &l = network.layers[i];
+        const std::string where = "layer \"" + l.name + "\"" + (l.op.empty() ? "" : " (" + l.op + ")");
+        bool dimsOk = l.dims.size() <= 16;
+        for (std::int64_t d : l.dims)
+            dimsOk = dimsOk && d >= 0 && d <= maxDim;
+        if (!shapeOk(l.output) || !dimsOk) {
+            diagnostics.error(where, "output " + l.output.toString() + ": sizes from 1 to "
+                                         + formatNumber(NetworkLimits::maxDimension) + " are supported");
+            return false;
+        }
+        const LayerCounts c = countLayer(network, i);
+        if (c.weights < 0 || c.biases < 0 || c.macs < 0 || c.weights > maxCount || c.biases > maxCount
+            || c.macs > maxCount) {
+            diagnostics.error(where, "its parameter or MAC count is above " + formatNumber(NetworkLimits::maxCount));
+            return false;
+        }
+        const int maxKernel = int(NetworkLimits::maxKernel);
+        if (l.kernelH > maxKernel || l.kernelW > maxKernel || l.strideH > maxKernel || l.strideW > maxKernel
+            || l.padH > maxKernel || l.padW > maxKernel || l.dilationH > maxKernel || l.dilationW > maxKernel
+            || l.lrnSize > maxKernel || l.lrnSize < 1 || l.outChannels > maxDim || l.groups > maxDim || l.heads > maxDim) {
+            diagnostics.error(where, "kernel, stride, pad, dilation and size must be at most "
+                                         + formatNumber(NetworkLimits::maxKernel)
+                                         + "; channels, groups and heads at most "
+                                         + formatNumber(NetworkLimits::maxDimension));
+            return false;
+        }
+    }
+    return true;
+}
+
 NetworkLoad loadAnyNetworkFile(const std::string &path, const ImportOptions &options)
 {
     switch (networkFileKind(path)) {

@@ -41,4 +41,8 @@ NetworkLoad importOnnxFile(const std::string &path, const ImportOptions &options
 NetworkLoad importCaffe(const std::string &text, const std::string &fileLabel, const ImportOptions &options = {});
 NetworkLoad importCaffeFile(const std::string &path, const ImportOptions &options = {});
 
+// The limits of our JSON format (NetworkLimits) on an imported network, so what
+// imports can always be written and read back: sizes, kernel attributes, counts.
+bool checkNetworkLimits(const Network &network, Diagnostics &diagnostics);
+
 } // namespace roofline::network
