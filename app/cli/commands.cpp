@@ -14,6 +14,7 @@ int runSimulate(const std::vector<std::string> &args); // simulate.cpp
 int runAmaix(const std::vector<std::string> &args);      // amaix.cpp
 int runAmaixSweep(const std::vector<std::string> &args); // amaix.cpp
 int runGablesSweep(const std::vector<std::string> &args); // gables.cpp
+int runNetwork(const std::vector<std::string> &args);     // network.cpp
 
 const std::vector<Command> &extraCommands()
 {
@@ -35,6 +36,11 @@ const std::vector<Command> &extraCommands()
          "  gables-sweep SOC.json --x AXIS [--y AXIS] [--format csv|jsonl|json] [--shard I/N]\n"
          "           Gables over a grid of one or two parameters; see roofline-cli gables-sweep --help\n",
          runGablesSweep},
+        {"network",
+         "  network FILE [--format text|json] [--input-shape NAME=DIMS]... [--save-network OUT.json]\n"
+         "           Import a network (our JSON, ONNX, Caffe prototxt) and print its layers, shapes,\n"
+         "           parameters and MACs; see roofline-cli network --help\n",
+         runNetwork},
     };
     return commands;
 }
