@@ -15,6 +15,7 @@ int runAmaix(const std::vector<std::string> &args);      // amaix.cpp
 int runAmaixSweep(const std::vector<std::string> &args); // amaix.cpp
 int runGablesSweep(const std::vector<std::string> &args); // gables.cpp
 int runGoalSeek(const std::vector<std::string> &args);    // goalseek.cpp
+int runNetwork(const std::vector<std::string> &args);     // network.cpp
 
 const std::vector<Command> &extraCommands()
 {
@@ -41,6 +42,11 @@ const std::vector<Command> &extraCommands()
          "           the value of one parameter that reaches a target, or the bound that stops it;\n"
          "           exit 4 when unreachable; see roofline-cli goal-seek --help\n",
          runGoalSeek},
+        {"network",
+         "  network FILE [--format text|json] [--input-shape NAME=DIMS]... [--save-network OUT.json]\n"
+         "           Import a network (our JSON, ONNX, Caffe prototxt) and print its layers, shapes,\n"
+         "           parameters and MACs; see roofline-cli network --help\n",
+         runNetwork},
     };
     return commands;
 }

@@ -3,17 +3,43 @@
 #include "io.h"
 
 #include "../common/jsondocument.h"
-#include "jsonfields.h"
 
 #include <nlohmann/json.hpp>
 
 #include <cmath>
+#include <cstdint>
+#include <optional>
 #include <set>
 #include <string>
 
 namespace roofline::amaix {
 
 using nlohmann::json;
+
+namespace {
+
+const Range kRate = Range::positive(Limits::maxRate);
+
+bool isInteger(double v)
+{
+    return std::floor(v) == v;
+}
+
+// An integer given plainly or with a source.
+std::optional<std::int64_t> readInt(JsonObjectReader &r, const std::string &key, const Range &range, bool required,
+                                    Diagnostics &diagnostics, std::string *source = nullptr)
+{
+    const std::optional<double> v = required ? r.number(key, range, source) : r.optionalNumber(key, range, source);
+    if (!v)
+        return std::nullopt;
+    if (!isInteger(*v)) {
+        diagnostics.error(r.pointerTo(key), "must be a whole number, got " + formatNumber(*v));
+        return std::nullopt;
+    }
+    return std::int64_t(*v);
+}
+
+} // namespace
 
 // --- Accelerators ---------------------------------------------------------------
 

@@ -426,6 +426,17 @@ double Result::pipePerformance(const Pipe &pipe) const
     return pipe.timeNs > 0 ? stages[std::size_t(pipe.dominant)].ops / pipe.timeNs : 0;
 }
 
+Options withOfferedDataType(const Network &network, const Accelerator &accelerator, Options options, bool *fellBack)
+{
+    const bool replace = options.dataType.empty() && !network.dataType.empty()
+        && !accelerator.dataType(network.dataType) && accelerator.dataType(accelerator.defaultDataType);
+    if (replace)
+        options.dataType = accelerator.defaultDataType;
+    if (fellBack)
+        *fellBack = replace;
+    return options;
+}
+
 void evaluate(const Network &network, const Accelerator &accelerator, const Options &options, Result &out)
 {
     out.status = Status::Ok;

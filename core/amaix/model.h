@@ -21,6 +21,16 @@ struct Options
     bool operator==(const Options &) const = default;
 };
 
+// The studio's reading of "the network's data type, else the accelerator's
+// default": when `options` names no data type and the accelerator does not
+// offer the network's (AlexNet's fp16 on the int8-only nv_small), the
+// accelerator's default instead, so every network opens on every accelerator.
+// An explicit choice is kept as it is (evaluate() reports it if not offered),
+// and roofline-cli does not use this: there a missing type stays an error.
+// `fellBack` (may be null) says whether the network's type was replaced.
+Options withOfferedDataType(const Network &network, const Accelerator &accelerator, Options options,
+                            bool *fellBack = nullptr);
+
 enum class Status { Ok, Infeasible, Invalid };
 enum class Bound { Compute, Memory };
 

@@ -48,6 +48,13 @@ public:
     const roofline::amaix::Network &network() const;
     const roofline::amaix::Accelerator &accelerator() const { return m_state.accelerator; }
     const roofline::amaix::Options &options() const { return m_state.options; }
+    // What to evaluate with: options(), but when they name no data type and the
+    // accelerator does not offer the network's, the accelerator's default
+    // (roofline::amaix::withOfferedDataType); `fellBack` says whether it did.
+    roofline::amaix::Options evaluationOptions(bool *fellBack = nullptr) const
+    {
+        return roofline::amaix::withOfferedDataType(network(), accelerator(), m_state.options, fellBack);
+    }
     const std::vector<roofline::amaix::MeasuredTime> *measured() const { return m_state.measured.get(); }
     QString networkPath() const { return m_state.networkPath; }
     QString acceleratorPath() const { return m_state.acceleratorPath; }

@@ -246,7 +246,7 @@ void AmaixSweepPanel::run()
     joinWorker();
 
     SweepSpec spec;
-    spec.options = m_document->options();
+    spec.options = m_document->evaluationOptions();
     const int axes = m_second->isChecked() ? 2 : 1;
     for (int a = 0; a < axes; ++a) {
         const int index = m_axes[a].parameter->currentIndex();
@@ -487,7 +487,7 @@ void AmaixSweepPanel::markCurrent()
         m_current->setData(QVector<double>{coords[0]}, QVector<double>{coords[1]}, true);
     } else {
         // The current configuration's own FPS (one evaluation, microseconds).
-        const Result now = evaluate(m_document->network(), acc, m_document->options());
+        const Result now = evaluate(m_document->network(), acc, m_document->evaluationOptions());
         if (now.ok())
             m_current->setData(QVector<double>{coords[0]}, QVector<double>{now.fps}, true);
     }

@@ -3,6 +3,7 @@
 #include "amaix/baseline.h"
 #include "amaix/io.h"
 #include "amaixdocument.h"
+#include "cachedlabel.h"
 #include "fasttextdelegate.h"
 #include "amaixpanel.h"
 #include "amaixplot.h"
@@ -51,7 +52,7 @@ AmaixView::AmaixView(AmaixDocument *document, QWidget *parent)
     setSensitivityStep(m_sensitivityStep); // names the tab
 
     m_snapshotBar = new SnapshotBar(this);
-    m_comparisonLabel = new QLabel(this);
+    m_comparisonLabel = new CachedLabel(this);
     m_comparisonLabel->setWordWrap(true);
     m_comparisonLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_comparisonLabel->setToolTip(tr("The current configuration against the compared snapshot: time per inference, "
@@ -78,7 +79,7 @@ AmaixView::AmaixView(AmaixDocument *document, QWidget *parent)
     m_table->setColumnWidth(AmaixTableModel::Name, 130);
     m_table->setColumnWidth(AmaixTableModel::Type, 110);
 
-    m_totals = new QLabel(this);
+    m_totals = new CachedLabel(this);
     m_totals->setTextFormat(Qt::RichText);
     m_totals->setWordWrap(true);
     m_totals->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -230,7 +231,9 @@ void AmaixView::refresh()
         m_panel->refreshValues();
     }
 
-    evaluate(net, acc, m_document->options(), m_result);
+    bool fellBack = false; // the network's data type is not offered: the accelerator's default instead
+    const Options options = m_document->evaluationOptions(&fellBack);
+    evaluate(net, acc, options, m_result);
     summarizeLayers(net, m_result, m_layers);
     m_summaryTotals = summarizeTotals(m_layers, m_result);
 
@@ -238,7 +241,7 @@ void AmaixView::refresh()
     double baselineTotalNs = 0;
     if (m_result.ok()) {
         BaselineOptions bo;
-        bo.dataType = m_document->options().dataType;
+        bo.dataType = options.dataType;
         const BaselineResult baseline = evaluateBaseline(net, acc, bo);
         if (baseline.ok) {
             baselineNs = baseline.layerNs;
@@ -246,7 +249,7 @@ void AmaixView::refresh()
         }
     }
     updateComparison(); // before setModel: the plot draws the ghost with the model
-    m_plot->setModel(&net, &acc, m_document->options(), &m_result, &m_layers);
+    m_plot->setModel(&net, &acc, options, &m_result, &m_layers);
     {
         m_selecting = true;
         m_model->setModel(&net, &acc, &m_layers, m_result.totalNs, baselineNs, m_measuredNs);
@@ -277,13 +280,19 @@ void AmaixView::refresh()
         if (m_measuredTotalNs > 0)
             totals += tr(" · measured %1 %2").arg(formatValue(m_measuredTotalNs * unit.perNs), unit.name);
         readout = tr("<span style='font-size:large'><b>%1 %2</b> per inference &nbsp; <b>%3 FPS</b></span><br>"
-                     "Compute-bound: %4% of timed layers (%5% of the time)<br>%6 · %7 model%8")
+                     "Compute-bound: %4% of timed layers (%5% of the time)<br>%6 · %7 model%8%9")
                       .arg(formatValue(t.timeNs * unit.perNs), unit.name, formatValue(t.fps),
                            formatValue(100 * t.computeBoundShare(), 3),
                            formatValue(t.timeNs > 0 ? 100 * t.computeBoundNs / t.timeNs : 0, 3),
                            QString::fromStdString(m_result.dataType),
                            acc.scaling == ScalingModel::Nvdla ? QStringLiteral("nvdla") : QStringLiteral("general"),
-                           m_document->options().refine ? tr(", divide and conquer") : QString());
+                           m_document->options().refine ? tr(", divide and conquer") : QString())
+                      .arg(fellBack ? QStringLiteral("<br>")
+                                   + tr("The network's %1 is not offered by %2: its default %3 is used.")
+                                         .arg(QString::fromStdString(net.dataType).toHtmlEscaped(),
+                                              QString::fromStdString(acc.name).toHtmlEscaped(),
+                                              QString::fromStdString(m_result.dataType).toHtmlEscaped())
+                                    : QString());
     } else {
         totals = readout = tr("<span style='color:#b00020'><b>%1</b>: %2</span>")
                                .arg(QString::fromLatin1(statusName(m_result.status)),
@@ -414,9 +423,10 @@ void AmaixView::updateComparison()
     const AmaixState &s = snapshot.state;
     static const Network none;
     const Network &net = s.network ? *s.network : none;
-    const Result baseline = evaluate(net, s.accelerator, s.options);
+    const Options options = withOfferedDataType(net, s.accelerator, s.options);
+    const Result baseline = evaluate(net, s.accelerator, options);
     const std::vector<LayerSummary> layers = summarizeLayers(net, baseline);
-    m_plot->setGhost(&net, &s.accelerator, s.options, &baseline, &layers, snapshot.name);
+    m_plot->setGhost(&net, &s.accelerator, options, &baseline, &layers, snapshot.name);
     m_comparison = compareSnapshot(m_result, m_summaryTotals, baseline, summarizeTotals(layers, baseline));
     m_comparisonText = QString::fromStdString(summarize(m_comparison, snapshot.name.toStdString()));
 }
@@ -436,7 +446,7 @@ void AmaixView::updateSensitivity(bool evenIfHidden)
 {
     if ((!evenIfHidden && m_tabs->currentWidget() != m_sensitivity) || m_network.layers.empty() || m_accelerator.units.empty())
         return;
-    m_sensitivityRows = sensitivity(m_network, m_accelerator, m_document->options(), m_sensitivityStep);
+    m_sensitivityRows = sensitivity(m_network, m_accelerator, m_document->evaluationOptions(), m_sensitivityStep);
     const TimeUnit unit = timeUnitFor(m_result.ok() ? m_result.totalNs : 0);
     std::vector<SensitivityChart::Row> rows;
     for (const Sensitivity &r : m_sensitivityRows) {
@@ -510,7 +520,7 @@ QList<ModelView::BundleFile> AmaixView::bundleFiles() const
 
     QString tornado = QStringLiteral("parameter,pointer,value,low_value,high_value,low_time_ns,high_time_ns,"
                                      "low_feasible,high_feasible\n");
-    for (const Sensitivity &r : sensitivity(m_network, m_accelerator, m_document->options(), m_sensitivityStep)) {
+    for (const Sensitivity &r : sensitivity(m_network, m_accelerator, m_document->evaluationOptions(), m_sensitivityStep)) {
         tornado += QStringLiteral("%1,%2,%3,%4,%5,%6,%7,%8,%9\n")
                        .arg(quoted(QString::fromStdString(r.label)), QString::fromStdString(r.pointer), number(r.value),
                             number(r.lowValue), number(r.highValue), number(r.lowNs), number(r.highNs),
@@ -534,7 +544,7 @@ QList<ModelView::BundleFile> AmaixView::bundleFiles() const
         const AmaixState &s = snapshot.state;
         static const Network none;
         const Network &net = s.network ? *s.network : none;
-        const Result baseline = evaluate(net, s.accelerator, s.options);
+        const Result baseline = evaluate(net, s.accelerator, withOfferedDataType(net, s.accelerator, s.options));
         const SnapshotComparison c = compareSnapshot(m_result, m_summaryTotals, baseline, summarizeTotals(summarizeLayers(net, baseline), baseline));
         table += QStringLiteral("%1,%2,%3,%4,%5,%6,%7,%8,%9,")
                      .arg(quoted(snapshot.name), number(c.baselineNs), number(c.currentNs), number(c.changeNs),

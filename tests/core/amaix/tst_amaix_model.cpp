@@ -378,6 +378,43 @@ private slots:
         QVERIFY2(r.error.find("norm1") != std::string::npos, r.error.c_str());
     }
 
+    // docs/views/amaix.md: AlexNet is written for fp16, nv_small offers only
+    // int8. The studio evaluates with the accelerator's default then; an
+    // explicit choice and a type the accelerator offers stay as they are.
+    void networkDataTypeFallsBackToTheAcceleratorsDefault()
+    {
+        const Network alexnet = amaixtest::network("alexnet.json");
+        const Accelerator nvSmall = amaixtest::accelerator("nv_small.json");
+        const Accelerator nvFull = amaixtest::accelerator("nv_full.json");
+        QCOMPARE(alexnet.dataType, std::string("fp16"));
+        QVERIFY(!nvSmall.dataType("fp16"));
+
+        bool fellBack = false;
+        Options o = withOfferedDataType(alexnet, nvSmall, Options{}, &fellBack);
+        QVERIFY(fellBack);
+        QCOMPARE(o.dataType, std::string("int8"));
+        const Result r = evaluate(alexnet, nvSmall, o);
+        QVERIFY2(r.ok(), r.error.c_str());
+        QCOMPARE(r.dataType, std::string("int8"));
+        QCOMPARE(r.bytesPerElement, 1);
+        // The same as choosing int8 by hand.
+        Options int8;
+        int8.dataType = "int8";
+        QCOMPARE(r.totalNs, evaluate(alexnet, nvSmall, int8).totalNs);
+        // Without the fallback evaluate() still names the missing type (roofline-cli's behaviour).
+        QCOMPARE(evaluate(alexnet, nvSmall).status, Status::Invalid);
+
+        o = withOfferedDataType(alexnet, nvFull, Options{}, &fellBack);
+        QVERIFY(!fellBack);
+        QVERIFY(o.dataType.empty());
+        Options fp16;
+        fp16.dataType = "fp16"; // an explicit choice is not replaced
+        o = withOfferedDataType(alexnet, nvSmall, fp16, &fellBack);
+        QVERIFY(!fellBack);
+        QCOMPARE(o.dataType, std::string("fp16"));
+        QCOMPARE(evaluate(alexnet, nvSmall, o).status, Status::Invalid);
+    }
+
     void everyNetworkRunsOnEveryAccelerator_data()
     {
         QTest::addColumn<QString>("net");

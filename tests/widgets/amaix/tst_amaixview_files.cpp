@@ -47,6 +47,78 @@ private slots:
         QVERIFY(!view->summary().contains(QStringLiteral("nan")));
     }
 
+    // Every shipped network on every shipped accelerator, as a user would pick
+    // them in the panel: the plot is drawn; where the accelerator does not
+    // offer the network's data type (fp16 networks on the int8-only nv_small,
+    // nv_large, generic_dla) its default is used and the readout says so.
+    void everyShippedPairDraws_data()
+    {
+        QTest::addColumn<QString>("network");
+        QTest::addColumn<QString>("accelerator");
+        QStringList networks, accelerators;
+        for (const QString &path : resources::exampleFiles(QStringLiteral("amaix"))) {
+            QString error;
+            const QString format = readFormatId(path, &error);
+            if (format == QLatin1String(kNetworkFormatId))
+                networks << path;
+            else if (format == QLatin1String(kAcceleratorFormatId))
+                accelerators << path;
+        }
+        QVERIFY(networks.size() >= 7 && accelerators.size() >= 4);
+        for (const QString &n : networks)
+            for (const QString &a : accelerators)
+                QTest::newRow(qPrintable(QFileInfo(n).completeBaseName() + QStringLiteral(" on ")
+                                         + QFileInfo(a).completeBaseName()))
+                    << n << a;
+    }
+
+    void everyShippedPairDraws()
+    {
+        QFETCH(QString, network);
+        QFETCH(QString, accelerator);
+        MainWindow window;
+        window.resize(1280, 800);
+        AmaixView *view = amaixView(window);
+        QString error;
+        QVERIFY2(window.openFile(accelerator, &error), qPrintable(error));
+        QVERIFY2(window.openFile(network, &error), qPrintable(error));
+        view->flushPendingUpdate();
+        const AmaixDocument &doc = *view->document();
+        const Network &net = doc.network();
+        const Accelerator &acc = doc.accelerator();
+        QVERIFY(!net.layers.empty());
+        const bool offered = net.dataType.empty() || acc.dataType(net.dataType);
+        const std::string used = offered && !net.dataType.empty() ? net.dataType : acc.defaultDataType;
+        const QString readout = view->panel()->readout()->text();
+        QVERIFY2(view->result().status != Status::Invalid, view->result().error.c_str());
+        QVERIFY(view->panel()->dataTypeBox()->currentText().contains(QString::fromStdString(used)));
+        if (view->result().status == Status::Infeasible) {
+            // docs/models/amaix.md: VGG-16's fc6 fits no CBUF mode of the NVDLA
+            // configurations; the plot and the readout say which layer.
+            QVERIFY(network.endsWith(QLatin1String("vgg16.json")));
+            QCOMPARE(acc.scaling, ScalingModel::Nvdla);
+            QVERIFY(readout.contains(QStringLiteral("fc6")));
+            QVERIFY(view->plot()->markers().empty());
+            return;
+        }
+        QVERIFY(view->plot()->memoryRoof(0) && !view->plot()->memoryRoof(0)->data()->isEmpty());
+        QVERIFY2(view->result().ok(), view->result().error.c_str());
+        QCOMPARE(view->result().dataType, used);
+        QVERIFY(view->result().totalNs > 0);
+        QVERIFY(!view->plot()->markers().empty());
+        for (const LayerMarker &m : view->plot()->markers())
+            QVERIFY(std::isfinite(m.x) && std::isfinite(m.y) && m.x > 0 && m.y > 0);
+        QCOMPARE(readout.contains(QStringLiteral("is not offered by")), !offered);
+        if (!offered)
+            QVERIFY(readout.contains(QStringLiteral("The network's %1 is not offered by %2: its default %3 is used.")
+                                         .arg(QString::fromStdString(net.dataType), QString::fromStdString(acc.name),
+                                              QString::fromStdString(used))));
+        // The same numbers as the core with the accelerator's default chosen by hand.
+        Options byHand = doc.options();
+        byHand.dataType = used;
+        QCOMPARE(view->result().totalNs, evaluate(net, acc, byHand).totalNs);
+    }
+
     void badFileKeepsCurrentWork_data()
     {
         QTest::addColumn<QByteArray>("text");
