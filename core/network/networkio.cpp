@@ -520,14 +520,14 @@ std::string serialize(const Network &network)
     for (auto it = j.begin(); it != j.end(); ++it) {
         out += firstKey ? "  " : ",\n  ";
         firstKey = false;
-        out += json(it.key()).dump() + ": ";
+        out += json(it.key()).dump(-1, ' ', false, json::error_handler_t::replace) + ": ";
         if (it.key() == "layers" || it.key() == "inputs") {
             out += "[\n";
             for (std::size_t i = 0; i < it->size(); ++i)
-                out += "    " + (*it)[i].dump() + (i + 1 < it->size() ? ",\n" : "\n");
+                out += "    " + (*it)[i].dump(-1, ' ', false, json::error_handler_t::replace) + (i + 1 < it->size() ? ",\n" : "\n");
             out += "  ]";
         } else {
-            out += it->dump();
+            out += it->dump(-1, ' ', false, json::error_handler_t::replace);
         }
     }
     out += "\n}\n";
