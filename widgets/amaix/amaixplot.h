@@ -8,6 +8,7 @@
 
 #include "amaix/layersummary.h"
 #include "amaix/model.h"
+#include "plothint.h"
 
 #include <QJsonValue>
 
@@ -42,6 +43,13 @@ class AmaixPlot : public QCustomPlot
 {
     Q_OBJECT
 public:
+    // Measured once per legend or layout change, not on every layout request (plothint.h).
+    QSize sizeHint() const override { return m_hint.get(this, [this] { return QCustomPlot::sizeHint(); }); }
+    QSize minimumSizeHint() const override
+    {
+        return m_minimumHint.get(this, [this] { return QCustomPlot::minimumSizeHint(); });
+    }
+
     explicit AmaixPlot(QWidget *parent = nullptr);
 
     // The plot keeps pointers to these; the caller keeps them alive and
@@ -93,6 +101,7 @@ protected:
     void mouseDoubleClickEvent(QMouseEvent *event) override;
 
 private:
+    PlotHintCache m_hint, m_minimumHint;
     void rebuild();
     void applyRanges();
     void updateNumberFormats();

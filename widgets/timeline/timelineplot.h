@@ -10,6 +10,7 @@
 #include "verrocchio/layout.h"
 #include "verrocchio/simulation.h"
 #include "verrocchio/trace.h"
+#include "plothint.h"
 
 #include <qcustomplot.h>
 
@@ -41,6 +42,13 @@ struct InstructionRef {
 class TimelinePlot : public QCustomPlot {
     Q_OBJECT
 public:
+    // Measured once per legend or layout change, not on every layout request (plothint.h).
+    QSize sizeHint() const override { return m_hint.get(this, [this] { return QCustomPlot::sizeHint(); }); }
+    QSize minimumSizeHint() const override
+    {
+        return m_minimumHint.get(this, [this] { return QCustomPlot::minimumSizeHint(); });
+    }
+
     explicit TimelinePlot(QWidget *parent = nullptr);
 
     // New data; keeps the zoom unless the lanes changed. Call replot() afterwards.
@@ -87,6 +95,7 @@ protected:
     void mousePressEvent(QMouseEvent *event) override;
 
 private:
+    PlotHintCache m_hint, m_minimumHint;
     void clampRange(const QCPRange &range);
     void updateTimeAxis();
     void updateLaneAxis();
@@ -110,6 +119,13 @@ private:
 class TimelineOverview : public QCustomPlot {
     Q_OBJECT
 public:
+    // Measured once per legend or layout change, not on every layout request (plothint.h).
+    QSize sizeHint() const override { return m_hint.get(this, [this] { return QCustomPlot::sizeHint(); }); }
+    QSize minimumSizeHint() const override
+    {
+        return m_minimumHint.get(this, [this] { return QCustomPlot::minimumSizeHint(); });
+    }
+
     explicit TimelineOverview(TimelinePlot *timeline, QWidget *parent = nullptr);
     void setData(const TimelineData &data);
     void setWindow(double startNs, double endNs);
@@ -120,6 +136,7 @@ protected:
     void mouseMoveEvent(QMouseEvent *event) override;
 
 private:
+    PlotHintCache m_hint, m_minimumHint;
     void centreAt(double x);
 
     TimelinePlot *m_timeline;

@@ -37,6 +37,7 @@
 #include <QTabWidget>
 #include <QUndoStack>
 #include <QDir>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>

@@ -111,6 +111,34 @@ private slots:
         QCOMPARE(doc->machine().busGBps, 80.0);
     }
 
+    // A drag faster than the simulation: the running simulation is not given
+    // up once the picture on screen is older than the feedback interval, and
+    // its result is drawn while the newest one is computed (the 10⁶-instruction
+    // drag of docs/performance.md). Interval 0: every finished result is drawn.
+    void dragFasterThanTheSimulationShowsIntermediatePictures()
+    {
+        MainWindow window;
+        TimelineView *view = timelineOf(window);
+        TimelineDocument *doc = view->document();
+        doc->setTrace(syntheticVectorAdd(200000, 2), QString());
+        view->flushPendingUpdate();
+        view->setFeedbackInterval(0);
+        const quint64 intermediate = view->intermediateCount();
+        const quint64 updates = view->updateCount();
+        for (int i = 1; i <= 6; ++i) {
+            doc->setBusBandwidth(10.0 * i);
+            QCoreApplication::processEvents(); // each request reaches the worker; the results come later
+        }
+        const Result reference = simulate(doc->trace(), doc->machine());
+        QVERIFY(waitForFresh(view, reference.totalNs));
+        QCOMPARE(view->data().machine.busGBps, 60.0);
+        QVERIFY2(view->intermediateCount() > intermediate, "no picture drawn during the drag");
+        QVERIFY(view->updateCount() >= updates + 2);
+        // An intermediate picture never replaces a newer one: the last drawn is the newest.
+        QTest::qWait(50);
+        QCOMPARE(view->data().machine.busGBps, 60.0);
+    }
+
     void zoomKeepsLayoutConsistent()
     {
         MainWindow window;
