@@ -13,6 +13,7 @@
 #include "amaix/io.h"
 #include "amaix/model.h"
 #include "amaix/sweep.h"
+#include "network/import.h"
 
 #include <nlohmann/json.hpp>
 
@@ -44,6 +45,7 @@ struct CommonArgs
     unsigned threads = 0;
     Shard shard;
     bool sharded = false;
+    network::ImportOptions import; // --input-shape
 };
 
 // Parses the options both commands share; returns an exit status or -1 to go on.
@@ -65,6 +67,14 @@ int parseArgs(const std::vector<std::string> &args, bool sweep, CommonArgs &out,
             return 0;
         } else if (a == "--refine") {
             out.refine = true;
+        } else if (a == "--input-shape") {
+            if (!(v = value(a)))
+                return kExitUsage;
+            std::string error;
+            if (!network::parseInputShapeOption(*v, out.import, error)) {
+                std::cerr << "roofline-cli " << command << ": --input-shape: " << error << "\n";
+                return kExitUsage;
+            }
         } else if (a == "--format" || a == "--data-type" || a == "--set" || (!sweep && a == "--measured")
                    || (sweep && (a == "--x" || a == "--y" || a == "--threads" || a == "--shard"))) {
             if (!(v = value(a)))
@@ -125,7 +135,7 @@ struct Loaded
 // Loads both files and applies overrides; prints messages; false on invalid input.
 bool load(const CommonArgs &args, Loaded &out)
 {
-    amaix::NetworkLoad net = amaix::loadNetworkFile(args.files[0]);
+    amaix::NetworkLoad net = network::loadAnyNetworkFile(args.files[0], args.import);
     amaix::AcceleratorLoad acc = amaix::loadAcceleratorFile(args.files[1]);
     printDiagnostics(net.diagnostics);
     printDiagnostics(acc.diagnostics);
@@ -152,6 +162,9 @@ const char *kAmaixUsage = R"(Usage: roofline-cli amaix NETWORK.json ACCEL.json [
   --data-type T            e.g. fp16, int8 (default: the network's, else the accelerator's)
   --set POINTER=VALUE      override an accelerator number, e.g. /memories/DRAM/bandwidth_gbps=32
   --measured FILE.csv      measured per-layer times (layer,time_us); adds per-layer errors
+  --input-shape NAME=DIMS  sizes of an imported model's input, e.g. input=1x3x640x640
+  NETWORK may be our JSON, an ONNX model (.onnx) or a Caffe prototxt (.prototxt); imported
+  layers of type "other" are evaluated like any type the accelerator maps (or map them to "host").
 )";
 
 const char *kSweepUsage = R"(Usage: roofline-cli amaix-sweep NETWORK.json ACCEL.json --x AXIS [--y AXIS] [OPTIONS]
@@ -160,7 +173,7 @@ const char *kSweepUsage = R"(Usage: roofline-cli amaix-sweep NETWORK.json ACCEL.
     --x /memories/DRAM/bandwidth_gbps=8:128:16:log   --y /scaling/cbuf_bytes=131072,262144,524288
   or the constant-area MAC family T_k x T_c = PRODUCT over the listed T_k:
     --x t_k*t_c=1024:4,8,16,32,64,128
-  --refine, --data-type T, --set POINTER=VALUE   as for amaix
+  --refine, --data-type T, --set POINTER=VALUE, --input-shape NAME=DIMS   as for amaix
   --threads N              worker threads (default: one per hardware thread)
   --format csv|jsonl|json  csv (default): x,y,status,total_ns,fps; jsonl: one JSON
                            object per point and line; json: one document

@@ -14,6 +14,8 @@ int runSimulate(const std::vector<std::string> &args); // simulate.cpp
 int runAmaix(const std::vector<std::string> &args);      // amaix.cpp
 int runAmaixSweep(const std::vector<std::string> &args); // amaix.cpp
 int runGablesSweep(const std::vector<std::string> &args); // gables.cpp
+int runGoalSeek(const std::vector<std::string> &args);    // goalseek.cpp
+int runNetwork(const std::vector<std::string> &args);     // network.cpp
 
 const std::vector<Command> &extraCommands()
 {
@@ -35,6 +37,16 @@ const std::vector<Command> &extraCommands()
          "  gables-sweep SOC.json --x AXIS [--y AXIS] [--format csv|jsonl|json] [--shard I/N]\n"
          "           Gables over a grid of one or two parameters; see roofline-cli gables-sweep --help\n",
          runGablesSweep},
+        {"goal-seek",
+         "  goal-seek FILE... --target patt=V|fps=V|time=V|total=V --vary POINTER [--format json|text]\n"
+         "           the value of one parameter that reaches a target, or the bound that stops it;\n"
+         "           exit 4 when unreachable; see roofline-cli goal-seek --help\n",
+         runGoalSeek},
+        {"network",
+         "  network FILE [--format text|json] [--input-shape NAME=DIMS]... [--save-network OUT.json]\n"
+         "           Import a network (our JSON, ONNX, Caffe prototxt) and print its layers, shapes,\n"
+         "           parameters and MACs; see roofline-cli network --help\n",
+         runNetwork},
     };
     return commands;
 }

@@ -158,10 +158,10 @@ int Network::indexOf(std::string_view layerName) const
     return -1;
 }
 
-bool inferShapes(Network &network, Diagnostics &diagnostics)
+bool inferShapes(Network &network, Diagnostics &diagnostics, std::size_t first)
 {
     bool ok = true;
-    for (std::size_t index = 0; index < network.layers.size(); ++index) {
+    for (std::size_t index = first; index < network.layers.size(); ++index) {
         Layer &layer = network.layers[index];
         const std::string where = "/layers/" + std::to_string(index);
         auto fail = [&](const std::string &message) {

@@ -177,7 +177,8 @@ struct Network
 // name the layer ("/layers/3: layer \"conv2\": ...") and include mismatches with
 // a stated output. Imported layers (Layer::imported()) and the types of
 // needsStatedOutput() take their stated output. Returns false on any error.
-bool inferShapes(Network &network, Diagnostics &diagnostics);
+// Layers before `first` are taken as already inferred.
+bool inferShapes(Network &network, Diagnostics &diagnostics, std::size_t first = 0);
 
 // The DAG: for each layer, the layers that read its output (in order).
 std::vector<std::vector<int>> consumers(const Network &network);

@@ -174,8 +174,12 @@ def resnet(depth):
               (" (basic blocks, as in torchvision resnet18)" if basic else
                " and the original Caffe model KaimingHe/deep-residual-networks ResNet-50-deploy.prototxt "
                "(stride 2 on the first 1x1 of a stage)"))
-    n = Net(f"ResNet-{depth}", source, f"ResNet-{depth}, 224x224 input; batch norm after every convolution.",
-            [("data", (3, 224, 224))])
+    description = f"ResNet-{depth}, 224x224 input; batch norm after every convolution."
+    if not basic:
+        description += (" This is ResNet v1 (stride 2 on the first 1x1 of a stage, 3.86 GMACs), not torchvision's"
+                        " resnet50, which is v1.5 (stride 2 on the 3x3, 4.09 GMACs): import"
+                        " tests/data/onnx/resnet50.onnx to compare with torchvision's published figures.")
+    n = Net(f"ResNet-{depth}", source, description, [("data", (3, 224, 224))])
     conv_bn(n, "conv1", 64, 7, stride=2, pad=3)
     if basic:
         n.add("pool1", "pooling", mode="max", kernel=3, stride=2, pad=1)

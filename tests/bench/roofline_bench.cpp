@@ -1,7 +1,11 @@
 // roofline-bench: how long a slider move takes to become a finished replot,
-// and how fast the core evaluates, for 2, 16 and 64 IPs.
+// and how fast the core evaluates, in the Gables view (2, 16 and 64 IPs), the
+// AMAIX view (ResNet-50 and a synthetic network, 500 layers by default) and
+// the timeline (10⁴ and 10⁵ instructions by default), plain, with a snapshot
+// compared and with the sensitivity tab shown.
 //
-//   QT_QPA_PLATFORM=offscreen roofline-bench [--quick] [--iterations N]
+//   QT_QPA_PLATFORM=offscreen roofline-bench [--quick] [--iterations N] [--ips N]
+//       [--instructions N] [--layers N] [--only gables|timeline|amaix]
 //
 // "Slider to replot" is measured from QSlider::setValue() (what a drag does)
 // through the document edit, the coalesced evaluation, both charts' replot and
@@ -212,6 +216,42 @@ void benchTimeline(std::size_t n, int iterations)
     const Stats a = drag("");
     std::printf("         of which until the plots were redrawn  median %6.2f  p99 %6.2f ms (the rest: window paint)\n",
                 a.median, a.p99);
+
+    // A drag as a hand makes it: a slider step every 16 ms for 1.5 s whether
+    // or not the last one has been drawn, then the release. How often a
+    // picture is drawn during the drag, and how long after the release the
+    // final one takes.
+    {
+        std::vector<qint64> drawnAt;
+        QElapsedTimer clock;
+        const auto connection = QObject::connect(view, &studio::TimelineView::updated, view,
+                                                 [&] { drawnAt.push_back(clock.elapsed()); });
+        const quint64 intermediate = view->intermediateCount();
+        clock.start();
+        int steps = 0;
+        while (clock.elapsed() < 1500) {
+            const int position = 300 + (steps * 7) % 400;
+            bus->setValue(position == bus->value() ? position + 1 : position);
+            ++steps;
+            while (clock.elapsed() < steps * 16)
+                QApplication::processEvents(QEventLoop::AllEvents, 2);
+        }
+        const qint64 release = clock.elapsed();
+        const std::size_t duringDrag = drawnAt.size();
+        const double wanted = view->document()->machine().busGBps;
+        while (view->data().machine.busGBps != wanted)
+            QApplication::processEvents(QEventLoop::WaitForMoreEvents);
+        QApplication::processEvents();
+        const qint64 final = clock.elapsed() - release;
+        qint64 gap = drawnAt.empty() ? release : drawnAt.front();
+        for (std::size_t i = 1; i < duringDrag; ++i)
+            gap = std::max(gap, drawnAt[i] - drawnAt[i - 1]);
+        QObject::disconnect(connection);
+        std::printf("timeline %6zu instr, continuous drag (a step per 16 ms, 1.5 s): %zu pictures drawn during it "
+                    "(%llu of them intermediate, largest gap %lld ms); final picture %lld ms after the release\n",
+                    n, duringDrag, static_cast<unsigned long long>(view->intermediateCount() - intermediate),
+                    static_cast<long long>(gap), static_cast<long long>(final));
+    }
     // The review features: a compared snapshot (simulated once, drawn faded in
     // every update), then also the sensitivity tab (up to 30 simulations in the
     // worker after each result, cancelled by the next slider move).
@@ -229,6 +269,17 @@ void benchTimeline(std::size_t n, int iterations)
     printStage("simulate + bars + path (worker)", iterations, [&] { studio::TimelineView::compute(data.trace, data.machine); });
     printStage("timeline: set data + replot (GUI)", iterations, [&] {
         view->plot()->setData(data);
+        view->plot()->replot();
+    });
+    printStage("timeline: replot, whole trace (GUI)", iterations, [&] {
+        view->plot()->resetView();
+        view->plot()->replot();
+    });
+    int panStep = 0;
+    printStage("timeline: pan at 1/10 zoom (GUI)", iterations, [&] {
+        const double width = data.result->totalNs / 10;
+        const double start = (panStep++ % 90) * width / 10;
+        view->plot()->setTimeRange(start, start + width);
         view->plot()->replot();
     });
     printStage("timeline: replot, zoomed to 1/100", iterations, [&] {
@@ -288,7 +339,7 @@ roofline::amaix::Network makeAmaixNetwork(int n)
 // AMAIX: slider → evaluation, table and scatter replot, for ResNet-50 on
 // nv_full with divide and conquer, and for a 500-layer synthetic network; the
 // core's evaluations per second and the sweep's points per second.
-void benchAmaix(int iterations)
+void benchAmaix(int iterations, int layers)
 {
     using namespace roofline::amaix;
     std::string text; // the embedded examples
@@ -296,7 +347,7 @@ void benchAmaix(int iterations)
     const Accelerator nvFull = *parseAccelerator(text, "nv_full.json").accelerator;
     studio::readTextFile(QStringLiteral(":/examples/amaix/resnet50.json"), &text, nullptr);
     const Network resnet = *parseNetwork(text, "resnet50.json").network;
-    const Network synthetic = makeAmaixNetwork(500);
+    const Network synthetic = makeAmaixNetwork(layers);
     Options refine;
     refine.refine = true;
 
@@ -387,6 +438,7 @@ int main(int argc, char **argv)
     int iterations = 400;
     std::vector<int> sizes{2, 16, 64};
     std::vector<std::size_t> instructions{10000, 100000};
+    int layers = 500;
     QString only; // "gables", "timeline" or "amaix": one part, e.g. for callgrind
     for (int i = 1; i < argc; ++i) {
         if (std::strcmp(argv[i], "--quick") == 0)
@@ -397,11 +449,13 @@ int main(int argc, char **argv)
             sizes = {std::clamp(std::atoi(argv[++i]), 1, 256)}; // one size only, e.g. for callgrind
         else if (std::strcmp(argv[i], "--instructions") == 0 && i + 1 < argc)
             instructions = {std::size_t(std::clamp(std::atoll(argv[++i]), 1LL, 10'000'000LL))};
+        else if (std::strcmp(argv[i], "--layers") == 0 && i + 1 < argc)
+            layers = std::clamp(std::atoi(argv[++i]), 1, 5000); // the synthetic network's size
         else if (std::strcmp(argv[i], "--only") == 0 && i + 1 < argc)
             only = QString::fromLocal8Bit(argv[++i]);
         else {
             std::fprintf(stderr, "usage: roofline-bench [--quick] [--iterations N] [--ips N] [--instructions N] "
-                                 "[--only gables|timeline|amaix]\n");
+                                 "[--layers N] [--only gables|timeline|amaix]\n");
             return 2;
         }
     }
@@ -419,6 +473,6 @@ int main(int argc, char **argv)
             benchTimeline(n, iterations);
     }
     if (wanted("amaix"))
-        benchAmaix(iterations);
+        benchAmaix(iterations, layers);
     return 0;
 }

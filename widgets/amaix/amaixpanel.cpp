@@ -3,6 +3,7 @@
 #include "snapshotbar.h" // setFocusChain
 
 #include "amaixdocument.h"
+#include "cachedlabel.h"
 #include "modelview.h"
 #include "parameterslider.h"
 #include "resources.h"
@@ -87,7 +88,7 @@ AmaixPanel::AmaixPanel(AmaixDocument *document, QWidget *parent)
     form->addRow(tr("Colour markers by"), m_coloring);
     layout->addWidget(modelBox);
 
-    m_readout = new QLabel(this);
+    m_readout = new CachedLabel(this);
     m_readout->setTextFormat(Qt::RichText);
     m_readout->setWordWrap(true);
     m_readout->setTextInteractionFlags(Qt::TextSelectableByMouse);

@@ -3,6 +3,7 @@
 #include "amaix/baseline.h"
 #include "amaix/io.h"
 #include "amaixdocument.h"
+#include "cachedlabel.h"
 #include "fasttextdelegate.h"
 #include "amaixpanel.h"
 #include "amaixplot.h"
@@ -51,7 +52,7 @@ AmaixView::AmaixView(AmaixDocument *document, QWidget *parent)
     setSensitivityStep(m_sensitivityStep); // names the tab
 
     m_snapshotBar = new SnapshotBar(this);
-    m_comparisonLabel = new QLabel(this);
+    m_comparisonLabel = new CachedLabel(this);
     m_comparisonLabel->setWordWrap(true);
     m_comparisonLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_comparisonLabel->setToolTip(tr("The current configuration against the compared snapshot: time per inference, "
@@ -78,7 +79,7 @@ AmaixView::AmaixView(AmaixDocument *document, QWidget *parent)
     m_table->setColumnWidth(AmaixTableModel::Name, 130);
     m_table->setColumnWidth(AmaixTableModel::Type, 110);
 
-    m_totals = new QLabel(this);
+    m_totals = new CachedLabel(this);
     m_totals->setTextFormat(Qt::RichText);
     m_totals->setWordWrap(true);
     m_totals->setTextInteractionFlags(Qt::TextSelectableByMouse);

@@ -6,6 +6,7 @@
 
 #include "gables/geometry.h"
 #include "gables/model.h"
+#include "plothint.h"
 
 #include <qcustomplot.h>
 
@@ -17,6 +18,13 @@ class GablesPlot : public QCustomPlot
 {
     Q_OBJECT
 public:
+    // Measured once per legend or layout change, not on every layout request (plothint.h).
+    QSize sizeHint() const override { return m_hint.get(this, [this] { return QCustomPlot::sizeHint(); }); }
+    QSize minimumSizeHint() const override
+    {
+        return m_minimumHint.get(this, [this] { return QCustomPlot::minimumSizeHint(); });
+    }
+
     explicit GablesPlot(QWidget *parent = nullptr);
 
     // Rebuilds every plottable from the model; call replot() afterwards.
@@ -47,6 +55,7 @@ protected:
     void resizeEvent(QResizeEvent *event) override;
 
 private:
+    PlotHintCache m_hint, m_minimumHint;
     void applyRanges();
     void placeAttainableLabel();
     void updateTitle();

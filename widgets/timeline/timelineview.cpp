@@ -35,6 +35,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <utility>
 
@@ -154,7 +155,7 @@ TimelineView::TimelineView(TimelineDocument *document, QWidget *parent)
         const QString base = QFileInfo(m_document->tracePath()).completeBaseName();
         const QString path = QFileDialog::getSaveFileName(this, tr("Export Chrome Trace"),
             (base.isEmpty() ? QStringLiteral("timeline") : base) + QStringLiteral(".trace.json"),
-            tr("Chrome Trace JSON (*.json)"));
+            tr("Chrome Trace JSON (*.json);;Chrome Trace JSON, gzip-compressed (*.json.gz)"));
         QString error;
         if (!path.isEmpty() && !exportChromeTrace(path, &error))
             QMessageBox::warning(this, tr("Export failed"), error);
@@ -230,6 +231,31 @@ TimelineData TimelineView::compute(
     }
     data.result = std::move(result);
     data.onPath = std::move(onPath);
+    // Name runs per lane (backwards: a work bar's run ends where the next work
+    // bar's does when both have one name, else at that next bar) and the names used.
+    const TimelineBars &bars = *data.bars;
+    const Trace &t = *data.trace;
+    auto runEnd = std::make_shared<std::vector<std::uint32_t>>(bars.bars.size());
+    auto used = std::make_shared<std::vector<char>>(t.names.size(), 0);
+    const auto nameOf = [&](const Bar &b) { return t.cores[b.core].instructions[b.instruction].name; };
+    for (std::size_t lane = 0; lane < bars.laneCount(); ++lane) {
+        const auto end = static_cast<std::uint32_t>(bars.laneBegin[lane + 1]);
+        std::uint32_t nextWork = end;
+        for (std::size_t i = end; i-- > bars.laneBegin[lane];) {
+            const Bar &b = bars.bars[i];
+            if (b.kind != Bar::Kind::Work) {
+                (*runEnd)[i] = nextWork == end ? end : (*runEnd)[nextWork];
+                continue;
+            }
+            const std::uint32_t name = nameOf(b);
+            if (name < used->size())
+                (*used)[name] = 1;
+            (*runEnd)[i] = nextWork == end ? end : nameOf(bars.bars[nextWork]) == name ? (*runEnd)[nextWork] : nextWork;
+            nextWork = static_cast<std::uint32_t>(i);
+        }
+    }
+    data.nameRunEnd = std::move(runEnd);
+    data.namesUsed = std::move(used);
     return data;
 }
 
@@ -280,6 +306,11 @@ template<typename Deliver> void post(const QPointer<TimelineView> &guard, Delive
         },
         Qt::QueuedConnection);
 }
+qint64 steadyMilliseconds()
+{
+    return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now().time_since_epoch())
+        .count();
+}
 } // namespace
 
 void TimelineView::runGhost(const GhostRequest &request, const QPointer<TimelineView> &guard)
@@ -317,15 +348,22 @@ void TimelineView::startUpdate()
     // Requests that have not started yet are superseded by this one.
     m_pool.clear();
     m_pool.start([trace = m_document->sharedTrace(), machine = m_document->machine(), generation, ghost, step,
-                     latest = m_latest, guard = QPointer<TimelineView>(this)] {
+                     latest = m_latest, shownAt = m_shownAt, feedbackMs = m_feedbackMs,
+                     guard = QPointer<TimelineView>(this)] {
         // A long simulation stops as soon as a newer request is made, so the
-        // newest one starts at once instead of after it (10⁶ instructions: 70 ms).
-        const auto superseded = [&] { return latest->load(std::memory_order_relaxed) != generation; };
+        // newest one starts at once instead of after it (10⁶ instructions:
+        // 40–50 ms) — unless the picture on screen is older than the feedback
+        // interval: then it runs on and is drawn, so that a drag faster than
+        // the simulation still shows where it goes.
+        const auto superseded = [&] {
+            return latest->load(std::memory_order_relaxed) != generation
+                && steadyMilliseconds() - shownAt->load(std::memory_order_relaxed) < feedbackMs->load();
+        };
         TimelineData data = compute(trace, machine, superseded);
         if (!data.result)
             return;
         post(guard, [generation, data = std::move(data)](TimelineView *view) { view->deliver(generation, data); });
-        if (ghost)
+        if (ghost && latest->load() == generation) // a stale one leaves it to the newest
             runGhost(*ghost, guard);
         if (step > 0)
             runSensitivity(trace, machine, generation, step, latest, guard);
@@ -343,9 +381,21 @@ void TimelineView::requestSensitivity()
     });
 }
 
+bool TimelineView::feedbackDue() const
+{
+    return steadyMilliseconds() - m_shownAt->load() >= m_feedbackMs->load();
+}
+
 void TimelineView::deliver(quint64 generation, const TimelineData &data)
 {
     if (generation != m_generation) {
+        if (generation > m_shownGeneration && feedbackDue()) {
+            // A drag outran the simulation: draw this one meanwhile.
+            ++m_intermediateCount;
+            m_shownGeneration = generation;
+            apply(data);
+            return;
+        }
         ++m_droppedCount; // stale: a newer request is on its way
         return;
     }
@@ -421,6 +471,7 @@ void TimelineView::apply(const TimelineData &data)
     // The result on screen until now is freed on another thread: at 10⁵
     // instructions that is some 10⁵ blocks and about a millisecond the GUI
     // thread should spend drawing (docs/performance.md).
+    m_shownAt->store(steadyMilliseconds());
     TimelineData retired = std::exchange(m_data, data);
     m_plot->setData(data);
     m_overview->setData(data);

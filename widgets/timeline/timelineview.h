@@ -99,6 +99,13 @@ public:
     // How many results were drawn, and how many arrived stale and were dropped.
     quint64 updateCount() const { return m_updateCount; }
     quint64 droppedCount() const { return m_droppedCount; }
+    // While a drag outruns the simulation (10⁶ instructions: 40–50 ms each),
+    // a running simulation is not given up, and its result is drawn, once the
+    // picture on screen is this old: coarse feedback instead of none until
+    // the slider stops. Tests set 0 (every finished result is drawn).
+    void setFeedbackInterval(int ms) { m_feedbackMs->store(ms); }
+    // Results drawn although a newer request was already made (that feedback).
+    quint64 intermediateCount() const { return m_intermediateCount; }
 
     // Simulation, bars and critical path of a trace on a machine: pure, runs in
     // the worker. With `cancelled` it gives up (returns no result) once that
@@ -171,6 +178,12 @@ private:
     quint64 m_shownGeneration = 0; // of the result on screen
     quint64 m_updateCount = 0;
     quint64 m_droppedCount = 0;
+    quint64 m_intermediateCount = 0;
+    // When the picture on screen was drawn (ms of a steady clock), read by
+    // the worker, and the interval after which a drag gets feedback.
+    std::shared_ptr<std::atomic<qint64>> m_shownAt = std::make_shared<std::atomic<qint64>>(0);
+    std::shared_ptr<std::atomic<int>> m_feedbackMs = std::make_shared<std::atomic<int>>(100);
+    bool feedbackDue() const;
     // The newest generation, read by the worker to give up a superseded sensitivity.
     std::shared_ptr<std::atomic<quint64>> m_latest = std::make_shared<std::atomic<quint64>>(0);
     QThreadPool m_pool; // one thread: requests queue behind the running one

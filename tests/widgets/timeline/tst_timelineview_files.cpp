@@ -109,6 +109,14 @@ private slots:
         QVERIFY(trace.value(QStringLiteral("traceEvents")).toArray().size() > 10);
         QVERIFY(!view->exportChromeTrace(QStringLiteral("/nonexistent-dir/t.json"), &error));
         QVERIFY(error.contains(QStringLiteral("/nonexistent-dir/t.json")));
+        // .json.gz: the same trace, gzip-compressed (Perfetto and chrome://tracing open it).
+        const QString gz = dir.filePath(QStringLiteral("t.trace.json.gz"));
+        QVERIFY2(view->exportChromeTrace(gz, &error), qPrintable(error));
+        QFile compressed(gz);
+        QVERIFY(compressed.open(QIODevice::ReadOnly));
+        const QByteArray bytes = compressed.readAll();
+        QVERIFY(bytes.size() > 20 && quint8(bytes[0]) == 0x1f && quint8(bytes[1]) == 0x8b);
+        QVERIFY(bytes.size() < QFileInfo(path).size());
 
         // The machine saves and reloads with an edit.
         view->document()->setSkewNs(123);

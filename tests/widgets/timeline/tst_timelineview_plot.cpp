@@ -111,6 +111,65 @@ private slots:
         QCOMPARE(doc->machine().busGBps, 80.0);
     }
 
+    // A drag faster than the simulation: the running simulation is not given
+    // up once the picture on screen is older than the feedback interval, and
+    // its result is drawn while the newest one is computed (the 10⁶-instruction
+    // drag of docs/performance.md). Interval 0: every finished result is drawn.
+    void dragFasterThanTheSimulationShowsIntermediatePictures()
+    {
+        MainWindow window;
+        TimelineView *view = timelineOf(window);
+        TimelineDocument *doc = view->document();
+        doc->setTrace(syntheticVectorAdd(200000, 2), QString());
+        view->flushPendingUpdate();
+        view->setFeedbackInterval(0);
+        const quint64 intermediate = view->intermediateCount();
+        const quint64 updates = view->updateCount();
+        for (int i = 1; i <= 6; ++i) {
+            doc->setBusBandwidth(10.0 * i);
+            QCoreApplication::processEvents(); // each request reaches the worker; the results come later
+        }
+        const Result reference = simulate(doc->trace(), doc->machine());
+        QVERIFY(waitForFresh(view, reference.totalNs));
+        QCOMPARE(view->data().machine.busGBps, 60.0);
+        QVERIFY2(view->intermediateCount() > intermediate, "no picture drawn during the drag");
+        QVERIFY(view->updateCount() >= updates + 2);
+        // An intermediate picture never replaces a newer one: the last drawn is the newest.
+        QTest::qWait(50);
+        QCOMPARE(view->data().machine.busGBps, 60.0);
+    }
+
+    // The worker's name runs give every group the colour a scan of its members gives.
+    void groupColoursFromNameRuns()
+    {
+        int merged = 0;
+        for (const char *example : {"matmul-fp16-tiled.json", "contention-during.json", ""}) {
+            const auto loaded = *example ? loadTraceFile(std::string(ROOFLINE_EXAMPLES_DIR "/verrocchio/") + example)
+                                         : TraceLoadResult{syntheticVectorAdd(20000, 2), {}};
+            QVERIFY(loaded.trace);
+            Trace trace = *loaded.trace;
+            // Names that change within a lane, so that some merged groups mix them.
+            for (CoreProgram &core : trace.cores) {
+                for (std::size_t i = 0; i < core.instructions.size(); ++i) {
+                    if (i % 7 == 3)
+                        core.instructions[i].name = trace.internName("odd one");
+                }
+            }
+            const TimelineData data = TimelineView::compute(std::make_shared<const Trace>(trace), ascend310());
+            QVERIFY(data.nameRunEnd && data.namesUsed);
+            TimelineData scanned = data;
+            scanned.nameRunEnd.reset();
+            const double total = data.result->totalNs;
+            for (double pixels : {50.0, 300.0, 2000.0}) {
+                for (const BarGroup &g : mergeBars(*data.bars, 0, total, total / pixels)) {
+                    merged += g.merged() ? 1 : 0;
+                    QCOMPARE(timelinepaint::groupColorOf(data, g), timelinepaint::groupColorOf(scanned, g));
+                }
+            }
+        }
+        QVERIFY(merged > 0); // the synthetic trace merges at these widths
+    }
+
     void zoomKeepsLayoutConsistent()
     {
         MainWindow window;
