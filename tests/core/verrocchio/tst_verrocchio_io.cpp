@@ -255,7 +255,7 @@ private slots:
     void missingFiles()
     {
         QCOMPARE(loadTraceFile("/nonexistent/t.json").diagnostics.errors().at(0).toString(),
-                 std::string("/nonexistent/t.json: cannot open the file for reading"));
+                 std::string("/nonexistent/t.json: cannot open the file for reading: no such file"));
         QVERIFY(!loadMachineFile("/nonexistent/m.json").machine);
     }
 
