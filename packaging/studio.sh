@@ -15,6 +15,7 @@ PACKAGES=(
     libonnx-dev libprotobuf-dev protobuf-compiler libonnx-testdata
     fonts-dejavu-core
     desktop-file-utils appstream dpkg-dev file
+    clang-14 libclang-rt-14-dev
 )
 
 install_missing() {
@@ -54,6 +55,9 @@ test)
     ctest --preset dev -j "$jobs"
     build dev-asan
     ctest --preset dev-asan -j "$jobs"
+    # Every loader fuzzed a little (libFuzzer + ASan/UBSan, ROOFLINE_FUZZ_SECONDS each; docs/reliability.md).
+    build fuzz
+    ctest --preset fuzz -j "$jobs"
     ;;
 *)
     echo "usage: bash packaging/studio.sh run [FILE.json] | test | deps" >&2

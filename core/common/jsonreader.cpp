@@ -224,4 +224,22 @@ std::optional<std::int64_t> JsonObjectReader::optionalInteger(const std::string 
     return wholeNumber(key, optionalNumber(key, range, source));
 }
 
+std::optional<std::string> nonFinitePointer(const json &value)
+{
+    if (value.is_number_float())
+        return std::isfinite(value.get<double>()) ? std::nullopt : std::optional<std::string>("");
+    if (value.is_object()) {
+        for (const auto &[key, member] : value.items()) {
+            if (auto inner = nonFinitePointer(member))
+                return "/" + jsonPointerToken(key) + *inner;
+        }
+    } else if (value.is_array()) {
+        for (std::size_t i = 0; i < value.size(); ++i) {
+            if (auto inner = nonFinitePointer(value[i]))
+                return "/" + std::to_string(i) + *inner;
+        }
+    }
+    return std::nullopt;
+}
+
 } // namespace roofline

@@ -86,6 +86,12 @@ bool isWholeNumber(double value);
 // Name of the JSON type for messages: "string", "number", "array", ...
 std::string jsonTypeName(const nlohmann::json &value);
 
+// The JSON pointer of the first number in `value` that is not finite (inf
+// or NaN, which nlohmann writes as null), if any. Results are checked with
+// it before they are printed: a non-finite result is an error naming the
+// input, never a silent null (issue 14).
+std::optional<std::string> nonFinitePointer(const nlohmann::json &value);
+
 // The whole of `text` as a finite number ("30", "1e-3"); nullopt for "",
 // "3x", "nan", "inf" or a value that overflows. One parser for every text
 // format; ranges are then checked with Range::check, as in JSON.

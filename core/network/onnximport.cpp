@@ -12,7 +12,11 @@
 #include <onnx/onnx_pb.h>
 #include <onnx/shape_inference/implementation.h>
 
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
 #include <fstream>
 #include <map>
 #include <set>
@@ -32,6 +36,82 @@ bool isFloatType(int t)
 {
     return t == onnx::TensorProto::FLOAT || t == onnx::TensorProto::FLOAT16 || t == onnx::TensorProto::DOUBLE
         || t == onnx::TensorProto::BFLOAT16;
+}
+
+// ONNX shape inference (with data propagation) on `model`, in a child process:
+// libonnx 1.12's InferShapes dereferences null on some models that pass
+// check_model (found by fuzzing, issue 14), and a crash there must not take
+// the studio and the user's work with it. The child sends back the inferred
+// model or the library's error; any other end of the child is reported as a
+// model the library cannot handle. Without fork() it runs in this process.
+bool inferShapesIsolated(onnx::ModelProto &model, std::string &why)
+{
+    const onnx::ShapeInferenceOptions options(true, 1, true);
+    auto &registry = *onnx::OpSchemaRegistry::Instance(); // initialised here, not in the child
+    auto inProcess = [&]() {
+        try {
+            onnx::shape_inference::InferShapes(model, &registry, options);
+        } catch (const std::exception &e) {
+            why = std::string("ONNX shape inference failed: ") + e.what();
+            return false;
+        }
+        return true;
+    };
+    int fds[2];
+    if (::pipe(fds) != 0)
+        return inProcess();
+    const pid_t pid = ::fork();
+    if (pid < 0) {
+        ::close(fds[0]);
+        ::close(fds[1]);
+        return inProcess();
+    }
+    if (pid == 0) {
+        ::close(fds[0]);
+        std::string reply;
+        try {
+            onnx::shape_inference::InferShapes(model, &registry, options);
+            reply = "M" + model.SerializeAsString();
+        } catch (const std::exception &e) {
+            reply = std::string("E") + e.what();
+        }
+        for (std::size_t done = 0; done < reply.size();) {
+            const ssize_t n = ::write(fds[1], reply.data() + done, reply.size() - done);
+            if (n < 0 && errno == EINTR)
+                continue;
+            if (n <= 0)
+                ::_exit(3);
+            done += std::size_t(n);
+        }
+        ::_exit(0);
+    }
+    ::close(fds[1]);
+    std::string reply;
+    char buffer[1 << 16];
+    for (;;) {
+        const ssize_t n = ::read(fds[0], buffer, sizeof buffer);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            break;
+        reply.append(buffer, std::size_t(n));
+    }
+    ::close(fds[0]);
+    int status = 0;
+    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
+    const bool clean = WIFEXITED(status) && WEXITSTATUS(status) == 0 && !reply.empty();
+    if (clean && reply[0] == 'E') {
+        why = "ONNX shape inference failed: " + reply.substr(1);
+        return false;
+    }
+    if (clean && reply[0] == 'M' && model.ParseFromArray(reply.data() + 1, int(reply.size() - 1)))
+        return true;
+    why = std::string("ONNX shape inference crashed on this model")
+        + (WIFSIGNALED(status) ? " (signal " + std::to_string(WTERMSIG(status)) + ")" : std::string())
+        + "; the model is malformed in a way the ONNX library does not check (re-export it, or run onnx.checker "
+          "with full_check=True)";
+    return false;
 }
 
 std::int64_t product(const Dims &d)
@@ -265,11 +345,9 @@ struct Importer
 
     bool inferShapes()
     {
-        try {
-            onnx::ShapeInferenceOptions o(true, 1, true);
-            onnx::shape_inference::InferShapes(model, onnx::OpSchemaRegistry::Instance(), o);
-        } catch (const std::exception &e) {
-            error("", std::string("ONNX shape inference failed: ") + e.what());
+        std::string why;
+        if (!inferShapesIsolated(model, why)) {
+            error("", why);
             return false;
         }
         const onnx::GraphProto &g = model.graph();

@@ -336,7 +336,11 @@ private:
             else if (!(p = pipeOfIntrinsic(op)))
                 m_diags.error(pointer + "/op", "unknown instruction \"" + op + "\": say which pipe runs it with \"pipe\" ("
                                                    + kPipeList + ")");
-            if (p) {
+            if (!p) {
+                // The pipe is unknown, so is which size key it takes: neither is "unknown".
+                r.member("bytes", false);
+                r.member("ops", false);
+            } else {
                 in.pipe = *p;
                 const char *key = movesBytes(*p) ? "bytes" : "ops";
                 const char *wrong = movesBytes(*p) ? "ops" : "bytes";
@@ -480,14 +484,18 @@ TraceLoadResult parseTrace(const std::string &text, const std::string &fileLabel
 
     double total = 0;
     std::size_t coreCount = 0;
-    for (const Core &core : cores) {
-        total += expandedSize(core.items) * static_cast<double>(core.copies);
-        coreCount += core.copies;
-    }
-    if (total > static_cast<double>(Limits::maxInstructions)) {
-        diags.error("/cores", "the loops expand to " + formatNumber(total) + " instructions; at most "
-                                  + std::to_string(Limits::maxInstructions) + " are supported");
-        return out;
+    for (std::size_t k = 0; k < cores.size(); ++k) {
+        const double size = expandedSize(cores[k].items) * static_cast<double>(cores[k].copies);
+        total += size;
+        coreCount += cores[k].copies;
+        // Named at the core that goes over the limit (a line in the text form).
+        if (total > static_cast<double>(Limits::maxInstructions)) {
+            diags.error("/cores/" + std::to_string(k),
+                        "this core's loops expand to " + formatNumber(size) + " instructions, the trace to at least "
+                            + formatNumber(total) + "; at most " + std::to_string(Limits::maxInstructions)
+                            + " are supported");
+            return out;
+        }
     }
     if (coreCount > static_cast<std::size_t>(Limits::maxCores)) {
         diags.error("/cores", "at most " + std::to_string(Limits::maxCores) + " cores are supported, got "

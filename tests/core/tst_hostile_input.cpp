@@ -3,6 +3,7 @@
 // exception escaping and nothing for the sanitizers to report.
 #include "common/jsondocument.h"
 #include "common/jsonreader.h"
+#include "gables/io.h"
 #include "network/io.h"
 #include "verrocchio/io.h"
 
@@ -12,7 +13,9 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <cmath>
 #include <fstream>
+#include <iterator>
 
 using namespace roofline;
 using namespace roofline::verrocchio;
@@ -95,6 +98,14 @@ private slots:
         QVERIFY2(timer.elapsed() < 2000, "a deep text trace must be refused at once");
     }
 
+    // The 20,000,000-instruction limit named no line.
+    void instructionLimitNamesTheCore()
+    {
+        const TraceLoadResult r = parseTraceText("core a\nvadd 1\ncore b\nloop i 100000\nloop j 1000\nvadd 1\nend\nend\n", "t.txt");
+        QVERIFY(!r.trace);
+        QVERIFY2(hasError(r.diagnostics, "line 3", "at most 20000000 are supported"), r.diagnostics.toString().c_str());
+    }
+
     // JSON trace loops 10,000 deep overflowed the stack (2,000 under ASan).
     void jsonLoopsNestedTooDeep()
     {
@@ -156,6 +167,17 @@ private slots:
         QVERIFY2(hasError(w.diagnostics, "/layers/0", "above 1e+15"), w.diagnostics.toString().c_str());
     }
 
+    // An unknown pipe also reported a spurious `unknown key "bytes"`.
+    void unknownPipeOneError()
+    {
+        const std::string text = R"({"format":"roofline-studio/verrocchio-trace","version":1,"cores":[{"name":"c",
+            "program":[{"op":"copy","pipe":"MTE9","bytes":64}]}]})";
+        const TraceLoadResult r = parseTrace(text, "t.json");
+        QVERIFY(!r.trace);
+        QCOMPARE(r.diagnostics.errors().size(), std::size_t(1));
+        QVERIFY2(hasError(r.diagnostics, "/cores/0/program/0/pipe", "unknown pipe \"MTE9\""), r.diagnostics.toString().c_str());
+    }
+
     // Denormals turned every quotient into inf (exit 0, JSON null); refused with a reason now.
     void denormalRefused()
     {
@@ -166,6 +188,38 @@ private slots:
         QVERIFY(parseFiniteNumber("1e-320").has_value());
         QVERIFY(!parseFiniteNumber("1e999").has_value());
         QVERIFY(!parseFiniteNumber("nan").has_value());
+    }
+
+    // 9.99989e-321 GB/s was accepted: the result was inf, printed as null with exit 0.
+    void gablesDenormalBandwidth()
+    {
+        std::ifstream in(std::string(ROOFLINE_EXAMPLES_DIR) + "/gables/gables-fig6a.json", std::ios::binary);
+        std::string text((std::istreambuf_iterator<char>(in)), {});
+        nlohmann::json doc = nlohmann::json::parse(text);
+        doc["soc"]["bpeak_gbps"]["value"] = 9.99989e-321;
+        const gables::LoadResult r = gables::parseSoc(doc.dump(), "soc.json");
+        QVERIFY(!r.soc);
+        QVERIFY2(hasError(r.diagnostics, "", "too small to compute with"), r.diagnostics.toString().c_str());
+        // And a non-finite number anywhere in a result is found by pointer.
+        QCOMPARE(*nonFinitePointer(nlohmann::json{{"a", {1.0, std::nan("")}}}), std::string("/a/1"));
+        QVERIFY(!nonFinitePointer(nlohmann::json{{"a", {1.0, nullptr}}}));
+    }
+
+    // 257 IPs gave one right error and 257 false "no IP named" lines.
+    void gablesTooManyIpsOneError()
+    {
+        nlohmann::json ips = nlohmann::json::array(), work = nlohmann::json::object();
+        for (int i = 0; i < 257; ++i) {
+            ips.push_back({{"name", "ip" + std::to_string(i)}, {"acceleration", 1}, {"bandwidth_gbps", 1}});
+            work["ip" + std::to_string(i)] = {{"fraction", 1.0 / 257}, {"intensity_ops_per_byte", 1}};
+        }
+        const nlohmann::json doc = {{"format", "roofline-studio/gables"}, {"version", 1},
+                                    {"soc", {{"ppeak_gops", 1}, {"bpeak_gbps", 1}, {"ips", ips}}},
+                                    {"use_case", {{"work", work}}}};
+        const gables::LoadResult r = gables::parseSoc(doc.dump(), "soc.json");
+        QVERIFY(!r.soc);
+        QCOMPARE(r.diagnostics.errors().size(), std::size_t(1));
+        QVERIFY2(hasError(r.diagnostics, "/soc/ips", "at most 256 IPs are supported, got 257"), r.diagnostics.toString().c_str());
     }
 
     // A folder given as the file was "unexpected end of input"; a JSON trace with

@@ -3,6 +3,8 @@
 #include <qcustomplot.h>
 
 #include <QFileInfo>
+#include <QFile>
+#include <QPixmap>
 #include <QSaveFile>
 #include <QSvgGenerator>
 
@@ -58,29 +60,36 @@ bool exportPlot(QCustomPlot *plot, const QString &path, ExportFormat format, con
         }
         break;
     }
-    case ExportFormat::Pdf:
     case ExportFormat::Png: {
-        // QCustomPlot writes to a file name; let it write the temporary file's sibling.
-        target.cancelWriting();
+        // Rendered in memory, then written through the QSaveFile: the old
+        // file is replaced only once the new one is complete and on disk.
+        const QPixmap pixmap = plot->toPixmap(options.width, options.height, options.pngScale);
+        ok = !pixmap.isNull() && pixmap.save(&target, "PNG");
+        break;
+    }
+    case ExportFormat::Pdf: {
+        // QCustomPlot writes a PDF only to a file name: render it to a scratch
+        // file beside the target, then copy it through the QSaveFile (written,
+        // synced, renamed), so a full disk never costs the previous export.
         const QString tmp = path + QStringLiteral(".part");
-        ok = format == ExportFormat::Pdf
-            ? plot->savePdf(tmp, options.width, options.height, QCP::epNoCosmetic, QStringLiteral("Roofline Studio"),
-                            options.title)
-            : plot->savePng(tmp, options.width, options.height, options.pngScale);
-        if (ok) {
-            QFile::remove(path);
-            ok = QFile::rename(tmp, path);
+        ok = plot->savePdf(tmp, options.width, options.height, QCP::epNoCosmetic, QStringLiteral("Roofline Studio"),
+                           options.title);
+        QFile rendered(tmp);
+        if (ok && rendered.open(QIODevice::ReadOnly)) {
+            const QByteArray bytes = rendered.readAll();
+            ok = !bytes.isEmpty() && target.write(bytes) == bytes.size();
         } else {
-            QFile::remove(tmp);
+            ok = false;
         }
-        if (!ok)
-            return fail(QStringLiteral("could not be written"));
-        return true;
+        rendered.close();
+        QFile::remove(tmp);
+        break;
     }
     }
     if (!ok) {
+        const QString why = target.error() != QFileDevice::NoError ? target.errorString() : QStringLiteral("rendering failed");
         target.cancelWriting();
-        return fail(QStringLiteral("rendering failed"));
+        return fail(QStringLiteral("could not be written: %1").arg(why));
     }
     if (!target.commit())
         return fail(QStringLiteral("could not be written: %1").arg(target.errorString()));

@@ -465,7 +465,7 @@ bool MainWindow::exportReviewBundle(const QString &directory, QString *error)
     QSaveFile index(dir.filePath(QStringLiteral("index.html")));
     if (!index.open(QIODevice::WriteOnly) || index.write(html.toUtf8()) < 0 || !index.commit()) {
         if (error)
-            *error = tr("%1: could not be written").arg(dir.filePath(QStringLiteral("index.html")));
+            *error = tr("%1: could not be written: %2").arg(dir.filePath(QStringLiteral("index.html")), index.errorString());
         return false;
     }
     return true;
@@ -484,7 +484,14 @@ QString MainWindow::autosavePath()
 bool MainWindow::writeAutosave()
 {
     QDir().mkpath(QFileInfo(autosavePath()).absolutePath());
-    return saveSession(autosavePath(), nullptr);
+    QString error;
+    const bool saved = saveSession(autosavePath(), &error);
+    // A failing autosave is said, with the path and the reason, every time it
+    // fails (the previous autosave file stays as it was: the write is atomic).
+    if (!saved)
+        statusBar()->showMessage(tr("Autosave failed: %1").arg(error), 15000);
+    m_autosaveError = saved ? QString() : error;
+    return saved;
 }
 
 void MainWindow::enableAutosave(int intervalMs)

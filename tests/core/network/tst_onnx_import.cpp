@@ -324,6 +324,19 @@ private slots:
         QCOMPARE(r.diagnostics.warnings().size(), std::size_t(type == "other" ? 1 : 0));
     }
 
+    // Issue 14: libonnx 1.12's InferShapes segfaults on this Gemm (opset 6, a
+    // scalar B, transB = 823), which passes check_model. Shape inference runs in
+    // a child process, so the crash is an error, not the end of the studio.
+    void shapeInferenceCrashIsAnError()
+    {
+        const NetworkLoad r = importOnnxFile(fixture("infershapes_crash_gemm.onnx"));
+        QVERIFY(!r.network);
+        const QString text = QString::fromStdString(r.diagnostics.toString());
+        QVERIFY2(text.contains("infershapes_crash_gemm.onnx: ONNX shape inference crashed on this model"), qPrintable(text));
+        // The importer still works after the crash it survived.
+        QVERIFY(importOnnxFile(fixture("alexnet.onnx")).network.has_value());
+    }
+
     void identityOnlyGraph()
     {
         // Dropout and Identity are views: the output is the input, no layer. A graph of nothing else is refused.
