@@ -35,16 +35,19 @@ std::vector<std::string> splitWords(const std::string &line)
 std::string restOfLine(const std::string &line, std::size_t skip)
 {
     std::size_t pos = 0;
+    // The same white space as splitWords() (operator>>: isspace), so the
+    // words skipped here are the words counted there.
+    static const char *space = " \t\n\v\f\r";
     for (std::size_t k = 0; k < skip; ++k) {
-        pos = line.find_first_not_of(" \t", pos);
-        pos = line.find_first_of(" \t", pos);
+        pos = line.find_first_not_of(space, pos);
+        pos = line.find_first_of(space, pos);
         if (pos == std::string::npos)
             return {};
     }
-    pos = line.find_first_not_of(" \t", pos);
+    pos = line.find_first_not_of(space, pos);
     if (pos == std::string::npos)
         return {};
-    const auto end = line.find_last_not_of(" \t\r");
+    const auto end = line.find_last_not_of(space);
     return line.substr(pos, end - pos + 1);
 }
 
@@ -150,6 +153,10 @@ TraceLoadResult parseTraceText(const std::string &text, const std::string &fileL
                 continue;
             }
             const std::string event = restOfLine(line, 3);
+            if (event.empty()) {
+                diags.error(at(n), "expected: " + kw + " SRC DST EVENT");
+                continue;
+            }
             json id = event;
             if (event.find_first_not_of("0123456789") == std::string::npos && event.size() < 10)
                 id = std::stoi(event);

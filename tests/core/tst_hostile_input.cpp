@@ -78,6 +78,15 @@ private slots:
         QVERIFY(!hasError(r.diagnostics, "", "divides by zero"));
     }
 
+    // Found by fuzz_evaluate: a carriage return after "set_flag" made the event
+    // empty, and std::stoi("") threw out of the loader.
+    void carriageReturnInFlagLine()
+    {
+        const TraceLoadResult r = parseTraceText(std::string("core c\nset_flag\r\0 V MTE2\n", 25), "t.txt");
+        QVERIFY(!r.trace);
+        QVERIFY(r.diagnostics.hasErrors());
+    }
+
     // 1000000000*1000000000*1000000000 printed as a negative number (signed overflow).
     void expressionOverflow()
     {
