@@ -2,6 +2,7 @@
 // Every case must end in an error naming where and why, quickly, with no
 // exception escaping and nothing for the sanitizers to report.
 #include "common/jsondocument.h"
+#include "common/session.h"
 #include "common/jsonreader.h"
 #include "gables/io.h"
 #include "network/io.h"
@@ -229,6 +230,30 @@ private slots:
         QVERIFY(!r.soc);
         QCOMPARE(r.diagnostics.errors().size(), std::size_t(1));
         QVERIFY2(hasError(r.diagnostics, "/soc/ips", "at most 256 IPs are supported, got 257"), r.diagnostics.toString().c_str());
+    }
+
+    // Sessions: version 1.5 and a 2,000-deep unknown key were told "/format:
+    // expected ..."; unknown keys were accepted silently; 100,000 nested arrays
+    // overflowed the stack.
+    void sessions()
+    {
+        const std::vector<std::string> views{"gables", "amaix", "timeline"};
+        auto load = [&](const std::string &text) { return parseSession(text, "s.json", views); };
+        const std::string head = R"({"format":"roofline-studio/session","version":)";
+        const SessionLoad ok = load(head + R"(1,"current":"amaix","views":{"amaix":{"x":1}}})");
+        QVERIFY2(ok.session.has_value(), ok.diagnostics.toString().c_str());
+        QCOMPARE(ok.session->views.size(), std::size_t(1));
+        const SessionLoad v15 = load(head + R"(1.5,"views":{}})");
+        QVERIFY2(hasError(v15.diagnostics, "/version", "this build reads version 1, got 1.5"), v15.diagnostics.toString().c_str());
+        const SessionLoad unknown = load(head + R"(1,"views":{},"colour":"red"})");
+        QVERIFY2(hasError(unknown.diagnostics, "/colour", "unknown key"), unknown.diagnostics.toString().c_str());
+        const SessionLoad view = load(head + R"(1,"views":{"brouwer2":{}}})");
+        QVERIFY2(hasError(view.diagnostics, "/views/brouwer2", "unknown view"), view.diagnostics.toString().c_str());
+        const SessionLoad deepKey = load(head + R"(1,"views":{},"deep":)" + repeat("[", 2000) + repeat("]", 2000) + "}");
+        QVERIFY2(hasError(deepKey.diagnostics, "", "nested more than 256 levels deep"), deepKey.diagnostics.toString().c_str());
+        QVERIFY(!hasError(deepKey.diagnostics, "/format", ""));
+        const SessionLoad deep = load(repeat("[", 100000));
+        QVERIFY(!deep.session && deep.diagnostics.hasErrors());
     }
 
     // A folder given as the file was "unexpected end of input"; a JSON trace with

@@ -1,4 +1,5 @@
 #include "mainwindow.h"
+#include "common/session.h"
 
 #include "amaixdocument.h"
 #include "amaixview.h"
@@ -353,37 +354,25 @@ bool MainWindow::saveSession(const QString &path, QString *error) const
 
 bool MainWindow::openSession(const QString &path, QString *error)
 {
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly)) {
+    // Read and checked in the core (core/common/session.h): format, version,
+    // unknown keys and views, depth and size limits, errors by JSON pointer.
+    std::vector<std::string> keys;
+    for (ModelView *v : m_views)
+        if (!v->sessionKey().isEmpty())
+            keys.push_back(v->sessionKey().toStdString());
+    const roofline::SessionLoad loaded = roofline::loadSessionFile(path.toStdString(), keys);
+    if (!loaded.session) {
         if (error)
-            *error = tr("%1: cannot open the file for reading: %2").arg(path, file.errorString());
+            *error = QString::fromStdString(loaded.diagnostics.toString()).trimmed();
         return false;
     }
-    roofline::Diagnostics diagnostics;
-    diagnostics.setFile(path.toStdString());
-    nlohmann::json parsed;
-    if (!roofline::parseJsonText(file.readAll().toStdString(), parsed, diagnostics)) {
-        if (error)
-            *error = QString::fromStdString(diagnostics.toString()).trimmed();
-        return false;
-    }
-    const QJsonObject root = QJsonDocument::fromJson(QByteArray::fromStdString(parsed.dump())).object();
-    if (root.value(QStringLiteral("format")).toString() != QLatin1String(kSessionFormat)
-        || root.value(QStringLiteral("version")).toInt() != 1) {
-        if (error)
-            *error = tr("%1: /format: expected \"%2\" version 1").arg(path, QLatin1String(kSessionFormat));
-        return false;
-    }
-    const QJsonObject views = root.value(QStringLiteral("views")).toObject();
-    for (auto it = views.begin(); it != views.end(); ++it) {
-        const bool known = std::any_of(m_views.begin(), m_views.end(),
-                                       [&](ModelView *v) { return v->sessionKey() == it.key(); });
-        if (!known) {
-            if (error)
-                *error = tr("%1: /views/%2: unknown view").arg(path, it.key());
-            return false;
-        }
-    }
+    QJsonObject views;
+    for (const auto &[key, state] : loaded.session->views)
+        views.insert(QString::fromStdString(key),
+                     QJsonDocument::fromJson(QByteArray::fromStdString(
+                                                 state.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)))
+                         .object());
+    const QString current = QString::fromStdString(loaded.session->current);
     // Each view checks its whole state before changing anything; if a later
     // view refuses its part, the views restored before it go back to the work
     // they had, so a bad session changes nothing anywhere.
@@ -402,7 +391,7 @@ bool MainWindow::openSession(const QString &path, QString *error)
         restored.emplace_back(view, std::move(previous));
     }
     for (ModelView *view : m_views) {
-        if (!view->sessionKey().isEmpty() && view->sessionKey() == root.value(QStringLiteral("current")).toString())
+        if (!view->sessionKey().isEmpty() && view->sessionKey() == current)
             setCurrentView(view);
     }
     updateTitle();
