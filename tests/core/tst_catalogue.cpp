@@ -174,7 +174,9 @@ QString checkOutcome(const Outcome &o, const std::string &label, const QString &
         if (d.message.empty())
             return what + ": an error without a reason";
         static const std::regex nonFinite(R"((^|[^A-Za-z])-?(nan|inf)([^A-Za-z]|$))");
-        if (std::regex_search(d.message, nonFinite))
+        // The file's own text, quoted back in a message, may say "nan".
+        static const std::regex quoted(R"("[^"]*")");
+        if (std::regex_search(std::regex_replace(d.message, quoted, "\"\""), nonFinite))
             return what + ": an error prints a non-finite number: " + QString::fromStdString(d.message);
     }
     return {};

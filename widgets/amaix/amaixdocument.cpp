@@ -227,7 +227,7 @@ bool AmaixDocument::saveAccelerator(const QString &path, QString *error)
     QSaveFile file(path); // atomic: a failed write never leaves half a file
     const std::string text = serialize(m_state.accelerator);
     if (!file.open(QIODevice::WriteOnly) || file.write(text.data(), qint64(text.size())) != qint64(text.size())
-        || !file.commit()) {
+        || !file.flush() || !file.commit()) {
         if (error)
             *error = tr("%1: could not be written: %2").arg(path, file.errorString());
         return false;

@@ -620,7 +620,7 @@ bool AmaixView::exportCsv(const QString &path, QString *error) const
         return false;
     }
     file.write(text.data(), qint64(text.size()));
-    if (!file.commit()) {
+    if (!file.flush() || !file.commit()) {
         if (error)
             *error = tr("%1: could not be written: %2").arg(path, file.errorString());
         return false;

@@ -77,7 +77,10 @@ bool exportPlot(QCustomPlot *plot, const QString &path, ExportFormat format, con
         QFile rendered(tmp);
         if (ok && rendered.open(QIODevice::ReadOnly)) {
             const QByteArray bytes = rendered.readAll();
-            ok = !bytes.isEmpty() && target.write(bytes) == bytes.size();
+            // QPrinter does not report a failed write: a PDF cut short (a full
+            // disk) lacks its "%%EOF" trailer, and must not replace the old one.
+            const bool complete = bytes.startsWith("%PDF-") && bytes.trimmed().endsWith("%%EOF");
+            ok = complete && target.write(bytes) == bytes.size();
         } else {
             ok = false;
         }
@@ -91,7 +94,9 @@ bool exportPlot(QCustomPlot *plot, const QString &path, ExportFormat format, con
         target.cancelWriting();
         return fail(QStringLiteral("could not be written: %1").arg(why));
     }
-    if (!target.commit())
+    // flush() first: QSaveFile::commit() does not report an error that only
+    // shows when its buffer is flushed (a full disk under a small file).
+    if (!target.flush() || !target.commit())
         return fail(QStringLiteral("could not be written: %1").arg(target.errorString()));
     return true;
 }

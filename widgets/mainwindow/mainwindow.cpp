@@ -344,7 +344,7 @@ bool MainWindow::saveSession(const QString &path, QString *error) const
         return false;
     }
     file.write(QJsonDocument(root).toJson());
-    if (!file.commit()) {
+    if (!file.flush() || !file.commit()) {
         if (error)
             *error = tr("%1: could not be written: %2").arg(path, file.errorString());
         return false;
@@ -438,7 +438,7 @@ bool MainWindow::exportReviewBundle(const QString &directory, QString *error)
             html += QStringLiteral("<table><tr><th>file</th><th>content</th></tr>\n");
         for (const ModelView::BundleFile &file : files) {
             QSaveFile out(dir.filePath(file.name));
-            if (!out.open(QIODevice::WriteOnly) || out.write(file.content) != file.content.size() || !out.commit()) {
+            if (!out.open(QIODevice::WriteOnly) || out.write(file.content) != file.content.size() || !out.flush() || !out.commit()) {
                 if (error)
                     *error = tr("%1: could not be written: %2").arg(dir.filePath(file.name), out.errorString());
                 return false;
@@ -452,7 +452,7 @@ bool MainWindow::exportReviewBundle(const QString &directory, QString *error)
     html += QStringLiteral("<p>Every plot can be reproduced by opening its input files in Roofline Studio.</p>\n"
                            "</body></html>\n");
     QSaveFile index(dir.filePath(QStringLiteral("index.html")));
-    if (!index.open(QIODevice::WriteOnly) || index.write(html.toUtf8()) < 0 || !index.commit()) {
+    if (!index.open(QIODevice::WriteOnly) || index.write(html.toUtf8()) < 0 || !index.flush() || !index.commit()) {
         if (error)
             *error = tr("%1: could not be written: %2").arg(dir.filePath(QStringLiteral("index.html")), index.errorString());
         return false;
