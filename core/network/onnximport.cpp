@@ -212,16 +212,22 @@ struct Importer
             }
             std::string text;
             bool symbolic = !tensor->has_shape();
+            SymbolicInput open{input.name(), {}, {}};
             if (tensor->has_shape()) {
                 for (const auto &d : tensor->shape().dim()) {
                     symbolic = symbolic || !d.has_dim_value();
-                    text += (text.empty() ? "" : "x")
-                        + (d.has_dim_value() ? std::to_string(d.dim_value())
-                                             : (d.dim_param().empty() ? std::string("?") : d.dim_param()));
+                    const std::string dimName = d.has_dim_value() ? std::string()
+                                                : d.dim_param().empty() ? std::string("?")
+                                                                        : d.dim_param();
+                    text += (text.empty() ? "" : "x") + (d.has_dim_value() ? std::to_string(d.dim_value()) : dimName);
+                    open.dims.push_back(d.has_dim_value() ? d.dim_value() : -1);
+                    open.dimNames.push_back(dimName);
                 }
             }
-            if (symbolic)
+            if (symbolic) {
                 missing.push_back("\"" + input.name() + "\" [" + (tensor->has_shape() ? text : "no shape") + "]");
+                out.symbolicInputs.push_back(std::move(open));
+            }
         }
         for (const auto &[name, dims] : options.inputShapes) {
             if (!used.count(name)) {

@@ -7,6 +7,7 @@
 #include "gablesplot.h"
 #include "gablesview.h"
 #include "modelview.h"
+#include "network/import.h"
 #include "preferences.h"
 #include "units.h"
 #include "resources.h"
@@ -157,7 +158,8 @@ void MainWindow::createMenus()
     QMenu *file = menuBar()->addMenu(tr("&File"));
     QAction *open = file->addAction(tr("&Open…"), this, [this] {
         const QString path = QFileDialog::getOpenFileName(this, tr("Open model"), QString(),
-                                                          tr("Roofline Studio models (*.json);;All files (*)"));
+                                                          tr("Roofline Studio models (*.json *.onnx *.prototxt *.pbtxt *.csv *.txt);;"
+                                                             "All files (*)"));
         if (!path.isEmpty())
             openInteractive(path);
     });
@@ -197,6 +199,8 @@ void MainWindow::createMenus()
             QMessageBox::warning(this, tr("Save failed"), error);
     });
     saveAs->setShortcut(QKeySequence::SaveAs);
+    for (ModelView *view : m_views)
+        file->addActions(view->fileActions());
 
     file->addSeparator();
     file->addAction(tr("Open Sess&ion…"), this, [this] {
@@ -700,8 +704,15 @@ void MainWindow::dragEnterEvent(QDragEnterEvent *event)
 void MainWindow::dropEvent(QDropEvent *event)
 {
     for (const QUrl &url : event->mimeData()->urls()) {
-        if (url.isLocalFile())
-            openInteractive(url.toLocalFile());
+        if (!url.isLocalFile())
+            continue;
+        const QString path = url.toLocalFile();
+        // An ONNX/Caffe import runs its own event loop: opened after the drop
+        // returns, so the drag source is not held waiting.
+        if (roofline::network::isImportedNetworkFile(path.toStdString()))
+            QMetaObject::invokeMethod(this, [this, path] { openInteractive(path); }, Qt::QueuedConnection);
+        else
+            openInteractive(path);
     }
     event->acceptProposedAction();
 }
