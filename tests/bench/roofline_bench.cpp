@@ -440,6 +440,7 @@ void benchAmaix(int iterations, int layers)
 // the window cannot paint (the view's refresh, not the import).
 void benchImport(int iterations)
 {
+    using namespace studio;
     const QString data = QStringLiteral(ROOFLINE_SOURCE_DIR "/tests/data/onnx/");
     const QString large = QDir::temp().filePath(QStringLiteral("roofline-bench-resnet50-filled.onnx"));
     {
