@@ -723,7 +723,14 @@ NetworkLoad importOnnx(const std::string &bytes, const std::string &fileLabel, c
     if (!im.applyInputShapes() || !im.check() || !im.run())
         return std::move(im.out);
     const onnx::GraphProto &g = im.model.graph();
-    im.net.name = g.name().empty() ? fileLabel.substr(fileLabel.find_last_of('/') + 1) : g.name();
+    // The graph's name, unless it is an exporter's default (PyTorch: "torch_jit", "main_graph";
+    // older: "torch-jit-export"; tf2onnx: "tf2onnx"), which says nothing: then the file's name.
+    const std::string fileName = fileLabel.substr(fileLabel.find_last_of('/') + 1);
+    const bool generic = g.name().empty() || g.name() == "torch_jit" || g.name() == "main_graph"
+        || g.name() == "torch-jit-export" || g.name() == "tf2onnx";
+    im.net.name = generic ? fileName.substr(0, fileName.size() > 5 && fileName.ends_with(".onnx") ? fileName.size() - 5
+                                                                                                  : fileName.size())
+                          : g.name();
     im.net.source = "ONNX " + fileLabel.substr(fileLabel.find_last_of('/') + 1) + " (producer: "
         + (im.model.producer_name().empty() ? "unknown" : im.model.producer_name())
         + (im.model.producer_version().empty() ? "" : " " + im.model.producer_version()) + ", opset "

@@ -25,6 +25,7 @@
 #include "termschart.h"
 #include "gablesview.h"
 #include "mainwindow.h"
+#include "network/import.h"
 #include "onnxfill.h"
 #include "parameterslider.h"
 #include "timelinedocument.h"
@@ -459,7 +460,19 @@ void benchImport(int iterations)
     };
     const bool quick = iterations <= 20;
     const int small = quick ? 3 : std::max(10, iterations / 8);
-    const std::vector<Case> cases{{"ResNet-50 ONNX fixture (59 kB)", data + QStringLiteral("resnet50.onnx"), small},
+    // The same network as our JSON (what Save Network As writes): the view's own refresh, for comparison.
+    const QString json = QDir::temp().filePath(QStringLiteral("roofline-bench-resnet50-imported.json"));
+    {
+        const roofline::network::NetworkLoad r50 =
+            roofline::network::importOnnxFile((data + QStringLiteral("resnet50.onnx")).toStdString());
+        roofline::Diagnostics diagnostics;
+        if (!r50.network || !roofline::network::saveNetworkFile(*r50.network, json.toStdString(), diagnostics)) {
+            std::fprintf(stderr, "import: cannot write %s\n", qPrintable(json));
+            std::exit(1);
+        }
+    }
+    const std::vector<Case> cases{{"ResNet-50 as our JSON (no import)", json, small},
+                                  {"ResNet-50 ONNX fixture (59 kB)", data + QStringLiteral("resnet50.onnx"), small},
                                   {"ViT-B/16 ONNX fixture", data + QStringLiteral("vit_b_16.onnx"), small},
                                   {"ResNet-50 ONNX, weights inline (102 MB)", large, quick ? 1 : std::max(3, iterations / 40)}};
     MainWindow window;
@@ -504,6 +517,7 @@ void benchImport(int iterations)
                     c.label, open.size(), o.median, o.p90, o.p99, g.median, g.max);
     }
     QFile::remove(large);
+    QFile::remove(json);
 }
 
 int main(int argc, char **argv)

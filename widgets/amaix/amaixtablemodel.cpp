@@ -135,6 +135,8 @@ QVariant AmaixTableModel::data(const QModelIndex &index, int role) const
             return QColor(110, 110, 110);
         return {};
     case Qt::ToolTipRole:
+        if (column == Name)
+            return QString::fromStdString(layer.name);
         if (layer.type == LayerType::Other)
             return tr("Not modelled: the file's %1 operator, imported as an \"other\" layer with its shapes and bytes. "
                       "AMAIX runs it where the accelerator maps \"other\" (a unit, or the host: no time).")

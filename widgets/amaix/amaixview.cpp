@@ -32,6 +32,7 @@
 #include <QTableView>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <cmath>
 
 namespace studio {
@@ -278,6 +279,21 @@ void AmaixView::refresh()
         m_selecting = true;
         m_model->setModel(&net, &acc, &m_layers, m_result.totalNs, baselineNs, m_measuredNs);
         m_selecting = false;
+    }
+    if (structural && m_document->state().network.get() != m_columnsSizedFor) {
+        m_columnsSizedFor = m_document->state().network.get();
+        // Imported layers have long names ("/layer1/layer1.0/conv1/Conv"): the name and type
+        // columns fit the widest, within bounds (the tooltip has the whole name).
+        const QFontMetrics metrics(m_table->font());
+        int name = 0, type = 0;
+        for (const Layer &layer : net.layers) {
+            name = std::max(name, metrics.horizontalAdvance(QString::fromStdString(layer.name)));
+            if (layer.type == LayerType::Other)
+                type = std::max(type, metrics.horizontalAdvance(QStringLiteral("\u26a0 other: ")
+                                                                + QString::fromStdString(layer.op)));
+        }
+        m_table->setColumnWidth(AmaixTableModel::Name, std::clamp(name + 16, 130, 300));
+        m_table->setColumnWidth(AmaixTableModel::Type, std::clamp(type + 16, 110, 220));
     }
     m_table->setColumnHidden(AmaixTableModel::Baseline, baselineNs.empty());
     m_table->setColumnHidden(AmaixTableModel::Measured, m_measuredNs.empty());

@@ -136,6 +136,7 @@ private:
     roofline::amaix::SummaryTotals m_summaryTotals;
     std::vector<double> m_measuredNs; // per network layer, NaN where not measured
     double m_measuredTotalNs = 0;
+    const void *m_columnsSizedFor = nullptr; // the network the table's name and type columns were fitted to
     int m_selectedLayer = -1;
     bool m_selecting = false;
     bool m_pending = false;
