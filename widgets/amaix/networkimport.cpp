@@ -67,11 +67,11 @@ InputShapeDialog::InputShapeDialog(const QString &file, const std::vector<Symbol
     setObjectName(QStringLiteral("InputShapeDialog"));
     setWindowTitle(tr("Input sizes"));
     auto *layout = new QVBoxLayout(this);
-    auto *intro = new QLabel(tr("<b>%1</b> leaves the size of %n input(s) open. Give every dimension, "
+    auto *intro = new QLabel(tr("<b>%1</b> leaves the size of %2 open. Give every dimension, "
                                 "batch first, e.g. 1x3x224x224. The answer is remembered for this file "
-                                "in the session.",
-                                nullptr, int(inputs.size()))
-                                 .arg(QFileInfo(file).fileName().toHtmlEscaped()),
+                                "in the session.")
+                                 .arg(QFileInfo(file).fileName().toHtmlEscaped(),
+                                      inputs.size() == 1 ? tr("its input") : tr("%1 inputs").arg(inputs.size())),
                              this);
     intro->setWordWrap(true);
     layout->addWidget(intro);
@@ -119,9 +119,27 @@ void InputShapeDialog::check()
         const SymbolicInput &input = m_inputs[i];
         ImportOptions options;
         std::string error;
-        const std::string text = input.name + "=" + m_edits[i]->text().trimmed().toStdString();
+        const QString typed = m_edits[i]->text().trimmed();
+        const std::string text = input.name + "=" + typed.toStdString();
         if (!parseInputShapeOption(text, options, error)) {
-            problems << QString::fromStdString(error);
+            // Name the dimension still to give ("height"), else the parser's reason.
+            const QStringList parts = typed.split(QLatin1Char('x'));
+            QString reason = QString::fromStdString(error);
+            for (qsizetype d = 0; d < parts.size(); ++d) {
+                bool ok = false;
+                const qlonglong v = parts[d].toLongLong(&ok);
+                if (!ok || v < 1 || v > 999999999) {
+                    const QString named = std::size_t(d) < input.dimNames.size() && !input.dimNames[std::size_t(d)].empty()
+                        ? QStringLiteral(" (%1)").arg(QString::fromStdString(input.dimNames[std::size_t(d)]))
+                        : QString();
+                    reason = tr("%1: dimension %2%3 must be a whole number from 1 to 999999999, got \"%4\"")
+                                 .arg(QString::fromStdString(input.name))
+                                 .arg(d)
+                                 .arg(named, parts[d]);
+                    break;
+                }
+            }
+            problems << reason;
             continue;
         }
         const std::vector<std::int64_t> &dims = options.inputShapes.begin()->second;

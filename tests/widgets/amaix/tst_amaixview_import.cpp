@@ -269,6 +269,8 @@ private slots:
         QCOMPARE(dialog.edit(0)->text(), QStringLiteral("1x3xheightxwidth")); // the named sizes still to give
         auto *ok = dialog.findChild<QDialogButtonBox *>()->button(QDialogButtonBox::Ok);
         QVERIFY(!ok->isEnabled());
+        QCOMPARE(dialog.problem()->text(),
+                 QStringLiteral("input: dimension 2 (height) must be a whole number from 1 to 999999999, got \"height\""));
         dialog.edit(0)->setText(QStringLiteral("1x4x224x224"));
         QVERIFY(!ok->isEnabled());
         QVERIFY(dialog.problem()->text().contains(QStringLiteral("fixed at 3")));
