@@ -46,6 +46,8 @@
 #include <QUndoView>
 #include <QUrl>
 
+#include <algorithm>
+
 namespace studio {
 
 namespace {
@@ -543,8 +545,13 @@ QString MainWindow::statusText() const
 
 void MainWindow::openInteractive(const QString &path)
 {
+    // Files routed by suffix (CSV, text traces, ONNX, Caffe) are not JSON: not read here
+    // (a 100 MB ONNX model would be read twice, once on the GUI thread).
+    const QString suffix = QFileInfo(path).suffix().toLower();
+    const bool bySuffix = !suffix.isEmpty()
+        && std::any_of(m_views.begin(), m_views.end(), [&](ModelView *v) { return v->textSuffixes().contains(suffix); });
     QString formatError;
-    if (ModelView *target = viewForFormat(readFormatId(path, &formatError)); target && !maybeSave(target))
+    if (ModelView *target = bySuffix ? nullptr : viewForFormat(readFormatId(path, &formatError)); target && !maybeSave(target))
         return;
     QString error;
     QStringList warnings;
