@@ -6,8 +6,12 @@ namespace cli {
 
 void printDiagnostics(const roofline::Diagnostics &diagnostics)
 {
-    for (const roofline::Diagnostic &d : diagnostics.all())
-        std::cerr << (d.severity == roofline::Severity::Error ? "error: " : "") << d.toString() << '\n';
+    // "error: FILE: POINTER: REASON" and "warning: FILE: POINTER: REASON" alike.
+    for (const roofline::Diagnostic &d : diagnostics.all()) {
+        roofline::Diagnostic plain = d;
+        plain.severity = roofline::Severity::Error; // toString() writes no severity for errors
+        std::cerr << (d.severity == roofline::Severity::Error ? "error: " : "warning: ") << plain.toString() << '\n';
+    }
 }
 
 int runSimulate(const std::vector<std::string> &args); // simulate.cpp

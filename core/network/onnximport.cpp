@@ -297,16 +297,22 @@ struct Importer
             }
             std::string text;
             bool symbolic = !tensor->has_shape();
+            SymbolicInput open{input.name(), {}, {}};
             if (tensor->has_shape()) {
                 for (const auto &d : tensor->shape().dim()) {
                     symbolic = symbolic || !d.has_dim_value();
-                    text += (text.empty() ? "" : "x")
-                        + (d.has_dim_value() ? std::to_string(d.dim_value())
-                                             : (d.dim_param().empty() ? std::string("?") : d.dim_param()));
+                    const std::string dimName = d.has_dim_value() ? std::string()
+                                                : d.dim_param().empty() ? std::string("?")
+                                                                        : d.dim_param();
+                    text += (text.empty() ? "" : "x") + (d.has_dim_value() ? std::to_string(d.dim_value()) : dimName);
+                    open.dims.push_back(d.has_dim_value() ? d.dim_value() : -1);
+                    open.dimNames.push_back(dimName);
                 }
             }
-            if (symbolic)
+            if (symbolic) {
                 missing.push_back("\"" + input.name() + "\" [" + (tensor->has_shape() ? text : "no shape") + "]");
+                out.symbolicInputs.push_back(std::move(open));
+            }
         }
         for (const auto &[name, dims] : options.inputShapes) {
             if (!used.count(name)) {
@@ -800,7 +806,14 @@ NetworkLoad importOnnx(const std::string &bytes, const std::string &fileLabel, c
     if (!im.applyInputShapes() || !im.check() || !im.run())
         return std::move(im.out);
     const onnx::GraphProto &g = im.model.graph();
-    im.net.name = g.name().empty() ? fileLabel.substr(fileLabel.find_last_of('/') + 1) : g.name();
+    // The graph's name, unless it is an exporter's default (PyTorch: "torch_jit", "main_graph";
+    // older: "torch-jit-export"; tf2onnx: "tf2onnx"), which says nothing: then the file's name.
+    const std::string fileName = fileLabel.substr(fileLabel.find_last_of('/') + 1);
+    const bool generic = g.name().empty() || g.name() == "torch_jit" || g.name() == "main_graph"
+        || g.name() == "torch-jit-export" || g.name() == "tf2onnx";
+    im.net.name = generic ? fileName.substr(0, fileName.size() > 5 && fileName.ends_with(".onnx") ? fileName.size() - 5
+                                                                                                  : fileName.size())
+                          : g.name();
     im.net.source = "ONNX " + fileLabel.substr(fileLabel.find_last_of('/') + 1) + " (producer: "
         + (im.model.producer_name().empty() ? "unknown" : im.model.producer_name())
         + (im.model.producer_version().empty() ? "" : " " + im.model.producer_version()) + ", opset "

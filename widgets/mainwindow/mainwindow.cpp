@@ -8,6 +8,7 @@
 #include "gablesplot.h"
 #include "gablesview.h"
 #include "modelview.h"
+#include "network/import.h"
 #include "preferences.h"
 #include "units.h"
 #include "resources.h"
@@ -45,6 +46,8 @@
 #include <QUndoStack>
 #include <QUndoView>
 #include <QUrl>
+
+#include <algorithm>
 
 namespace studio {
 
@@ -158,7 +161,8 @@ void MainWindow::createMenus()
     QMenu *file = menuBar()->addMenu(tr("&File"));
     QAction *open = file->addAction(tr("&Open…"), this, [this] {
         const QString path = QFileDialog::getOpenFileName(this, tr("Open model"), QString(),
-                                                          tr("Roofline Studio models (*.json);;All files (*)"));
+                                                          tr("Roofline Studio models (*.json *.onnx *.prototxt *.pbtxt *.csv *.txt);;"
+                                                             "All files (*)"));
         if (!path.isEmpty())
             openInteractive(path);
     });
@@ -198,6 +202,8 @@ void MainWindow::createMenus()
             QMessageBox::warning(this, tr("Save failed"), error);
     });
     saveAs->setShortcut(QKeySequence::SaveAs);
+    for (ModelView *view : m_views)
+        file->addActions(view->fileActions());
 
     file->addSeparator();
     file->addAction(tr("Open Sess&ion…"), this, [this] {
@@ -535,8 +541,13 @@ QString MainWindow::statusText() const
 
 void MainWindow::openInteractive(const QString &path)
 {
+    // Files routed by suffix (CSV, text traces, ONNX, Caffe) are not JSON: not read here
+    // (a 100 MB ONNX model would be read twice, once on the GUI thread).
+    const QString suffix = QFileInfo(path).suffix().toLower();
+    const bool bySuffix = !suffix.isEmpty()
+        && std::any_of(m_views.begin(), m_views.end(), [&](ModelView *v) { return v->textSuffixes().contains(suffix); });
     QString formatError;
-    if (ModelView *target = viewForFormat(readFormatId(path, &formatError)); target && !maybeSave(target))
+    if (ModelView *target = bySuffix ? nullptr : viewForFormat(readFormatId(path, &formatError)); target && !maybeSave(target))
         return;
     QString error;
     QStringList warnings;
@@ -696,8 +707,15 @@ void MainWindow::dragEnterEvent(QDragEnterEvent *event)
 void MainWindow::dropEvent(QDropEvent *event)
 {
     for (const QUrl &url : event->mimeData()->urls()) {
-        if (url.isLocalFile())
-            openInteractive(url.toLocalFile());
+        if (!url.isLocalFile())
+            continue;
+        const QString path = url.toLocalFile();
+        // An ONNX/Caffe import runs its own event loop: opened after the drop
+        // returns, so the drag source is not held waiting.
+        if (roofline::network::isImportedNetworkFile(path.toStdString()))
+            QMetaObject::invokeMethod(this, [this, path] { openInteractive(path); }, Qt::QueuedConnection);
+        else
+            openInteractive(path);
     }
     event->acceptProposedAction();
 }

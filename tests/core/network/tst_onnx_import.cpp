@@ -199,6 +199,13 @@ private slots:
                  fixture("resnet18_dynamic.onnx")
                      + ": the model has symbolic input dimensions: \"input\" [batchx3xheightxwidth]; give every "
                        "size, e.g. --input-shape NAME=1x3x224x224");
+        // An exporter's default graph name ("torch_jit") gives way to the file's.
+        QCOMPARE(importOnnxFile(fixture("resnet18.onnx")).network->name, std::string("resnet18"));
+        // What the studio's input-size dialog asks for: the fixed sizes and the named ones.
+        QCOMPARE(missing.symbolicInputs.size(), std::size_t(1));
+        QCOMPARE(missing.symbolicInputs[0].name, std::string("input"));
+        QCOMPARE(missing.symbolicInputs[0].dims, (std::vector<std::int64_t>{-1, 3, -1, -1}));
+        QCOMPARE(missing.symbolicInputs[0].dimNames, (std::vector<std::string>{"batch", "", "height", "width"}));
         ImportOptions o;
         std::string error;
         QVERIFY(parseInputShapeOption("input=2x3x320x320", o, error));
