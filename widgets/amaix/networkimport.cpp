@@ -56,6 +56,8 @@ NetworkLoad readAndImport(const QString &path, const ImportOptions &options)
 }
 
 bool g_importing = false; // one import at a time: the progress dialog is modal, a drop is not
+InputShapes g_commandLineShapes; // setCommandLineImport()
+bool g_mayAsk = true;
 
 } // namespace
 
@@ -175,6 +177,12 @@ InputShapes InputShapeDialog::shapes() const
     return shapes;
 }
 
+void setCommandLineImport(const InputShapes &inputShapes, bool mayAsk)
+{
+    g_commandLineShapes = inputShapes;
+    g_mayAsk = mayAsk;
+}
+
 NetworkLoad importOnWorker(const QString &path, const ImportOptions &options, QWidget *progressParent)
 {
     auto result = std::make_shared<NetworkLoad>();
@@ -209,8 +217,10 @@ bool importNetwork(QWidget *parent, AmaixDocument *document, const QString &path
 
     ImportOptions options;
     options.inputShapes = document->inputShapesFor(path);
+    for (const auto &[name, dims] : g_commandLineShapes)
+        options.inputShapes[name] = dims; // --input-shape wins over what was remembered
     NetworkLoad loaded = importOnWorker(path, options, parent);
-    if (!loaded.network && !options.inputShapes.empty()) {
+    if (!loaded.network && !options.inputShapes.empty() && g_mayAsk) {
         // The remembered sizes no longer fit (the file changed): ask afresh.
         const InputShapes previous = options.inputShapes;
         options.inputShapes.clear();
@@ -220,7 +230,7 @@ bool importNetwork(QWidget *parent, AmaixDocument *document, const QString &path
             options.inputShapes = previous; // offered as the dialog's start
         }
     }
-    if (!loaded.network && !loaded.symbolicInputs.empty()) {
+    if (!loaded.network && !loaded.symbolicInputs.empty() && g_mayAsk) {
         InputShapeDialog dialog(path, loaded.symbolicInputs, options.inputShapes, parent);
         if (dialog.exec() != QDialog::Accepted) {
             if (error)

@@ -59,6 +59,12 @@ private:
 roofline::network::NetworkLoad importOnWorker(const QString &path, const roofline::network::ImportOptions &options,
                                               QWidget *progressParent);
 
+// For files named on roofline-studio's command line: sizes given with
+// --input-shape (used before the remembered ones) and whether the dialog may
+// ask (not in headless export mode: there a missing size is an error naming
+// --input-shape). Call again with {} and true once those files are open.
+void setCommandLineImport(const InputShapes &inputShapes, bool mayAsk);
+
 // Imports `path` into `document` as one undoable step, asking for symbolic
 // input sizes (the remembered ones first). False with `error` set when the file
 // is refused or the dialog is cancelled; the document is then unchanged.

@@ -706,17 +706,23 @@ void MainWindow::dragEnterEvent(QDragEnterEvent *event)
 
 void MainWindow::dropEvent(QDropEvent *event)
 {
+    QStringList imports;
     for (const QUrl &url : event->mimeData()->urls()) {
         if (!url.isLocalFile())
             continue;
         const QString path = url.toLocalFile();
-        // An ONNX/Caffe import runs its own event loop: opened after the drop
-        // returns, so the drag source is not held waiting.
         if (roofline::network::isImportedNetworkFile(path.toStdString()))
-            QMetaObject::invokeMethod(this, [this, path] { openInteractive(path); }, Qt::QueuedConnection);
+            imports << path;
         else
             openInteractive(path);
     }
+    // An ONNX/Caffe import runs its own event loop: opened after the drop returns
+    // (the drag source is not held waiting), one after the other.
+    if (!imports.isEmpty())
+        QMetaObject::invokeMethod(this, [this, imports] {
+            for (const QString &path : imports)
+                openInteractive(path);
+        }, Qt::QueuedConnection);
     event->acceptProposedAction();
 }
 
