@@ -39,6 +39,8 @@
 #include <string>
 #include <vector>
 
+#include <unistd.h>
+
 namespace {
 
 using namespace roofline::verrocchio;
@@ -364,7 +366,9 @@ void benchExports(std::size_t n, bool document)
     const Trace trace = syntheticVectorAdd(n, 2);
     const Machine machine = ascend310();
     const Result result = simulate(trace, machine);
-    const std::string dir = std::filesystem::temp_directory_path().string();
+    // Files of this run only: another bench (or ctest's other smoke test) may run at the same time.
+    const std::string dir = std::filesystem::temp_directory_path().string() + "/roofline-core-bench-" + std::to_string(getpid());
+    std::filesystem::create_directories(dir);
     const auto run = [&](const char *what, auto &&work, const std::string &path) {
         resetPeak();
         const double before = peakMB();
@@ -400,6 +404,7 @@ void benchExports(std::size_t n, bool document)
             std::ofstream(eventsPath) << eventsToJson(trace, machine, result).dump(1) << "\n";
         }, eventsPath);
     }
+    std::filesystem::remove_all(dir);
 }
 
 // Sweep throughput on every hardware thread, per model and grid size: the
@@ -483,7 +488,8 @@ void benchImport(bool quick, int iterations)
     std::vector<Case> cases{{"ResNet-50 ONNX fixture (weights stripped)", data + "onnx/resnet50.onnx"},
                             {"ViT-B/16 ONNX fixture (weights stripped)", data + "onnx/vit_b_16.onnx"},
                             {"EdgeCaffe SoS prototxt", data + "edgecaffe/SoS.prototxt"}};
-    const std::filesystem::path large = std::filesystem::temp_directory_path() / "roofline-bench-resnet50-filled.onnx";
+    const std::filesystem::path large
+        = std::filesystem::temp_directory_path() / ("roofline-core-bench-" + std::to_string(getpid()) + "-resnet50-filled.onnx");
     {
         const auto t0 = std::chrono::steady_clock::now();
         const std::string bytes = filledOnnx(data + "onnx/resnet50.onnx");

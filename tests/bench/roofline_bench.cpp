@@ -443,7 +443,9 @@ void benchImport(int iterations)
 {
     using namespace studio;
     const QString data = QStringLiteral(ROOFLINE_SOURCE_DIR "/tests/data/onnx/");
-    const QString large = QDir::temp().filePath(QStringLiteral("roofline-bench-resnet50-filled.onnx"));
+    // Files of this run only: ctest runs both bench programs' smoke tests at once.
+    const QString tag = QString::number(QCoreApplication::applicationPid());
+    const QString large = QDir::temp().filePath(QStringLiteral("roofline-bench-%1-resnet50-filled.onnx").arg(tag));
     {
         const std::string bytes = filledOnnx((data + QStringLiteral("resnet50.onnx")).toStdString());
         QFile f(large);
@@ -461,7 +463,7 @@ void benchImport(int iterations)
     const bool quick = iterations <= 20;
     const int small = quick ? 3 : std::max(10, iterations / 8);
     // The same network as our JSON (what Save Network As writes): the view's own refresh, for comparison.
-    const QString json = QDir::temp().filePath(QStringLiteral("roofline-bench-resnet50-imported.json"));
+    const QString json = QDir::temp().filePath(QStringLiteral("roofline-bench-%1-resnet50-imported.json").arg(tag));
     {
         const roofline::network::NetworkLoad r50 =
             roofline::network::importOnnxFile((data + QStringLiteral("resnet50.onnx")).toStdString());
