@@ -3,6 +3,7 @@
 #include <qcustomplot.h>
 
 #include <QFileInfo>
+#include <QBuffer>
 #include <QFile>
 #include <QPixmap>
 #include <QSaveFile>
@@ -63,8 +64,13 @@ bool exportPlot(QCustomPlot *plot, const QString &path, ExportFormat format, con
     case ExportFormat::Png: {
         // Rendered in memory, then written through the QSaveFile: the old
         // file is replaced only once the new one is complete and on disk.
+        // Encoded into memory first: Qt's PNG writer leaks its row buffer when
+        // the device fails mid-image (a full disk), and the bytes are known whole.
         const QPixmap pixmap = plot->toPixmap(options.width, options.height, options.pngScale);
-        ok = !pixmap.isNull() && pixmap.save(&target, "PNG");
+        QByteArray png;
+        QBuffer buffer(&png);
+        ok = !pixmap.isNull() && buffer.open(QIODevice::WriteOnly) && pixmap.save(&buffer, "PNG");
+        ok = ok && target.write(png) == png.size();
         break;
     }
     case ExportFormat::Pdf: {
