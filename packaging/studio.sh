@@ -13,6 +13,7 @@ PACKAGES=(
     qt6-base-dev qt6-svg-dev qt6-qpa-plugins libgl-dev
     libqcustomplot-dev nlohmann-json3-dev zlib1g-dev
     libonnx-dev libprotobuf-dev protobuf-compiler libonnx-testdata
+    libeigen3-dev
     fonts-dejavu-core
     desktop-file-utils appstream dpkg-dev file
     clang-14 libclang-rt-14-dev

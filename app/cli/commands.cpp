@@ -20,6 +20,8 @@ int runAmaixSweep(const std::vector<std::string> &args); // amaix.cpp
 int runGablesSweep(const std::vector<std::string> &args); // gables.cpp
 int runGoalSeek(const std::vector<std::string> &args);    // goalseek.cpp
 int runNetwork(const std::vector<std::string> &args);     // network.cpp
+int runBrouwer(const std::vector<std::string> &args);     // brouwer.cpp
+int runBrouwerFit(const std::vector<std::string> &args);  // brouwer.cpp
 
 const std::vector<Command> &extraCommands()
 {
@@ -51,6 +53,15 @@ const std::vector<Command> &extraCommands()
          "           Import a network (our JSON, ONNX, Caffe prototxt) and print its layers, shapes,\n"
          "           parameters and MACs; see roofline-cli network --help\n",
          runNetwork},
+        {"brouwer",
+         "  brouwer NETWORK DEVICE.json --memory SIZE [--bytes-per-element N] [--format text|json|csv]\n"
+         "           Brouwer per-layer load and execution time under a memory limit;\n"
+         "           see roofline-cli brouwer --help\n",
+         runBrouwer},
+        {"brouwer-fit",
+         "  brouwer-fit MEASURED.csv... --networks [NAME=]FILE,... --model fe|lasso [--order K] --out DEVICE.json\n"
+         "           fit a Brouwer device on measured per-layer times; see roofline-cli brouwer-fit --help\n",
+         runBrouwerFit},
     };
     return commands;
 }
