@@ -16,6 +16,7 @@ int runAmaixSweep(const std::vector<std::string> &args); // amaix.cpp
 int runGablesSweep(const std::vector<std::string> &args); // gables.cpp
 int runGoalSeek(const std::vector<std::string> &args);    // goalseek.cpp
 int runNetwork(const std::vector<std::string> &args);     // network.cpp
+int runNnmeter(const std::vector<std::string> &args);     // nnmeter.cpp
 
 const std::vector<Command> &extraCommands()
 {
@@ -47,6 +48,11 @@ const std::vector<Command> &extraCommands()
          "           Import a network (our JSON, ONNX, Caffe prototxt) and print its layers, shapes,\n"
          "           parameters and MACs; see roofline-cli network --help\n",
          runNetwork},
+        {"nnmeter",
+         "  nnmeter NETWORK DEVICE [--format text|json] [--rule BF_A_B=on|off]... [--unit NAME=on|off]...\n"
+         "           nn-Meter kernels (fusion rules) and kernel-level latency on a device, beside the\n"
+         "           operator sum and a FLOPs estimate; see roofline-cli nnmeter --help\n",
+         runNnmeter},
     };
     return commands;
 }
