@@ -22,6 +22,7 @@ int runGoalSeek(const std::vector<std::string> &args);    // goalseek.cpp
 int runNetwork(const std::vector<std::string> &args);     // network.cpp
 int runBrouwer(const std::vector<std::string> &args);     // brouwer.cpp
 int runBrouwerFit(const std::vector<std::string> &args);  // brouwer.cpp
+int runNnmeter(const std::vector<std::string> &args);     // nnmeter.cpp
 
 const std::vector<Command> &extraCommands()
 {
@@ -62,6 +63,11 @@ const std::vector<Command> &extraCommands()
          "  brouwer-fit MEASURED.csv... --networks [NAME=]FILE,... --model fe|lasso [--order K] --out DEVICE.json\n"
          "           fit a Brouwer device on measured per-layer times; see roofline-cli brouwer-fit --help\n",
          runBrouwerFit},
+        {"nnmeter",
+         "  nnmeter NETWORK DEVICE [--format text|json] [--rule BF_A_B=on|off]... [--unit NAME=on|off]...\n"
+         "           nn-Meter kernels (fusion rules) and kernel-level latency on a device, beside the\n"
+         "           operator sum and a FLOPs estimate; see roofline-cli nnmeter --help\n",
+         runNnmeter},
     };
     return commands;
 }
