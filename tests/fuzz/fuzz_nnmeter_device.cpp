@@ -1,8 +1,6 @@
 // Fuzz harness: nn-Meter device files (core/nnmeter/io.cpp), resolved against
 // the shipped examples/nnmeter folder so the rules and forests they name are
-// read too. Register with roofline_add_fuzzer(fuzz_nnmeter_device SOURCES
-// fuzz_nnmeter_device.cpp LIBS roofline_nnmeter CORPUS examples/nnmeter) once
-// the fuzz preset (issue 14) is on main. A device that loads must write back
+// read too. Registered in tests/fuzz/CMakeLists.txt. A device that loads must write back
 // and read equal, and predict a finite latency for a small network.
 #include "network/io.h"
 #include "nnmeter/io.h"

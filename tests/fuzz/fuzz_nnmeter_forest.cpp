@@ -1,7 +1,5 @@
 // Fuzz harness: nn-Meter forest files (learned kernel predictors,
-// core/nnmeter/io.cpp). Register with roofline_add_fuzzer(fuzz_nnmeter_forest
-// SOURCES fuzz_nnmeter_forest.cpp LIBS roofline_nnmeter CORPUS
-// examples/nnmeter/this_machine) once the fuzz preset (issue 14) is on main.
+// core/nnmeter/io.cpp). Registered in tests/fuzz/CMakeLists.txt.
 // A forest that loads must write back and read equal and predict a finite,
 // non-negative latency (or nothing) for any feature vector, and never loop.
 #include "nnmeter/io.h"

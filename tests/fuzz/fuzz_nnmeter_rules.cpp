@@ -1,7 +1,5 @@
-// Fuzz harness: nn-Meter fusion-rule files (core/nnmeter/io.cpp). Register with
-// roofline_add_fuzzer(fuzz_nnmeter_rules SOURCES fuzz_nnmeter_rules.cpp
-// LIBS roofline_nnmeter CORPUS examples/nnmeter) once the fuzz preset (issue 14)
-// is on main. Rules that load must write back and read equal, and kernel
+// Fuzz harness: nn-Meter fusion-rule files (core/nnmeter/io.cpp), registered
+// in tests/fuzz/CMakeLists.txt. Rules that load must write back and read equal, and kernel
 // detection under them must put every layer of a network with units and
 // multi-inbound/outbound nodes in exactly one kernel.
 #include "network/io.h"

@@ -45,11 +45,20 @@ public:
         }
         return *m_size;
     }
+    // The same for the minimum (QLabel's does the trial layouts too): a
+    // word-wrapped label's minimum is measured with its first text; the
+    // height it needs at its width comes from heightForWidth().
     QSize minimumSizeHint() const override
     {
         sync();
-        if (!m_minimum)
-            m_minimum = QLabel::minimumSizeHint();
+        if (!m_minimum) {
+            if (wordWrap() && m_minimumOnce)
+                m_minimum = m_minimumOnce;
+            else
+                m_minimum = QLabel::minimumSizeHint();
+            if (wordWrap() && !text().isEmpty())
+                m_minimumOnce = m_minimum;
+        }
         return *m_minimum;
     }
     int heightForWidth(int width) const override
@@ -70,6 +79,7 @@ protected:
     {
         m_valid = false; // font, style, palette: measure again
         m_hintWidth = -1;
+        m_minimumOnce.reset();
         QLabel::changeEvent(event);
     }
 
@@ -89,6 +99,7 @@ private:
     mutable bool m_valid = false;
     mutable std::optional<QSize> m_size, m_minimum;
     mutable int m_hintWidth = -1; // a word-wrapped label's preferred width
+    mutable std::optional<QSize> m_minimumOnce; // and its minimum size
     mutable std::array<std::pair<int, int>, 2> m_heights { std::pair { -1, 0 }, std::pair { -1, 0 } }; // width → height
 };
 

@@ -57,6 +57,8 @@ public:
     // Written on a clean exit when Preferences::restoreLastSession is on.
     static QString lastSessionPath();
     bool writeAutosave();
+    // Why the last autosave failed (path and reason); empty after a good one.
+    QString autosaveError() const { return m_autosaveError; }
 
     ModelView *currentView() const;
     const std::vector<ModelView *> &views() const { return m_views; }
@@ -101,6 +103,7 @@ private:
     QMenu *m_recentMenu = nullptr;
     QMenu *m_examplesMenu = nullptr;
     QTimer *m_autosave = nullptr;
+    QString m_autosaveError;
 };
 
 } // namespace studio

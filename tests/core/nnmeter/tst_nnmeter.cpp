@@ -313,7 +313,7 @@ private slots:
         QCOMPARE(firstError(parseDevice(j.dump(), "d.json", "/nonexistent").diagnostics),
                  std::string("d.json: /efficiency/conv/compute: must be > 0 and <= 1, got 1.5"));
         QCOMPARE(firstError(parseDevice(base.dump(), "d.json", "/nonexistent").diagnostics),
-                 std::string("d.json: /fusion_rules: /nonexistent/x.json: cannot open the file for reading"));
+                 std::string("d.json: /fusion_rules: /nonexistent/x.json: cannot open the file for reading: no such file"));
     }
 
     void shippedDevicesLoad_data()
