@@ -14,8 +14,10 @@
 
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
+#include <csignal>
 #include <fstream>
 #include <iterator>
 
@@ -101,6 +103,28 @@ private slots:
         }
         QCOMPARE(readAll(path), std::string("old"));
         QCOMPARE(entries(dir.path()), QStringList{QStringLiteral("out.json")});
+    }
+
+    // A process killed in the middle of a write (the studio's autosave, when
+    // the machine goes down) leaves the old file and nothing beside it.
+    void killedWhileWritingLeavesNothing()
+    {
+        QTemporaryDir dir;
+        const std::string path = dir.filePath("autosave.json").toStdString();
+        writePlain(path, "the last good autosave");
+        const pid_t child = ::fork();
+        QVERIFY(child >= 0);
+        if (child == 0) {
+            AtomicFile file(path);
+            file.write(std::string(100000, 'x'));
+            ::kill(::getpid(), SIGKILL); // no destructor, no commit()
+            ::_exit(1);
+        }
+        int status = 0;
+        QCOMPARE(::waitpid(child, &status, 0), child);
+        QVERIFY(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+        QCOMPARE(readAll(path), std::string("the last good autosave"));
+        QCOMPARE(entries(dir.path()), QStringList{QStringLiteral("autosave.json")});
     }
 
     // The network writer goes through the same path.
