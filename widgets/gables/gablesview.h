@@ -11,6 +11,7 @@ class QComboBox;
 class QHBoxLayout;
 class QLabel;
 class QScrollArea;
+class QStackedWidget;
 class QTabWidget;
 
 namespace studio {
@@ -18,6 +19,8 @@ namespace studio {
 class GablesDocument;
 class GablesParamPanel;
 class GablesPlot;
+class EmptyState;
+class GoalSeekPanel;
 class SensitivityChart;
 class SnapshotBar;
 class TermsChart;
@@ -32,6 +35,7 @@ public:
     QString title() const override;
     QStringList formatIds() const override;
     QStringList exampleFiles() const override;
+    QString primer() const override;
     bool openFile(const QString &path, QString *error, QStringList *warnings) override;
     bool canSave() const override { return true; }
     bool saveFile(const QString &path, QString *error) override;
@@ -57,6 +61,10 @@ public:
     QTabWidget *bottomTabs() const { return m_bottomTabs; }
     GablesParamPanel *panel() const { return m_panel; }
     QLabel *readout() const { return m_readout; }
+    GoalSeekPanel *goalSeekPanel() const { return m_goalSeek; }
+    EmptyState *emptyState() const { return m_empty; }
+    bool showsEmptyState() const;
+    void setRecentFiles(const QStringList &paths) override;
     SnapshotBar *snapshotBar() const { return m_snapshotBar; }
     QString comparisonText() const { return m_comparisonText; }
     const roofline::gables::Result &result() const { return m_result; }
@@ -72,6 +80,7 @@ signals:
     void updated(); // after every coalesced evaluate + redraw
 
 private:
+    void updateGoalSeekParameters();
     void scheduleUpdate(bool structural);
     void refresh();
     void updateSensitivity();
@@ -81,6 +90,10 @@ private:
     GablesPlot *m_plot = nullptr;
     TermsChart *m_terms = nullptr;
     SensitivityChart *m_sensitivity = nullptr;
+    GoalSeekPanel *m_goalSeek = nullptr;
+    EmptyState *m_empty = nullptr;
+    QStackedWidget *m_stack = nullptr;
+    QStringList m_goalSeekPointers;
     QTabWidget *m_bottomTabs = nullptr;
     SnapshotBar *m_snapshotBar = nullptr;
     QString m_comparisonText; // "P_att … vs baseline …; bound moved from … to …" 
