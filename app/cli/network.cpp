@@ -121,7 +121,7 @@ void printJson(const Network &net, const Diagnostics &diagnostics)
         {"warnings", warnings},
         {"network", toJson(net)},
     };
-    std::cout << out.dump(2) << '\n';
+    std::cout << out.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
 }
 
 } // namespace

@@ -28,18 +28,6 @@ struct StdoutSink : verrocchio::ByteSink
     }
 };
 
-bool writeFile(const std::string &path, const std::string &text)
-{
-    std::ofstream out(path, std::ios::binary);
-    out << text;
-    out.close();
-    if (!out) {
-        std::cerr << "error: " << path << ": cannot write the file\n";
-        return false;
-    }
-    return true;
-}
-
 const char *const kSimulateUsage = R"(  simulate TRACE MACHINE.json [OPTIONS]
                        TRACE is JSON or the compact text form.
                        Run the Verrocchio event simulation of a DaVinci-style
@@ -140,18 +128,17 @@ int runSimulate(const std::vector<std::string> &args)
     if (!chromeOut.empty() && !exportFile(chromeOut, verrocchio::ExportKind::ChromeTrace))
         return kExitInvalidInput;
 
-    if (events == "csv" && !eventsOut.empty()) {
-        if (!exportFile(eventsOut, verrocchio::ExportKind::EventsCsv))
+    // Both event forms are streamed too: to the file atomically, or to stdout.
+    const auto eventsKind = events == "json" ? verrocchio::ExportKind::EventsJson : verrocchio::ExportKind::EventsCsv;
+    if (!events.empty() && !eventsOut.empty()) {
+        if (!exportFile(eventsOut, eventsKind))
             return kExitInvalidInput;
     } else if (events == "csv") {
         StdoutSink out;
         verrocchio::writeEventsCsv(*trace.trace, *machine.machine, result, out);
     } else if (events == "json") {
-        const std::string eventsText = verrocchio::eventsToJson(*trace.trace, *machine.machine, result).dump(1) + "\n";
-        if (!eventsOut.empty() && !writeFile(eventsOut, eventsText))
-            return kExitInvalidInput;
-        if (eventsOut.empty())
-            std::cout << eventsText;
+        StdoutSink out;
+        verrocchio::writeEventsJson(*trace.trace, *machine.machine, result, out);
     }
     if (!events.empty() && eventsOut.empty()) {
         // printed above

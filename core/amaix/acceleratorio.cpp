@@ -20,25 +20,6 @@ namespace {
 
 const Range kRate = Range::positive(Limits::maxRate);
 
-bool isInteger(double v)
-{
-    return std::floor(v) == v;
-}
-
-// An integer given plainly or with a source.
-std::optional<std::int64_t> readInt(JsonObjectReader &r, const std::string &key, const Range &range, bool required,
-                                    Diagnostics &diagnostics, std::string *source = nullptr)
-{
-    const std::optional<double> v = required ? r.number(key, range, source) : r.optionalNumber(key, range, source);
-    if (!v)
-        return std::nullopt;
-    if (!isInteger(*v)) {
-        diagnostics.error(r.pointerTo(key), "must be a whole number, got " + formatNumber(*v));
-        return std::nullopt;
-    }
-    return std::int64_t(*v);
-}
-
 } // namespace
 
 // --- Accelerators ---------------------------------------------------------------
@@ -94,7 +75,7 @@ void checkRange(double value, const Range &range, const std::string &where, Diag
 {
     if (!range.contains(value))
         diagnostics.error(where, "must be " + range.describe() + ", got " + formatNumber(value));
-    else if (integer && !isInteger(value))
+    else if (integer && !isWholeNumber(value))
         diagnostics.error(where, "must be a whole number, got " + formatNumber(value));
 }
 
@@ -190,10 +171,10 @@ void readAcceleratorBody(JsonObjectReader &top, Accelerator &acc, Diagnostics &d
             DataType t;
             t.name = item.key();
             source.clear();
-            t.bytes = int(readInt(r, "bytes", Range::closed(1, 16), true, diags, &source).value_or(1));
+            t.bytes = int(r.integer("bytes", Range::closed(1, 16), &source).value_or(1));
             sourced(p + "/bytes", source);
             source.clear();
-            t.tK = int(readInt(r, "t_k", Range::closed(1, 1e6), nvdla, diags, &source).value_or(0));
+            t.tK = int((nvdla ? r.integer("t_k", Range::closed(1, 1e6), &source) : r.optionalInteger("t_k", Range::closed(1, 1e6), &source)).value_or(0));
             sourced(p + "/t_k", source);
             r.finish();
             acc.dataTypes.push_back(std::move(t));

@@ -187,4 +187,31 @@ std::optional<double> parseFiniteNumber(const std::string &text)
     return value;
 }
 
+bool isWholeNumber(double value)
+{
+    return std::isfinite(value) && std::floor(value) == value;
+}
+
+std::optional<std::int64_t> JsonObjectReader::wholeNumber(const std::string &key, std::optional<double> value)
+{
+    if (!value)
+        return std::nullopt;
+    if (!isWholeNumber(*value)) {
+        m_diagnostics.error(pointerTo(key), "must be a whole number, got " + formatNumber(*value));
+        return std::nullopt;
+    }
+    return std::int64_t(*value);
+}
+
+std::optional<std::int64_t> JsonObjectReader::integer(const std::string &key, const Range &range, std::string *source)
+{
+    return wholeNumber(key, number(key, range, source));
+}
+
+std::optional<std::int64_t> JsonObjectReader::optionalInteger(const std::string &key, const Range &range,
+                                                              std::string *source)
+{
+    return wholeNumber(key, optionalNumber(key, range, source));
+}
+
 } // namespace roofline

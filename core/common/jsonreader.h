@@ -10,6 +10,7 @@
 
 #include <nlohmann/json_fwd.hpp>
 
+#include <cstdint>
 #include <optional>
 #include <set>
 #include <string>
@@ -50,6 +51,10 @@ public:
     // written in JSON; values that overflow to infinity are rejected.
     std::optional<double> number(const std::string &key, const Range &range, std::string *source = nullptr);
     std::optional<double> optionalNumber(const std::string &key, const Range &range, std::string *source = nullptr);
+    // A whole number in the same two forms; "must be a whole number" otherwise.
+    std::optional<std::int64_t> integer(const std::string &key, const Range &range, std::string *source = nullptr);
+    std::optional<std::int64_t> optionalInteger(const std::string &key, const Range &range,
+                                                std::string *source = nullptr);
     std::optional<std::string> string(const std::string &key);
     std::optional<std::string> optionalString(const std::string &key);
     std::optional<bool> optionalBool(const std::string &key);
@@ -60,6 +65,7 @@ public:
     void finish();
 
 private:
+    std::optional<std::int64_t> wholeNumber(const std::string &key, std::optional<double> value);
     std::optional<double> readNumber(const std::string &key, const Range &range, std::string *source, bool required);
 
     const nlohmann::json *m_object = nullptr;
@@ -67,6 +73,9 @@ private:
     Diagnostics &m_diagnostics;
     std::set<std::string> m_read;
 };
+
+// True for a finite value without a fractional part.
+bool isWholeNumber(double value);
 
 // Name of the JSON type for messages: "string", "number", "array", ...
 std::string jsonTypeName(const nlohmann::json &value);

@@ -372,6 +372,7 @@ NetworkLoad importCaffe(const std::string &text, const std::string &fileLabel, c
         diags.error("", "the network has no layers");
         return out;
     }
+    makeTextValidUtf8(net);
     if (!checkNetworkLimits(net, diags))
         return out;
     if (!skippedTypes.empty()) {

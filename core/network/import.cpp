@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <set>
 
 namespace roofline::network {
 
@@ -63,6 +64,73 @@ bool parseInputShapeOption(const std::string &text, ImportOptions &options, std:
     }
     options.inputShapes[name] = dims;
     return true;
+}
+
+namespace {
+
+void fixUtf8(std::string &s)
+{
+    std::size_t i = 0;
+    while (i < s.size()) {
+        const unsigned char c = static_cast<unsigned char>(s[i]);
+        const std::size_t len = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 0;
+        bool ok = len > 0 && i + len <= s.size();
+        for (std::size_t k = 1; ok && k < len; ++k)
+            ok = (static_cast<unsigned char>(s[i + k]) >> 6) == 0x2;
+        if (ok && len == 2)
+            ok = c >= 0xC2; // no overlong forms
+        if (ok && len == 3) {
+            const unsigned char c1 = static_cast<unsigned char>(s[i + 1]);
+            ok = !(c == 0xE0 && c1 < 0xA0) && !(c == 0xED && c1 >= 0xA0); // overlong, surrogates
+        }
+        if (ok && len == 4) {
+            const unsigned char c1 = static_cast<unsigned char>(s[i + 1]);
+            ok = c <= 0xF4 && !(c == 0xF0 && c1 < 0x90) && !(c == 0xF4 && c1 >= 0x90);
+        }
+        if (!ok) {
+            s[i] = '?';
+            ++i;
+        } else {
+            i += len;
+        }
+    }
+}
+
+} // namespace
+
+void makeTextValidUtf8(Network &network)
+{
+    fixUtf8(network.name);
+    fixUtf8(network.description);
+    fixUtf8(network.source);
+    // Names stay unique: two names differing only in invalid bytes get a suffix.
+    std::set<std::string> names;
+    auto unique = [&](std::string &name) {
+        const std::string before = name;
+        fixUtf8(name);
+        if (name == before && names.insert(name).second)
+            return;
+        std::string candidate = name;
+        for (int k = 2; names.count(candidate); ++k)
+            candidate = name + "_" + std::to_string(k);
+        name = candidate;
+        names.insert(name);
+    };
+    for (NetworkInput &in : network.inputs)
+        unique(in.name);
+    for (Layer &l : network.layers) {
+        unique(l.name);
+        fixUtf8(l.op);
+        fixUtf8(l.function);
+        std::map<std::string, std::string> attributes;
+        for (const auto &entry : l.attributes) {
+            std::string key = entry.first, value = entry.second;
+            fixUtf8(key);
+            fixUtf8(value);
+            attributes[key] = value;
+        }
+        l.attributes = std::move(attributes);
+    }
 }
 
 bool checkNetworkLimits(const Network &network, Diagnostics &diagnostics)

@@ -41,6 +41,10 @@ NetworkLoad importOnnxFile(const std::string &path, const ImportOptions &options
 NetworkLoad importCaffe(const std::string &text, const std::string &fileLabel, const ImportOptions &options = {});
 NetworkLoad importCaffeFile(const std::string &path, const ImportOptions &options = {});
 
+// Replaces bytes that are not UTF-8 in every name and text of an imported
+// network with '?', so it can be written as JSON (a file's names are bytes).
+void makeTextValidUtf8(Network &network);
+
 // The limits of our JSON format (NetworkLimits) on an imported network, so what
 // imports can always be written and read back: sizes, kernel attributes, counts.
 bool checkNetworkLimits(const Network &network, Diagnostics &diagnostics);

@@ -32,25 +32,6 @@ const Range kPad = Range::closed(0, Limits::maxKernel);
 const Range kAxis = Range::closed(0, 2);
 const Range kCount = Range::closed(0, Limits::maxCount);
 
-bool isInteger(double v)
-{
-    return std::floor(v) == v;
-}
-
-// An integer given plainly or with a source.
-std::optional<std::int64_t> readInt(JsonObjectReader &r, const std::string &key, const Range &range, bool required,
-                                    Diagnostics &diagnostics)
-{
-    const std::optional<double> v = required ? r.number(key, range) : r.optionalNumber(key, range);
-    if (!v)
-        return std::nullopt;
-    if (!isInteger(*v)) {
-        diagnostics.error(r.pointerTo(key), "must be a whole number, got " + formatNumber(*v));
-        return std::nullopt;
-    }
-    return std::int64_t(*v);
-}
-
 // A pair written as one number (both) or [h, w].
 std::optional<std::pair<int, int>> readPair(JsonObjectReader &r, const std::string &key, const Range &range,
                                             bool required, Diagnostics &diagnostics)
@@ -65,7 +46,7 @@ std::optional<std::pair<int, int>> readPair(JsonObjectReader &r, const std::stri
             return std::nullopt;
         }
         const double d = v.get<double>();
-        if (!range.contains(d) || !isInteger(d)) {
+        if (!range.contains(d) || !isWholeNumber(d)) {
             diagnostics.error(p, "must be a whole number " + range.describe() + ", got " + formatNumber(d));
             return std::nullopt;
         }
@@ -101,7 +82,7 @@ std::optional<Shape> readShape(const json &value, const std::string &where, Diag
     for (std::size_t i = 0; i < value.size(); ++i) {
         const json &d = value[i];
         const std::string p = where + "/" + std::to_string(i);
-        if (!d.is_number() || !kDimension.contains(d.get<double>()) || !isInteger(d.get<double>())) {
+        if (!d.is_number() || !kDimension.contains(d.get<double>()) || !isWholeNumber(d.get<double>())) {
             diagnostics.error(p, "must be a whole number " + kDimension.describe());
             return std::nullopt;
         }
@@ -121,7 +102,7 @@ std::vector<std::int64_t> readDims(const json &value, const std::string &where, 
     for (std::size_t i = 0; i < value.size(); ++i) {
         const json &d = value[i];
         if (!d.is_number() || !Range::closed(0, Limits::maxDimension).contains(d.get<double>())
-            || !isInteger(d.get<double>())) {
+            || !isWholeNumber(d.get<double>())) {
             diagnostics.error(where + "/" + std::to_string(i),
                               "must be a whole number " + Range::closed(0, Limits::maxDimension).describe());
             return {};
@@ -228,9 +209,9 @@ void readLayer(const json &value, std::size_t index, Network &net, std::set<std:
         JsonObjectReader c(*counts, where + "/counts", diags);
         if (c.isObject()) {
             LayerCounts stated;
-            stated.weights = readInt(c, "weights", kCount, true, diags).value_or(0);
-            stated.biases = readInt(c, "biases", kCount, true, diags).value_or(0);
-            stated.macs = readInt(c, "macs", kCount, true, diags).value_or(0);
+            stated.weights = c.integer("weights", kCount).value_or(0);
+            stated.biases = c.integer("biases", kCount).value_or(0);
+            stated.macs = c.integer("macs", kCount).value_or(0);
             c.finish();
             layer.counts = stated;
         }
@@ -240,7 +221,7 @@ void readLayer(const json &value, std::size_t index, Network &net, std::set<std:
     case LayerType::Convolution:
     case LayerType::Deconvolution:
     case LayerType::FullyConnected:
-        layer.outChannels = readInt(r, "out_channels", kDimension, true, diags).value_or(1);
+        layer.outChannels = r.integer("out_channels", kDimension).value_or(1);
         layer.hasBias = r.optionalBool("bias").value_or(true);
         if (layer.type == LayerType::FullyConnected)
             break;
@@ -252,7 +233,7 @@ void readLayer(const json &value, std::size_t index, Network &net, std::set<std:
             std::tie(layer.strideH, layer.strideW) = *s;
         if (auto p = readPair(r, "pad", kPad, false, diags))
             std::tie(layer.padH, layer.padW) = *p;
-        layer.groups = int(readInt(r, "groups", kDimension, false, diags).value_or(1));
+        layer.groups = int(r.optionalInteger("groups", kDimension).value_or(1));
         break;
     case LayerType::Pooling: {
         if (auto mode = r.string("mode")) {
@@ -281,7 +262,7 @@ void readLayer(const json &value, std::size_t index, Network &net, std::set<std:
         break;
     }
     case LayerType::Lrn:
-        layer.lrnSize = int(readInt(r, "size", kKernel, false, diags).value_or(5));
+        layer.lrnSize = int(r.optionalInteger("size", kKernel).value_or(5));
         break;
     case LayerType::Activation:
         if (auto f = r.string("function")) {
@@ -298,10 +279,10 @@ void readLayer(const json &value, std::size_t index, Network &net, std::set<std:
         }
         break;
     case LayerType::Concat:
-        layer.axis = int(readInt(r, "axis", kAxis, false, diags).value_or(0));
+        layer.axis = int(r.optionalInteger("axis", kAxis).value_or(0));
         break;
     case LayerType::MatMul:
-        layer.heads = int(readInt(r, "heads", kDimension, false, diags).value_or(1));
+        layer.heads = int(r.optionalInteger("heads", kDimension).value_or(1));
         layer.transposeB = r.optionalBool("transpose_b").value_or(false);
         break;
     default:
@@ -520,14 +501,14 @@ std::string serialize(const Network &network)
     for (auto it = j.begin(); it != j.end(); ++it) {
         out += firstKey ? "  " : ",\n  ";
         firstKey = false;
-        out += json(it.key()).dump() + ": ";
+        out += json(it.key()).dump(-1, ' ', false, json::error_handler_t::replace) + ": ";
         if (it.key() == "layers" || it.key() == "inputs") {
             out += "[\n";
             for (std::size_t i = 0; i < it->size(); ++i)
-                out += "    " + (*it)[i].dump() + (i + 1 < it->size() ? ",\n" : "\n");
+                out += "    " + (*it)[i].dump(-1, ' ', false, json::error_handler_t::replace) + (i + 1 < it->size() ? ",\n" : "\n");
             out += "  ]";
         } else {
-            out += it->dump();
+            out += it->dump(-1, ' ', false, json::error_handler_t::replace);
         }
     }
     out += "\n}\n";

@@ -724,6 +724,7 @@ NetworkLoad importOnnx(const std::string &bytes, const std::string &fileLabel, c
         + std::to_string(im.model.opset_import(0).version()) + ")";
     if (!g.doc_string().empty())
         im.net.description = g.doc_string().substr(0, 1000);
+    makeTextValidUtf8(im.net);
     if (!inferShapes(im.net, im.out.diagnostics) || !checkNetworkLimits(im.net, im.out.diagnostics))
         return std::move(im.out);
     const std::string summary = unmodelledSummary(im.net);

@@ -1,5 +1,5 @@
-// Streamed exports of a simulation result: the events CSV and the Chrome
-// Trace Event JSON, written through a buffer of about 1 MB into a ByteSink,
+// Streamed exports of a simulation result: the events CSV and JSON and the
+// Chrome Trace Event JSON, written through a buffer of about 1 MB into a ByteSink,
 // and to files atomically, gzip-compressed for ".gz".
 //
 // Building the Chrome Trace as one nlohmann::json document took 5.6 s and
@@ -401,6 +401,116 @@ bool writeEventsCsv(const Trace &trace, const Machine &machine, const Result &re
     return w.finish();
 }
 
+bool writeEventsJson(const Trace &trace, const Machine &machine, const Result &result, ByteSink &sink)
+{
+    Writer w(sink);
+    Descriptions descriptions(trace);
+    // The keys in eventsToJson()'s (sorted) order, one item a line.
+    w << "{\"contention\":[";
+    for (std::size_t k = 0; k < result.contention.size() && w.ok(); ++k) {
+        const ContentionInterval &ci = result.contention[k];
+        w << (k ? ",\n{" : "\n{") << "\"end_ns\":";
+        w.number(ci.end);
+        w << ",\"shares\":[";
+        bool firstShare = true;
+        for (const Share &s : result.sharesOf(ci)) {
+            w << (firstShare ? "{" : ",{") << "\"core\":";
+            firstShare = false;
+            w.integer(s.core);
+            w << ",\"instruction\":";
+            w.integer(s.instruction);
+            w << ",\"rate_gbps\":";
+            w.number(s.rateGBps);
+            w << '}';
+        }
+        w << "],\"start_ns\":";
+        w.number(ci.start);
+        w << '}';
+        w.endItem();
+    }
+    w << "],\n\"events\":[";
+    bool first = true;
+    for (std::size_t c = 0; c < result.cores.size() && w.ok(); ++c) {
+        const auto &program = trace.cores[c].instructions;
+        const auto &timings = result.cores[c].instructions;
+        for (std::size_t i = 0; i < program.size() && i < timings.size(); ++i) {
+            const Instruction &in = program[i];
+            const Timing &t = timings[i];
+            const bool work = in.kind == Kind::Work;
+            w << (first ? "\n{" : ",\n{");
+            first = false;
+            if (work && t.executed) {
+                w << (movesBytes(in.pipe) ? "\"bandwidth_gbps\":" : "\"throughput_gops\":");
+                w.number(rateOf(machine, in, t));
+                w << ',';
+            }
+            if (work) {
+                w << (movesBytes(in.pipe) ? "\"bytes\":" : "\"ops\":");
+                w.number(in.size);
+                w << ',';
+            }
+            if (t.executed) {
+                w << "\"cause\":";
+                if (t.cause >= 0)
+                    w.integer(t.cause);
+                else
+                    w << "null";
+                w << ",\"cause_kind\":\"" << dependencyName(t.causeKind) << "\",";
+            }
+            w << "\"core\":";
+            w.integer(c);
+            if (t.executed) {
+                w << ",\"end_ns\":";
+                w.number(t.end);
+            }
+            if (!work && in.kind != Kind::Barrier) {
+                w << ",\"event_id\":";
+                w.integer(unsigned(in.eventId));
+            }
+            w << ",\"executed\":" << (t.executed ? "true" : "false") << ",\"index\":";
+            w.integer(i);
+            w << ",\"kind\":\"" << kindWord(in.kind) << '"';
+            if (work) {
+                w << ",\"name\":";
+                w.jsonString(nameOf(trace, in));
+            } else if (in.kind != Kind::Barrier) {
+                w << ",\"partner\":";
+                if (t.flag >= 0)
+                    w.integer(t.flag);
+                else
+                    w << "null";
+            }
+            w << ",\"pipe\":\"" << laneWord(in) << '"';
+            if (t.executed) {
+                w << ",\"start_ns\":";
+                w.number(t.start);
+            }
+            w << ",\"what\":";
+            // Flags and barriers repeat their descriptions (cached); a work
+            // instruction's names its buffer, so it is described each time.
+            w.jsonString(work ? describe(trace, in) : descriptions.of(in));
+            w << '}';
+            w.endItem();
+        }
+    }
+    w << "],\n\"stalls\":[";
+    for (std::size_t k = 0; k < result.stalls.size() && w.ok(); ++k) {
+        const Stall &s = result.stalls[k];
+        w << (k ? ",\n{" : "\n{") << "\"core\":";
+        w.integer(s.core);
+        w << ",\"end_ns\":";
+        w.number(s.end);
+        w << ",\"instruction\":";
+        w.integer(s.instruction);
+        w << ",\"start_ns\":";
+        w.number(s.start);
+        w << '}';
+        w.endItem();
+    }
+    w << "]}\n";
+    return w.finish();
+}
+
 bool writeChromeTrace(const Trace &trace, const Machine &machine, const Result &result, ByteSink &sink)
 {
     Writer w(sink);
@@ -530,8 +640,12 @@ std::string exportToFile(const std::string &path, ExportKind kind, const Trace &
     if (!file.error().empty())
         return path + ": " + file.error();
     const auto write = [&](ByteSink &sink) {
-        return kind == ExportKind::ChromeTrace ? writeChromeTrace(trace, machine, result, sink)
-                                               : writeEventsCsv(trace, machine, result, sink);
+        switch (kind) {
+        case ExportKind::ChromeTrace: return writeChromeTrace(trace, machine, result, sink);
+        case ExportKind::EventsJson: return writeEventsJson(trace, machine, result, sink);
+        case ExportKind::EventsCsv: break;
+        }
+        return writeEventsCsv(trace, machine, result, sink);
     };
     bool ok;
     if (endsWith(path, ".gz")) {

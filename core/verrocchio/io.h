@@ -78,7 +78,7 @@ std::string eventsToCsv(const Trace &trace, const Machine &machine, const Result
 nlohmann::json chromeTrace(const Trace &trace, const Machine &machine, const Result &result);
 
 // --- Streamed exports (exportstream.cpp) -----------------------------------
-// The events CSV and the Chrome Trace written piece by piece, in bounded
+// The events CSV and JSON and the Chrome Trace written piece by piece, in bounded
 // memory (a buffer of about 1 MB, whatever the trace's length): 10⁶
 // instructions in well under a second. The Chrome Trace has the content of
 // chromeTrace() (the same events, names and args); eventsToCsv() is
@@ -95,8 +95,10 @@ public:
 
 bool writeEventsCsv(const Trace &trace, const Machine &machine, const Result &result, ByteSink &sink);
 bool writeChromeTrace(const Trace &trace, const Machine &machine, const Result &result, ByteSink &sink);
+// The content of eventsToJson() (the same keys and values; one event a line).
+bool writeEventsJson(const Trace &trace, const Machine &machine, const Result &result, ByteSink &sink);
 
-enum class ExportKind { EventsCsv, ChromeTrace };
+enum class ExportKind { EventsCsv, EventsJson, ChromeTrace };
 
 // Writes the export to `path` atomically (a temporary file beside it,
 // flushed to disk, then renamed over `path`, so a failed or interrupted

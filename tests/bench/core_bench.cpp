@@ -379,7 +379,8 @@ void benchExports(std::size_t n, bool document)
          {std::tuple{"Chrome Trace, streamed", ExportKind::ChromeTrace, ".json"},
           std::tuple{"Chrome Trace, streamed, gzip", ExportKind::ChromeTrace, ".json.gz"},
           std::tuple{"events CSV, streamed", ExportKind::EventsCsv, ".csv"},
-          std::tuple{"events CSV, streamed, gzip", ExportKind::EventsCsv, ".csv.gz"}}) {
+          std::tuple{"events CSV, streamed, gzip", ExportKind::EventsCsv, ".csv.gz"},
+          std::tuple{"events JSON, streamed", ExportKind::EventsJson, ".events.json"}}) {
         const std::string path = dir + "/roofline-core-bench-export" + suffix;
         run(what, [&, kind = kind] {
             const std::string error = exportToFile(path, kind, trace, machine, result);
@@ -392,6 +393,10 @@ void benchExports(std::size_t n, bool document)
         run("Chrome Trace as one JSON document", [&] {
             std::ofstream(path) << chromeTrace(trace, machine, result).dump() << "\n";
         }, path);
+        const std::string eventsPath = dir + "/roofline-core-bench-export-events-document.json";
+        run("events JSON as one JSON document", [&] {
+            std::ofstream(eventsPath) << eventsToJson(trace, machine, result).dump(1) << "\n";
+        }, eventsPath);
     }
 }
 

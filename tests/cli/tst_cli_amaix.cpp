@@ -3,6 +3,7 @@
 // conquer). The int8-only configurations (nv_large, nv_small) run in int8.
 // VGG-16 cannot run on any NVDLA configuration: its fc6 needs more CBUF than
 // one kernel group allows (docs/models/amaix.md); the CLI must say so.
+#include "clitesting.h"
 #include "testutils.h"
 
 #include <QDir>
@@ -13,22 +14,6 @@
 #include <QTest>
 
 namespace {
-
-struct Run
-{
-    int exitCode = -1;
-    QByteArray out;
-    QByteArray err;
-};
-
-Run cli(const QStringList &args)
-{
-    QProcess p;
-    p.start(QStringLiteral(ROOFLINE_CLI), args);
-    if (!p.waitForFinished(60000))
-        return {};
-    return {p.exitCode(), p.readAllStandardOutput(), p.readAllStandardError()};
-}
 
 QString example(const QString &name)
 {

@@ -1,6 +1,7 @@
 // roofline-cli goal-seek on the shipped examples of every model: the value
 // found (exit 0), an unreachable target with the bound named (exit 4), and
 // bad input (exit 1) and wrong usage (exit 2).
+#include "clitesting.h"
 #include "testutils.h"
 
 #include <QJsonDocument>
@@ -10,20 +11,9 @@
 
 namespace {
 
-struct Run
+Run goalSeek(const QStringList &args)
 {
-    int exitCode = -1;
-    QByteArray out;
-    QByteArray err;
-};
-
-Run cli(const QStringList &args)
-{
-    QProcess p;
-    p.start(QStringLiteral(ROOFLINE_CLI), QStringList{QStringLiteral("goal-seek")} + args);
-    if (!p.waitForFinished(60000))
-        return {};
-    return {p.exitCode(), p.readAllStandardOutput(), p.readAllStandardError()};
+    return cli(QStringList{QStringLiteral("goal-seek")} + args);
 }
 
 QString example(const char *model, const char *name)
@@ -46,7 +36,7 @@ private slots:
     void gablesFound()
     {
         for (const char *method : {"closed", "bracketed"}) {
-            const Run r = cli({example("gables", "gables-fig6b.json"), "--target", "patt=2Gops/s", "--vary",
+            const Run r = goalSeek({example("gables", "gables-fig6b.json"), "--target", "patt=2Gops/s", "--vary",
                                "/soc/bpeak_gbps", "--method", method});
             QCOMPARE(r.exitCode, 0);
             const QJsonObject o = json(r.out);
@@ -59,28 +49,28 @@ private slots:
     }
     void gablesUnreachable()
     {
-        const Run r = cli({example("gables", "snapdragon835.json"), "--target", "patt=0.2Tops/s", "--vary",
+        const Run r = goalSeek({example("gables", "snapdragon835.json"), "--target", "patt=0.2Tops/s", "--vary",
                            "/soc/bpeak_gbps", "--format", "text"});
         QCOMPARE(r.exitCode, 4);
         QCOMPARE(r.out, QByteArray("no Bpeak reaches P_att 200 Gops/s: IP[0] CPU compute caps it at 75 Gops/s\n"));
-        const Run j = cli({example("gables", "snapdragon835.json"), "--target", "patt=200", "--vary", "/soc/bpeak_gbps"});
+        const Run j = goalSeek({example("gables", "snapdragon835.json"), "--target", "patt=200", "--vary", "/soc/bpeak_gbps"});
         QCOMPARE(j.exitCode, 4);
         QCOMPARE(json(j.out)["limited_by"].toString(), QString("IP[0] CPU compute"));
         QCOMPARE(json(j.out)["cap"].toDouble(), 75.0);
     }
     void amaixFpsAndTime()
     {
-        Run r = cli({example("amaix", "alexnet.json"), example("amaix", "nv_full.json"), "--target", "fps=250",
+        Run r = goalSeek({example("amaix", "alexnet.json"), example("amaix", "nv_full.json"), "--target", "fps=250",
                      "--vary", "/memories/DRAM/bandwidth_gbps"});
         QCOMPARE(r.exitCode, 0);
         QJsonObject o = json(r.out);
         QVERIFY(qAbs(o["achieved"].toDouble() - 250) < 250e-6);
         QVERIFY(o["message"].toString().startsWith("250 FPS needs DRAM bandwidth ≥ "));
-        r = cli({example("amaix", "alexnet.json"), example("amaix", "nv_full.json"), "--target", "time=5ms", "--vary",
+        r = goalSeek({example("amaix", "alexnet.json"), example("amaix", "nv_full.json"), "--target", "time=5ms", "--vary",
                  "/clock_ghz"});
         QCOMPARE(r.exitCode, 0);
         QVERIFY(qAbs(json(r.out)["achieved"].toDouble() - 5e6) < 5);
-        r = cli({example("amaix", "alexnet.json"), example("amaix", "nv_full.json"), "--target", "fps=100000",
+        r = goalSeek({example("amaix", "alexnet.json"), example("amaix", "nv_full.json"), "--target", "fps=100000",
                  "--vary", "/memories/DRAM/bandwidth_gbps", "--format", "text"});
         QCOMPARE(r.exitCode, 4);
         QVERIFY2(r.out.contains("compute"), r.out.constData());
@@ -89,10 +79,10 @@ private slots:
     {
         const QString trace = example("verrocchio", "vector-add-2cores.json");
         const QString machine = example("verrocchio", "ascend310.json");
-        Run r = cli({trace, machine, "--target", "total=9us", "--vary", "/bus/bandwidth_gbps"});
+        Run r = goalSeek({trace, machine, "--target", "total=9us", "--vary", "/bus/bandwidth_gbps"});
         QCOMPARE(r.exitCode, 0);
         QVERIFY(qAbs(json(r.out)["achieved"].toDouble() - 9000) < 9000e-6);
-        r = cli({trace, machine, "--target", "total=1ns", "--vary", "/bus/bandwidth_gbps", "--format", "text"});
+        r = goalSeek({trace, machine, "--target", "total=1ns", "--vary", "/bus/bandwidth_gbps", "--format", "text"});
         QCOMPARE(r.exitCode, 4);
         QVERIFY2(r.out.startsWith("no B_bus reaches total 1 ns: the "), r.out.constData());
     }
@@ -128,7 +118,7 @@ private slots:
         QFETCH(QStringList, args);
         QFETCH(int, exitCode);
         QFETCH(QString, message);
-        const Run r = cli(args);
+        const Run r = goalSeek(args);
         QCOMPARE(r.exitCode, exitCode);
         QVERIFY2(r.err.contains(message.toUtf8()), r.err.constData());
         QVERIFY(r.out.isEmpty());

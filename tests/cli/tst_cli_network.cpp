@@ -1,6 +1,7 @@
 // roofline-cli network, and imported networks wherever the CLI takes a network
 // file (amaix): the ONNX and Caffe fixtures of tests/data with their pinned
 // totals, the JSON round trip through --save-network, and bad input.
+#include "clitesting.h"
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -9,22 +10,6 @@
 #include <QTest>
 
 namespace {
-
-struct Run
-{
-    int exitCode = -1;
-    QByteArray out;
-    QByteArray err;
-};
-
-Run cli(const QStringList &args)
-{
-    QProcess p;
-    p.start(QStringLiteral(ROOFLINE_CLI), args);
-    if (!p.waitForFinished(60000))
-        return {};
-    return {p.exitCode(), p.readAllStandardOutput(), p.readAllStandardError()};
-}
 
 QString data(const QString &name)
 {

@@ -2,6 +2,7 @@
 // Gables sweep, --shard slices that concatenate to the unsharded output byte
 // for byte (CSV and JSON lines, one and two axes, more shards than points),
 // and the exit status and message of every kind of bad input.
+#include "clitesting.h"
 #include "testutils.h"
 
 #include <QJsonDocument>
@@ -10,22 +11,6 @@
 #include <QTest>
 
 namespace {
-
-struct Run
-{
-    int exitCode = -1;
-    QByteArray out;
-    QByteArray err;
-};
-
-Run cli(const QStringList &args)
-{
-    QProcess p;
-    p.start(QStringLiteral(ROOFLINE_CLI), args);
-    if (!p.waitForFinished(60000))
-        return {};
-    return {p.exitCode(), p.readAllStandardOutput(), p.readAllStandardError()};
-}
 
 QString example(const char *model, const char *name)
 {

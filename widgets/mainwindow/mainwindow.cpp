@@ -41,6 +41,7 @@
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QPushButton>
 #include <QMimeData>
 #include <QSaveFile>
 #include <QSettings>
@@ -721,6 +722,11 @@ bool MainWindow::maybeSave(ModelView *view)
         return false;
     if (answer == QMessageBox::Discard)
         return true;
+    return saveBeforeClosing(view);
+}
+
+bool MainWindow::saveBeforeClosing(ModelView *view)
+{
     QString path = view->filePath();
     if (path.isEmpty() || path.startsWith(QLatin1Char(':')))
         path = QFileDialog::getSaveFileName(this, tr("Save model"), QString(), tr("Roofline Studio models (*.json)"));
@@ -732,6 +738,51 @@ bool MainWindow::maybeSave(ModelView *view)
         return false;
     }
     addRecentFile(QFileInfo(path).absoluteFilePath());
+    return true;
+}
+
+QList<ModelView *> MainWindow::unsavedViews() const
+{
+    QList<ModelView *> unsaved;
+    for (ModelView *view : m_views) {
+        if (view->isModified() && view->canSave())
+            unsaved.append(view);
+    }
+    return unsaved;
+}
+
+bool MainWindow::maybeSaveAll()
+{
+    const QList<ModelView *> unsaved = unsavedViews();
+    if (unsaved.isEmpty())
+        return true;
+    if (unsaved.size() == 1)
+        return maybeSave(unsaved.front());
+    QStringList lines;
+    for (ModelView *view : unsaved) {
+        const QString path = view->filePath();
+        const QString file = path.isEmpty() ? tr("untitled")
+            : path.startsWith(QLatin1Char(':'))  ? tr("%1, an example").arg(QFileInfo(path).fileName())
+                                                 : QFileInfo(path).fileName();
+        lines << QStringLiteral("• %1 (%2)").arg(view->title(), file);
+    }
+    QMessageBox box(QMessageBox::Question, tr("Unsaved changes"),
+                    tr("%1 models have unsaved changes. Save them before quitting?").arg(unsaved.size()),
+                    QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, this);
+    box.setObjectName(QStringLiteral("unsavedChangesDialog"));
+    box.setInformativeText(lines.join(QLatin1Char('\n')));
+    box.button(QMessageBox::Save)->setText(tr("Save All"));
+    box.button(QMessageBox::Discard)->setText(tr("Discard All"));
+    box.setDefaultButton(QMessageBox::Save);
+    const int answer = box.exec();
+    if (answer == QMessageBox::Cancel)
+        return false;
+    if (answer == QMessageBox::Discard)
+        return true;
+    for (ModelView *view : unsaved) {
+        if (!saveBeforeClosing(view))
+            return false; // those saved so far stay saved; the window stays open
+    }
     return true;
 }
 
@@ -753,11 +804,9 @@ void MainWindow::dropEvent(QDropEvent *event)
 
 void MainWindow::closeEvent(QCloseEvent *event)
 {
-    for (ModelView *view : m_views) {
-        if (!maybeSave(view)) {
-            event->ignore();
-            return;
-        }
+    if (!maybeSaveAll()) {
+        event->ignore();
+        return;
     }
     QSettings settings;
     settings.setValue(QStringLiteral("window/geometry"), saveGeometry());

@@ -81,6 +81,8 @@ public:
     QDialog *lastHelpDialog() const { return m_lastHelp; }
     // Unit prefixes and the sensitivity step, to every view (at start-up and after Edit ▸ Preferences).
     void applyPreferences(const Preferences &preferences);
+    // The views whose model has changes that Save would write, in tab order.
+    QList<ModelView *> unsavedViews() const;
 
 protected:
     void closeEvent(QCloseEvent *event) override;
@@ -94,6 +96,9 @@ private:
     void updateRecentMenu();
     void addRecentFile(const QString &path);
     bool maybeSave(ModelView *view);
+    // Before quitting: one question for every unsaved view (Save All, Discard, Cancel).
+    bool maybeSaveAll();
+    bool saveBeforeClosing(ModelView *view); // Save's path, asking for a file name when it has none
     void openInteractive(const QString &path);
     void exportInteractive(ExportFormat format);
     ModelView *viewForFormat(const QString &formatId) const;

@@ -74,6 +74,15 @@ QColor groupColorOf(const TimelineData &data, const BarGroup &g)
     const TimelineBars &bars = *data.bars;
     const Trace &trace = *data.trace;
     const auto nameOf = [&](const Bar &b) { return trace.cores[b.core].instructions[b.instruction].name; };
+    if (data.nameRunEnd && data.nameRunEnd->size() == bars.bars.size()) {
+        if (g.allStalls())
+            return kMergedColor;
+        std::size_t first = g.first;
+        while (bars.bars[first].kind == Bar::Kind::Stall)
+            ++first; // a work member exists: the loop stops inside the group
+        return (*data.nameRunEnd)[first] >= g.first + g.count ? TimelinePlot::colorOfName(nameOf(bars.bars[first]))
+                                                               : kMergedColor;
+    }
     std::optional<std::uint32_t> name;
     for (std::size_t i = g.first; i < g.first + g.count; ++i) {
         const Bar &b = bars.bars[i];

@@ -154,9 +154,13 @@ void TimelinePlot::updateLegend()
     };
     // The instructions that ran, in order of their interned names (first seen first).
     std::vector<char> used(m_data.trace->names.size(), 0);
-    for (const Bar &b : m_data.bars->bars) {
-        if (b.kind == Bar::Kind::Work)
-            used[m_data.trace->cores[b.core].instructions[b.instruction].name] = 1;
+    if (m_data.namesUsed && m_data.namesUsed->size() == used.size()) {
+        used = *m_data.namesUsed;
+    } else {
+        for (const Bar &b : m_data.bars->bars) {
+            if (b.kind == Bar::Kind::Work)
+                used[m_data.trace->cores[b.core].instructions[b.instruction].name] = 1;
+        }
     }
     std::size_t shown = 0, hidden = 0;
     for (std::uint32_t n = 0; n < used.size(); ++n) {

@@ -247,6 +247,31 @@ TimelineData TimelineView::compute(
     }
     data.result = std::move(result);
     data.onPath = std::move(onPath);
+    // Name runs per lane (backwards: a work bar's run ends where the next work
+    // bar's does when both have one name, else at that next bar) and the names used.
+    const TimelineBars &bars = *data.bars;
+    const Trace &t = *data.trace;
+    auto runEnd = std::make_shared<std::vector<std::uint32_t>>(bars.bars.size());
+    auto used = std::make_shared<std::vector<char>>(t.names.size(), 0);
+    const auto nameOf = [&](const Bar &b) { return t.cores[b.core].instructions[b.instruction].name; };
+    for (std::size_t lane = 0; lane < bars.laneCount(); ++lane) {
+        const auto end = static_cast<std::uint32_t>(bars.laneBegin[lane + 1]);
+        std::uint32_t nextWork = end;
+        for (std::size_t i = end; i-- > bars.laneBegin[lane];) {
+            const Bar &b = bars.bars[i];
+            if (b.kind != Bar::Kind::Work) {
+                (*runEnd)[i] = nextWork == end ? end : (*runEnd)[nextWork];
+                continue;
+            }
+            const std::uint32_t name = nameOf(b);
+            if (name < used->size())
+                (*used)[name] = 1;
+            (*runEnd)[i] = nextWork == end ? end : nameOf(bars.bars[nextWork]) == name ? (*runEnd)[nextWork] : nextWork;
+            nextWork = static_cast<std::uint32_t>(i);
+        }
+    }
+    data.nameRunEnd = std::move(runEnd);
+    data.namesUsed = std::move(used);
     return data;
 }
 

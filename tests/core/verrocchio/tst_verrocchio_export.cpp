@@ -128,6 +128,43 @@ private slots:
         QCOMPARE(std::stod(fields[9]), r.cores[0].instructions[0].end);
     }
 
+    // The streamed events JSON has exactly eventsToJson()'s content (the
+    // form `roofline-cli simulate --events json` prints and writes).
+    void eventsJsonStreamedEqualsDocument_data()
+    {
+        QTest::addColumn<QString>("name");
+        for (const char *f : {"vector-add-2cores.json", "contention-during.json", "matmul-fp16-tiled.json"})
+            QTest::newRow(f) << QString::fromLatin1(f);
+        QTest::newRow("synthetic, 3 cores") << QString();
+    }
+    void eventsJsonStreamedEqualsDocument()
+    {
+        QFETCH(QString, name);
+        const Trace trace = name.isEmpty() ? syntheticVectorAdd(3000, 3) : loadExample(qPrintable(name));
+        Machine m = ascend310();
+        m.coreCount = 4;
+        m.busGBps = 12;
+        const Result r = simulate(trace, m);
+        StringSink sink;
+        QVERIFY(writeEventsJson(trace, m, r, sink));
+        const json streamed = json::parse(sink.text);
+        const json document = eventsToJson(trace, m, r);
+        QVERIFY(!document.at("events").empty());
+        for (const char *key : {"events", "stalls", "contention"}) {
+            QCOMPARE(streamed.at(key).size(), document.at(key).size());
+            for (std::size_t i = 0; i < document.at(key).size(); ++i)
+                QVERIFY2(streamed[key][i] == document[key][i],
+                         (streamed[key][i].dump() + "\n" + document[key][i].dump()).c_str());
+        }
+        QVERIFY(streamed == document);
+        // One event a line: the file can be read with line tools.
+        QVERIFY(std::size_t(std::count(sink.text.begin(), sink.text.end(), '\n')) >= trace.instructionCount());
+        // A failing sink stops it at its first write.
+        FailingSink failing;
+        QVERIFY(!writeEventsJson(syntheticVectorAdd(100000, 2), m, simulate(syntheticVectorAdd(100000, 2), m), failing));
+        QCOMPARE(failing.calls, 1);
+    }
+
     void namesEscaped()
     {
         Trace trace;
@@ -191,6 +228,10 @@ private slots:
         QCOMPARE(gunzip(base + "/t.json.gz"), plain.text);
         QCOMPARE(exportToFile(base + "/e.csv.gz", ExportKind::EventsCsv, trace, m, r), std::string());
         QCOMPARE(gunzip(base + "/e.csv.gz"), csv.text);
+        StringSink eventsJson;
+        QVERIFY(writeEventsJson(trace, m, r, eventsJson));
+        QCOMPARE(exportToFile(base + "/e.json", ExportKind::EventsJson, trace, m, r), std::string());
+        QCOMPARE(readFile(base + "/e.json"), eventsJson.text);
 
         // Over an existing file: replaced whole; no temporary files are left.
         { std::ofstream(base + "/e.csv") << "old"; }
@@ -201,7 +242,7 @@ private slots:
             QVERIFY2(f.path().string().find(".tmp-") == std::string::npos, f.path().c_str());
             ++files;
         }
-        QCOMPARE(files, std::size_t(4));
+        QCOMPARE(files, std::size_t(5));
 
         // A directory that does not exist: the error names the file and the reason.
         const std::string error = exportToFile(base + "/missing/t.json", ExportKind::ChromeTrace, trace, m, r);

@@ -15,6 +15,7 @@
 #include "snapshotbar.h"
 #include "testutils.h"
 #include "timelinedocument.h"
+#include "timelinelayers.h"
 #include "timelinepanel.h"
 #include "timelineplot.h"
 #include "timelinetablemodel.h"

@@ -139,6 +139,37 @@ private slots:
         QCOMPARE(view->data().machine.busGBps, 60.0);
     }
 
+    // The worker's name runs give every group the colour a scan of its members gives.
+    void groupColoursFromNameRuns()
+    {
+        int merged = 0;
+        for (const char *example : {"matmul-fp16-tiled.json", "contention-during.json", ""}) {
+            const auto loaded = *example ? loadTraceFile(std::string(ROOFLINE_EXAMPLES_DIR "/verrocchio/") + example)
+                                         : TraceLoadResult{syntheticVectorAdd(20000, 2), {}};
+            QVERIFY(loaded.trace);
+            Trace trace = *loaded.trace;
+            // Names that change within a lane, so that some merged groups mix them.
+            for (CoreProgram &core : trace.cores) {
+                for (std::size_t i = 0; i < core.instructions.size(); ++i) {
+                    if (i % 7 == 3)
+                        core.instructions[i].name = trace.internName("odd one");
+                }
+            }
+            const TimelineData data = TimelineView::compute(std::make_shared<const Trace>(trace), ascend310());
+            QVERIFY(data.nameRunEnd && data.namesUsed);
+            TimelineData scanned = data;
+            scanned.nameRunEnd.reset();
+            const double total = data.result->totalNs;
+            for (double pixels : {50.0, 300.0, 2000.0}) {
+                for (const BarGroup &g : mergeBars(*data.bars, 0, total, total / pixels)) {
+                    merged += g.merged() ? 1 : 0;
+                    QCOMPARE(timelinepaint::groupColorOf(data, g), timelinepaint::groupColorOf(scanned, g));
+                }
+            }
+        }
+        QVERIFY(merged > 0); // the synthetic trace merges at these widths
+    }
+
     void zoomKeepsLayoutConsistent()
     {
         MainWindow window;

@@ -1,0 +1,147 @@
+// The main window's quit question, offscreen: with changes in several views
+// quitting asks once, listing them (issue 13); Cancel keeps the window,
+// Discard All quits without writing, Save All writes every model.
+#include "mainwindow.h"
+#include "modelview.h"
+
+#include <QApplication>
+#include <QFile>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTimer>
+
+namespace {
+
+// Answers every modal message box that opens while it lives: records its
+// text and informative text, then presses `button`.
+class DialogAnswerer
+{
+public:
+    explicit DialogAnswerer(QMessageBox::StandardButton button)
+    {
+        QObject::connect(&m_timer, &QTimer::timeout, [this, button] {
+            auto *box = qobject_cast<QMessageBox *>(QApplication::activeModalWidget());
+            if (!box || box == m_last)
+                return;
+            m_last = box;
+            texts << box->text() + QLatin1Char('\n') + box->informativeText();
+            box->button(button)->click();
+        });
+        m_timer.start(5);
+    }
+    QStringList texts;
+
+private:
+    QTimer m_timer;
+    QMessageBox *m_last = nullptr;
+};
+
+QString changeFor(const studio::ModelView *view)
+{
+    if (view->sessionKey() == QLatin1String("gables"))
+        return QStringLiteral("/soc/bpeak_gbps=31");
+    if (view->sessionKey() == QLatin1String("amaix"))
+        return QStringLiteral("/clock_ghz=1.5");
+    return QStringLiteral("/bus/bandwidth_gbps=30");
+}
+
+void changeEveryView(studio::MainWindow &window)
+{
+    for (studio::ModelView *view : window.views()) {
+        QString error;
+        QVERIFY2(view->applyOverride(changeFor(view), &error), qPrintable(error));
+        QVERIFY(view->isModified());
+    }
+}
+
+} // namespace
+
+class TestMainWindow : public QObject
+{
+    Q_OBJECT
+private slots:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true); // settings and the last session go to a test location
+    }
+
+    void quittingWithThreeUnsavedViewsAsksOnce()
+    {
+        studio::MainWindow window;
+        window.show();
+        QCOMPARE(window.views().size(), std::size_t(3));
+        QString error;
+        QVERIFY2(window.openFile(QStringLiteral(":/examples/gables/snapdragon835.json"), &error), qPrintable(error));
+        changeEveryView(window);
+        QCOMPARE(window.unsavedViews().size(), 3);
+        {
+            DialogAnswerer cancel(QMessageBox::Cancel);
+            QVERIFY(!window.close()); // Cancel: nothing closes
+            QCOMPARE(cancel.texts.size(), 1);
+            const QString &text = cancel.texts.front();
+            QVERIFY2(text.contains(QStringLiteral("3 models have unsaved changes")), qPrintable(text));
+            for (studio::ModelView *view : window.views())
+                QVERIFY2(text.contains(view->title()), qPrintable(text));
+            QVERIFY2(text.contains(QStringLiteral("snapdragon835.json, an example")), qPrintable(text));
+        }
+        QVERIFY(window.isVisible());
+        QCOMPARE(window.unsavedViews().size(), 3);
+        DialogAnswerer discard(QMessageBox::Discard);
+        QVERIFY(window.close());
+        QCOMPARE(discard.texts.size(), 1);
+        QCOMPARE(window.unsavedViews().size(), 3); // nothing was written
+    }
+
+    void oneUnsavedViewAsksAboutIt()
+    {
+        studio::MainWindow window;
+        window.show();
+        studio::ModelView *view = window.views()[1];
+        QString error;
+        QVERIFY2(view->applyOverride(changeFor(view), &error), qPrintable(error));
+        QCOMPARE(window.unsavedViews(), QList<studio::ModelView *>{view});
+        DialogAnswerer discard(QMessageBox::Discard);
+        QVERIFY(window.close());
+        QCOMPARE(discard.texts.size(), 1);
+        QVERIFY2(discard.texts.front().contains(view->title()), qPrintable(discard.texts.front()));
+    }
+
+    void saveAllWritesEveryModel()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QStringList examples{QStringLiteral("gables/snapdragon835.json"), QStringLiteral("amaix/nv_full.json"),
+                                   QStringLiteral("verrocchio/ascend310.json")};
+        QStringList copies;
+        for (const QString &example : examples) {
+            const QString copy = dir.filePath(example.section(QLatin1Char('/'), 1));
+            QVERIFY(QFile::copy(QStringLiteral(ROOFLINE_EXAMPLES_DIR "/") + example, copy));
+            QVERIFY(QFile::setPermissions(copy, QFile::ReadOwner | QFile::WriteOwner));
+            copies << copy;
+        }
+        studio::MainWindow window;
+        window.show();
+        for (const QString &copy : copies) {
+            QString error;
+            QVERIFY2(window.openFile(copy, &error), qPrintable(error));
+        }
+        changeEveryView(window);
+        DialogAnswerer save(QMessageBox::Save);
+        QVERIFY(window.close());
+        QCOMPARE(save.texts.size(), 1);
+        QVERIFY(window.unsavedViews().isEmpty());
+        const auto contents = [](const QString &path) {
+            QFile f(path);
+            return f.open(QIODevice::ReadOnly) ? QString::fromUtf8(f.readAll()) : QString();
+        };
+        QVERIFY2(contents(copies[0]).contains(QStringLiteral("31")), qPrintable(contents(copies[0])));
+        QVERIFY2(contents(copies[1]).contains(QStringLiteral("1.5")), qPrintable(contents(copies[1])));
+        QVERIFY2(contents(copies[2]).contains(QStringLiteral("30")), qPrintable(contents(copies[2])));
+    }
+};
+
+QTEST_MAIN(TestMainWindow)
+#include "tst_mainwindow.moc"
