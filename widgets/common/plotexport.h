@@ -1,8 +1,7 @@
-// Exporting a QCustomPlot as SVG (QSvgGenerator + QCPPainter, with title and
-// description), PDF or PNG. Used by the File menu and the headless command line.
+// Exporting a QCustomPlot as SVG (svgexport.h: with title and description,
+// clipped, renders alike everywhere), PDF or PNG. Used by the File menu and the headless command line.
 #pragma once
 
-#include <QByteArray>
 #include <QString>
 
 class QCustomPlot;
@@ -22,11 +21,6 @@ struct ExportOptions
 
 // Guesses the format from the file suffix (.svg, .pdf, .png); false if unknown.
 bool formatFromSuffix(const QString &path, ExportFormat *format);
-
-// The plot as an SVG document: text kept as text, plot content clipped to its
-// axis rectangle (<clipPath>), fonts at the PNG export's sizes, each family
-// followed by the generic sans-serif, width and height in pixels.
-QByteArray plotToSvg(QCustomPlot *plot, const ExportOptions &options);
 
 // Writes the plot; on failure returns false and sets `error` (naming the file).
 bool exportPlot(QCustomPlot *plot, const QString &path, ExportFormat format, const ExportOptions &options,

@@ -66,6 +66,17 @@ void themeBrush(QObject *owner, const char *key, QBrush brush, const std::functi
 
 } // namespace
 
+QBrush plotBackgroundBrush(const QCustomPlot *plot)
+{
+    // QCustomPlot has a setter and no getter for it (background() is the pixmap);
+    // a pointer to the protected member, formed in a derived class, reads it.
+    struct Access : QCustomPlot
+    {
+        static QBrush brush(const QCustomPlot *p) { return p->*(&Access::mBackgroundBrush); }
+    };
+    return Access::brush(plot);
+}
+
 void setPlotThemeDark(bool dark)
 {
     g_dark = dark;
@@ -84,7 +95,7 @@ void applyPlotTheme(QCustomPlot *plot)
     if (g_dark)
         plot->setProperty("rs_was_dark", true);
     {
-        QBrush background = plot->background();
+        QBrush background = plotBackgroundBrush(plot);
         if (background.style() == Qt::NoBrush)
             background = QBrush(Qt::white);
         themeBrush(plot, "background", background, [plot](const QBrush &b) { plot->setBackground(b); });

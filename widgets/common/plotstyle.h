@@ -28,6 +28,8 @@ QCPBars *addHorizontalBars(QCustomPlot *plot, const QString &name, const QColor 
 // chromatic colours stay. Edit ▸ Preferences and --theme set it; exports and
 // screenshots are drawn in it.
 void setPlotThemeDark(bool dark);
+// What setBackground(QBrush) set (QCustomPlot's background() is the pixmap).
+QBrush plotBackgroundBrush(const QCustomPlot *plot);
 bool plotThemeDark();
 // Recolours `plot` for the current theme. Idempotent, and safe to call after a
 // plot's own code has reset its colours (it remembers what it changed).
