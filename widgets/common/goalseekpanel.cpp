@@ -24,6 +24,8 @@ GoalSeekPanel::GoalSeekPanel(QWidget *parent)
     m_unit = new QLabel(this);
     m_parameter = new QComboBox(this);
     m_parameter->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    m_target->setToolTip(tr("What to reach: the quantity the target value is in"));
+    m_parameter->setToolTip(tr("The one parameter goal seek may change; every other input stays as it is"));
     m_seek = new QPushButton(tr("Seek"), this);
     m_seek->setDefault(true);
     m_apply = new QPushButton(tr("Apply value"), this);
@@ -55,7 +57,7 @@ GoalSeekPanel::GoalSeekPanel(QWidget *parent)
     connect(m_seek, &QPushButton::clicked, this, &GoalSeekPanel::seek);
     connect(m_apply, &QPushButton::clicked, this, &GoalSeekPanel::apply);
     connect(m_target, &QComboBox::currentIndexChanged, this, [this](int i) {
-        m_unit->setText(i >= 0 && i < m_targets.size() ? m_targets[i].unit : QString());
+        showUnit(i);
         invalidate();
     });
     connect(m_parameter, &QComboBox::currentIndexChanged, this, &GoalSeekPanel::invalidate);
@@ -69,7 +71,15 @@ void GoalSeekPanel::setTargets(const QList<Target> &targets)
     for (const Target &t : targets)
         m_target->addItem(t.label, t.key);
     m_target->setVisible(targets.size() > 1);
-    m_unit->setText(targets.isEmpty() ? QString() : targets.front().unit);
+    showUnit(targets.isEmpty() ? -1 : 0);
+}
+
+void GoalSeekPanel::showUnit(int index)
+{
+    const bool valid = index >= 0 && index < m_targets.size();
+    m_unit->setText(valid ? m_targets[index].unit : QString());
+    m_value->setToolTip(valid ? tr("Target %1, in %2").arg(m_targets[index].label, m_targets[index].unit)
+                              : tr("The target value"));
 }
 
 void GoalSeekPanel::setParameters(const QList<Parameter> &parameters)

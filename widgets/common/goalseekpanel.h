@@ -65,6 +65,8 @@ public slots:
     void invalidate();
 
 private:
+    void showUnit(int index); // the unit label and the value box's tooltip
+
     QList<Target> m_targets;
     QComboBox *m_target = nullptr;
     QDoubleSpinBox *m_value = nullptr;
