@@ -13,9 +13,11 @@ PACKAGES=(
     qt6-base-dev qt6-svg-dev qt6-qpa-plugins libgl-dev
     libqcustomplot-dev nlohmann-json3-dev zlib1g-dev
     libonnx-dev libprotobuf-dev protobuf-compiler libonnx-testdata
+    libeigen3-dev
     fonts-dejavu-core
     librsvg2-bin
     desktop-file-utils appstream dpkg-dev file
+    clang-14 libclang-rt-14-dev
 )
 
 install_missing() {
@@ -55,6 +57,9 @@ test)
     ctest --preset dev -j "$jobs"
     build dev-asan
     ctest --preset dev-asan -j "$jobs"
+    # Every loader fuzzed a little (libFuzzer + ASan/UBSan, ROOFLINE_FUZZ_SECONDS each; docs/reliability.md).
+    build fuzz
+    ctest --preset fuzz -j "$jobs"
     ;;
 *)
     echo "usage: bash packaging/studio.sh run [FILE.json] | test | deps" >&2

@@ -13,6 +13,7 @@
 #include "amaix/io.h"
 #include "amaix/model.h"
 #include "amaix/sweep.h"
+#include "common/jsonreader.h"
 #include "network/import.h"
 
 #include <nlohmann/json.hpp>
@@ -287,6 +288,11 @@ int runAmaix(const std::vector<std::string> &argv)
     const amaix::Result result = amaix::evaluate(in.network, in.accelerator, options);
     if (!result.ok()) {
         std::cerr << "error: " << args.files[0] << " on " << args.files[1] << ": " << result.error << '\n';
+        return kExitInvalidInput;
+    }
+    if (const auto bad = nonFinitePointer(amaix::resultToJson(in.network, in.accelerator, result))) {
+        std::cerr << "error: " << args.files[0] << " on " << args.files[1] << ": the result " << *bad
+                  << " is not a finite number: an input is too large or too small for the model to compute with\n";
         return kExitInvalidInput;
     }
     amaix::BaselineOptions baselineOptions;

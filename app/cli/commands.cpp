@@ -6,8 +6,12 @@ namespace cli {
 
 void printDiagnostics(const roofline::Diagnostics &diagnostics)
 {
-    for (const roofline::Diagnostic &d : diagnostics.all())
-        std::cerr << (d.severity == roofline::Severity::Error ? "error: " : "") << d.toString() << '\n';
+    // "error: FILE: POINTER: REASON" and "warning: FILE: POINTER: REASON" alike.
+    for (const roofline::Diagnostic &d : diagnostics.all()) {
+        roofline::Diagnostic plain = d;
+        plain.severity = roofline::Severity::Error; // toString() writes no severity for errors
+        std::cerr << (d.severity == roofline::Severity::Error ? "error: " : "warning: ") << plain.toString() << '\n';
+    }
 }
 
 int runSimulate(const std::vector<std::string> &args); // simulate.cpp
@@ -16,6 +20,9 @@ int runAmaixSweep(const std::vector<std::string> &args); // amaix.cpp
 int runGablesSweep(const std::vector<std::string> &args); // gables.cpp
 int runGoalSeek(const std::vector<std::string> &args);    // goalseek.cpp
 int runNetwork(const std::vector<std::string> &args);     // network.cpp
+int runBrouwer(const std::vector<std::string> &args);     // brouwer.cpp
+int runBrouwerFit(const std::vector<std::string> &args);  // brouwer.cpp
+int runNnmeter(const std::vector<std::string> &args);     // nnmeter.cpp
 
 const std::vector<Command> &extraCommands()
 {
@@ -47,6 +54,20 @@ const std::vector<Command> &extraCommands()
          "           Import a network (our JSON, ONNX, Caffe prototxt) and print its layers, shapes,\n"
          "           parameters and MACs; see roofline-cli network --help\n",
          runNetwork},
+        {"brouwer",
+         "  brouwer NETWORK DEVICE.json --memory SIZE [--bytes-per-element N] [--format text|json|csv]\n"
+         "           Brouwer per-layer load and execution time under a memory limit;\n"
+         "           see roofline-cli brouwer --help\n",
+         runBrouwer},
+        {"brouwer-fit",
+         "  brouwer-fit MEASURED.csv... --networks [NAME=]FILE,... --model fe|lasso [--order K] --out DEVICE.json\n"
+         "           fit a Brouwer device on measured per-layer times; see roofline-cli brouwer-fit --help\n",
+         runBrouwerFit},
+        {"nnmeter",
+         "  nnmeter NETWORK DEVICE [--format text|json] [--rule BF_A_B=on|off]... [--unit NAME=on|off]...\n"
+         "           nn-Meter kernels (fusion rules) and kernel-level latency on a device, beside the\n"
+         "           operator sum and a FLOPs estimate; see roofline-cli nnmeter --help\n",
+         runNnmeter},
     };
     return commands;
 }

@@ -6,6 +6,7 @@
 // Exit status: 0 success, 1 invalid input (the message names file, field and
 // reason), 2 wrong usage.
 #include "common/allocator.h"
+#include "common/jsonreader.h"
 #include "commands.h"
 #include "gables/io.h"
 #include "gables/model.h"
@@ -172,6 +173,11 @@ int run(int argc, char **argv)
     }
 
     const gables::Result result = gables::evaluate(soc);
+    if (const auto bad = nonFinitePointer(gables::resultToJson(soc, result))) {
+        std::cerr << "error: " << (file == "-" ? "<stdin>" : file) << ": the result " << *bad
+                  << " is not a finite number: an input is too large or too small for the model to compute with\n";
+        return kExitInvalidInput;
+    }
     if (format == "text") {
         printText(soc, result);
     } else {

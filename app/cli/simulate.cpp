@@ -3,6 +3,7 @@
 //   roofline-cli simulate TRACE.json MACHINE.json [--set POINTER=VALUE]...
 //                [--events json|csv [--events-out FILE]] [--chrome-trace FILE]
 #include "commands.h"
+#include "common/jsonreader.h"
 #include "verrocchio/io.h"
 #include "verrocchio/simulation.h"
 
@@ -117,6 +118,13 @@ int runSimulate(const std::vector<std::string> &args)
     const verrocchio::Result result = verrocchio::simulate(*trace.trace, *machine.machine);
     for (const std::string &w : result.warnings)
         std::cerr << files[0] << ": warning: " << w << '\n';
+    if (result.ok()) {
+        if (const auto bad = nonFinitePointer(verrocchio::summaryToJson(*trace.trace, *machine.machine, result))) {
+            std::cerr << "error: " << files[0] << " on " << files[1] << ": the result " << *bad
+                      << " is not a finite number: an input is too large or too small for the model to compute with\n";
+            return kExitInvalidInput;
+        }
+    }
     // Chrome Trace and events CSV are streamed (bounded memory), written
     // atomically, and gzip-compressed when the file name ends in .gz.
     const auto exportFile = [&](const std::string &path, verrocchio::ExportKind kind) {

@@ -3,6 +3,7 @@
 //   roofline-studio [FILE.json] [--set POINTER=VALUE]...
 //   roofline-studio FILE.json --export-svg out.svg [--export-png out.png] [--export-pdf out.pdf] [--size 1000x700]
 //   roofline-studio FILE.json --screenshot window.png
+//   roofline-studio MODEL.onnx [--input-shape NAME=1x3x640x640]... (symbolic input sizes; else the studio asks)
 //   roofline-studio FILE.json... --export-bundle review/   (plots, CSVs, inputs and index.html)
 //   roofline-studio TRACE.json [MACHINE.json] --export-chrome-trace out.json   (the Verrocchio timeline's events)
 //
@@ -11,6 +12,7 @@
 #include "common/allocator.h"
 #include "mainwindow.h"
 #include "modelview.h"
+#include "networkimport.h"
 #include "preferences.h"
 #include "resources.h"
 #include "roofline_version.h"
@@ -121,7 +123,23 @@ int main(int argc, char **argv)
                                                   "run, exports and screenshots included (default: Edit ▸ Preferences)."),
                                    QStringLiteral("theme"));
     parser.addOption(theme);
+    const QCommandLineOption inputShape(QStringLiteral("input-shape"),
+                                        QStringLiteral("Size of a symbolic input of an ONNX model named on the command "
+                                                       "line, e.g. input=1x3x640x640 (as roofline-cli); without it the "
+                                                       "studio asks, a headless export fails."),
+                                        QStringLiteral("NAME=DIMS"));
+    parser.addOption(inputShape);
     parser.process(app);
+
+    roofline::network::ImportOptions importOptions;
+    for (const QString &value : parser.values(inputShape)) {
+        std::string reason;
+        if (!roofline::network::parseInputShapeOption(value.toStdString(), importOptions, reason)) {
+            fail(QStringLiteral("--input-shape: %1").arg(QString::fromStdString(reason)));
+            return 2;
+        }
+    }
+    studio::setCommandLineImport(importOptions.inputShapes, !headless);
 
     studio::Preferences::Theme chosenTheme = studio::Preferences::load().theme;
     if (parser.isSet(theme)) {
@@ -168,6 +186,8 @@ int main(int argc, char **argv)
         for (const QString &w : warnings)
             fail(w);
     }
+
+    studio::setCommandLineImport({}, true); // later imports: the user's own (the dialog)
 
     // Overrides go through the same core functions as roofline-cli.
     for (const QString &assignment : parser.values(set)) {

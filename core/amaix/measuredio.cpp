@@ -15,6 +15,11 @@ using nlohmann::json;
 
 // --- Measured times ---------------------------------------------------------------
 
+namespace {
+// A layer's time in the file's unit; 1e9 ms is eleven days, far beyond any layer.
+const Range kTimeRange = Range::nonNegative(1e9);
+} // namespace
+
 MeasuredLoad parseMeasuredCsv(const std::string &text, const std::string &fileLabel)
 {
     MeasuredLoad out;
@@ -44,16 +49,20 @@ MeasuredLoad parseMeasuredCsv(const std::string &text, const std::string &fileLa
         const std::string second = trim(line.substr(comma + 1));
         if (scale == 0) {
             if (first != "layer" || (second != "time_us" && second != "time_ns" && second != "time_ms")) {
-                diags.error(where, "expected the header \"layer,time_us\" (or time_ns, time_ms), got \"" + line + "\"");
+                diags.error(where, "expected the header \"layer,time_us\" (or time_ns, time_ms), got \"" + printableText(line, 80) + "\"");
                 return out;
             }
             scale = second == "time_ns" ? 1 : second == "time_us" ? 1e3 : 1e6;
             continue;
         }
         const auto parsed = parseFiniteNumber(second);
-        const double v = parsed.value_or(-1);
-        if (!parsed || v < 0) {
-            diags.error(where, "time must be a number >= 0, got \"" + second + "\"");
+        if (!parsed) {
+            diags.error(where, "time: expected a number, got \"" + printableText(second, 40) + "\"");
+            continue;
+        }
+        const double v = *parsed;
+        if (const std::string why = kTimeRange.check(v); !why.empty()) {
+            diags.error(where, "time " + why);
             continue;
         }
         if (first.empty()) {

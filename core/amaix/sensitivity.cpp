@@ -99,7 +99,10 @@ std::vector<Sensitivity> sensitivity(
         row.pointer = info.pointer;
         row.label = info.label;
         row.value = parameter->get(accelerator);
-        const auto [lo, hi] = validRange(parameter->kind);
+        // Plain variables, not a structured binding: clang 14 (the fuzz preset)
+        // cannot capture bindings in a lambda.
+        const auto range = validRange(parameter->kind);
+        const double lo = range.first, hi = range.second;
         auto at = [&](double factor, double &value, double &ns, bool &feasible) {
             value = std::clamp(row.value * factor, lo, hi);
             if (info.integer)

@@ -1,6 +1,9 @@
 #include "jsondocument.h"
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <vector>
@@ -11,121 +14,302 @@ using nlohmann::json;
 
 namespace {
 
-// Follows the parser through the document so that errors it cannot place
-// (duplicate keys, numbers that overflow) can still be named by JSON pointer.
-class PointerTracker
+// nlohmann prefixes "[json.exception.parse_error.101] parse error at line 1, column 2: "
+std::string withoutPrefix(std::string reason)
+{
+    if (reason.rfind("[json.exception", 0) == 0) {
+        if (auto pos = reason.find(": "); pos != std::string::npos)
+            return reason.substr(pos + 2);
+        if (auto pos = reason.find("] "); pos != std::string::npos)
+            return reason.substr(pos + 2);
+    }
+    return reason;
+}
+
+// Builds the document from nlohmann's SAX events, so reading is linear in the
+// size of the text (nlohmann 3.11's parser with a callback rescans the parent
+// container after every value: quadratic), and follows the parser through the
+// document so that errors it cannot place (duplicate keys, numbers that
+// overflow, nesting too deep) are named by JSON pointer.
+class DocumentBuilder : public nlohmann::json_sax<json>
 {
 public:
-    // Returns false to report a duplicate key; the caller records the error.
-    bool event(json::parse_event_t event, const json &parsed)
+    explicit DocumentBuilder(json &root)
+        : m_root(root)
     {
-        switch (event) {
-        case json::parse_event_t::object_start:
-            m_frames.push_back(Frame{false, 0, {}, {}});
-            break;
-        case json::parse_event_t::array_start:
-            m_frames.push_back(Frame{true, 0, {}, {}});
-            break;
-        case json::parse_event_t::key: {
-            Frame &f = m_frames.back();
-            f.key = parsed.get<std::string>();
-            if (!f.keys.insert(f.key).second && m_duplicate.empty())
-                m_duplicate = pointer();
-            break;
-        }
-        case json::parse_event_t::object_end:
-        case json::parse_event_t::array_end:
-            m_frames.pop_back();
-            advance();
-            break;
-        case json::parse_event_t::value:
-            advance();
-            break;
-        }
-        return true;
     }
 
+    bool null() override { return put(json(nullptr)); }
+    bool boolean(bool v) override { return put(json(v)); }
+    bool number_integer(number_integer_t v) override { return put(json(v)); }
+    bool number_unsigned(number_unsigned_t v) override { return put(json(v)); }
+    bool number_float(number_float_t v, const string_t &) override { return put(json(v)); }
+    bool string(string_t &v) override { return put(json(std::move(v))); }
+    bool binary(binary_t &) override { return put(json(nullptr)); } // never produced by the text parser
+    bool start_object(std::size_t) override { return open(json::object()); }
+    bool start_array(std::size_t) override { return open(json::array()); }
+    bool key(string_t &k) override
+    {
+        Frame &f = m_frames.back();
+        if (f.value->contains(k)) {
+            m_key = std::move(k);
+            m_error = "key appears twice in the same object; remove one of them";
+            m_errorPointer = pointer();
+            return false;
+        }
+        m_key = std::move(k);
+        return true;
+    }
+    bool end_object() override { return close(); }
+    bool end_array() override { return close(); }
+    bool parse_error(std::size_t byte, const std::string &, const nlohmann::detail::exception &e) override
+    {
+        if (e.id == 406) { // a number that overflows: name it by pointer
+            m_errorPointer = pointer();
+            m_error = "invalid JSON: " + withoutPrefix(e.what());
+            return false;
+        }
+        m_syntaxByte = byte;
+        m_syntaxReason = e.what();
+        return false;
+    }
+
+    // A syntax error: the 1-based byte and nlohmann's message.
+    std::size_t syntaxByte() const { return m_syntaxByte; }
+    const std::string &syntaxReason() const { return m_syntaxReason; }
+    // An error found while building (duplicate key, too deep): where and why.
+    const std::string &error() const { return m_error; }
+    const std::string &errorPointer() const { return m_errorPointer; }
+
+    // The pointer of the value being read (for numbers that overflow).
     std::string pointer() const
     {
         std::string out;
-        for (const Frame &f : m_frames)
-            out += "/" + (f.array ? std::to_string(f.index) : jsonPointerToken(f.key));
+        for (std::size_t k = 0; k < m_frames.size(); ++k) {
+            const Frame &f = m_frames[k];
+            const bool innermost = k + 1 == m_frames.size();
+            // An open child is already in its parent; the value being read is not yet
+            // (its key is still pending in m_key).
+            const std::size_t index = f.value->size() - (innermost ? 0 : 1);
+            out += "/" + (f.value->is_array() ? std::to_string(index) : jsonPointerToken(innermost ? m_key : f.key));
+        }
         return out;
     }
-    const std::string &duplicate() const { return m_duplicate; }
 
 private:
     struct Frame
     {
-        bool array = false;
-        std::size_t index = 0;
-        std::string key;
-        std::set<std::string> keys;
+        json *value = nullptr;
+        std::string key; // of the member being read (objects)
     };
-    void advance()
+
+    json *place(json &&value)
     {
-        if (!m_frames.empty() && m_frames.back().array)
-            ++m_frames.back().index;
+        if (m_frames.empty()) {
+            m_root = std::move(value);
+            return &m_root;
+        }
+        Frame &f = m_frames.back();
+        if (f.value->is_array()) {
+            f.value->push_back(std::move(value));
+            return &f.value->back();
+        }
+        f.key = std::move(m_key);
+        json &slot = (*f.value)[f.key];
+        slot = std::move(value);
+        return &slot;
+    }
+    bool put(json &&value)
+    {
+        place(std::move(value));
+        return true;
+    }
+    bool open(json &&container)
+    {
+        if (m_frames.size() >= kMaxJsonDepth) {
+            m_errorPointer = pointer();
+            m_error = "nested more than " + std::to_string(kMaxJsonDepth) + " levels deep; this is not a model file";
+            return false;
+        }
+        json *slot = place(std::move(container));
+        m_frames.push_back(Frame{slot, {}});
+        return true;
+    }
+    bool close()
+    {
+        m_frames.pop_back();
+        return true;
     }
 
+    json &m_root;
     std::vector<Frame> m_frames;
-    std::string m_duplicate;
+    std::string m_key;
+    std::size_t m_syntaxByte = 0;
+    std::string m_syntaxReason;
+    std::string m_error;
+    std::string m_errorPointer;
 };
 
 } // namespace
 
+std::string printableText(const std::string &text, std::size_t maxBytes)
+{
+    std::string out;
+    std::size_t i = 0;
+    while (i < text.size() && out.size() < maxBytes) {
+        const auto c = static_cast<unsigned char>(text[i]);
+        std::size_t length = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 0;
+        bool valid = length > 0 && i + length <= text.size();
+        for (std::size_t k = 1; valid && k < length; ++k)
+            valid = (static_cast<unsigned char>(text[i + k]) & 0xC0) == 0x80;
+        if (valid && length == 1 && (c < 0x20 || c == 0x7F) && c != '\t') {
+            static const char *hex = "0123456789ABCDEF";
+            out += "\\x";
+            out += hex[c >> 4];
+            out += hex[c & 0xF];
+        } else if (valid) {
+            out.append(text, i, length);
+            i += length;
+            continue;
+        } else {
+            static const char *hex = "0123456789ABCDEF";
+            out += "\\x";
+            out += hex[c >> 4];
+            out += hex[c & 0xF];
+        }
+        ++i;
+    }
+    if (i < text.size())
+        out += "...";
+    return out;
+}
+
+std::optional<std::size_t> invalidUtf8At(const std::string &text)
+{
+    std::size_t i = 0;
+    while (i < text.size()) {
+        const auto c = static_cast<unsigned char>(text[i]);
+        if (c < 0x80) {
+            ++i;
+            continue;
+        }
+        std::size_t length = 0;
+        std::uint32_t code = 0;
+        if ((c >> 5) == 0x6) {
+            length = 2;
+            code = c & 0x1F;
+        } else if ((c >> 4) == 0xE) {
+            length = 3;
+            code = c & 0x0F;
+        } else if ((c >> 3) == 0x1E) {
+            length = 4;
+            code = c & 0x07;
+        } else {
+            return i;
+        }
+        if (i + length > text.size())
+            return i;
+        for (std::size_t k = 1; k < length; ++k) {
+            const auto d = static_cast<unsigned char>(text[i + k]);
+            if ((d & 0xC0) != 0x80)
+                return i;
+            code = (code << 6) | (d & 0x3F);
+        }
+        // Overlong forms, surrogates and values beyond U+10FFFF are not UTF-8.
+        static const std::uint32_t smallest[] = {0, 0, 0x80, 0x800, 0x10000};
+        if (code < smallest[length] || (code >= 0xD800 && code <= 0xDFFF) || code > 0x10FFFF)
+            return i;
+        i += length;
+    }
+    return std::nullopt;
+}
+
 bool parseJsonText(const std::string &text, json &out, Diagnostics &diagnostics)
 {
-    PointerTracker tracker;
+    if (text.size() > kMaxModelFileBytes) {
+        diagnostics.error("", "the file is " + formatNumber(static_cast<double>(text.size()) / 1e6, 4)
+                                  + " MB; model files of at most " + formatNumber(kMaxModelFileBytes / 1e6, 4)
+                                  + " MB are supported");
+        return false;
+    }
+    DocumentBuilder builder(out);
+    bool parsed = false;
     try {
-        out = json::parse(text, [&tracker](int, json::parse_event_t event, json &parsed) {
-            return tracker.event(event, parsed);
-        });
-    } catch (const json::parse_error &e) {
-        // e.byte is 1-based; turn it into line and column for people.
-        std::size_t line = 1, column = 1;
-        const std::size_t end = std::min<std::size_t>(e.byte > 0 ? e.byte - 1 : 0, text.size());
-        for (std::size_t i = 0; i < end; ++i) {
-            if (text[i] == '\n') {
-                ++line;
-                column = 1;
-            } else {
-                ++column;
-            }
-        }
-        std::string reason = e.what();
-        // nlohmann prefixes "[json.exception.parse_error.101] parse error at line 1, column 2: "
-        if (auto pos = reason.find(": "); pos != std::string::npos && reason.rfind("[json.exception", 0) == 0)
-            reason = reason.substr(pos + 2);
-        diagnostics.error("line " + std::to_string(line) + ", column " + std::to_string(column),
-                          "invalid JSON: " + reason);
-        return false;
+        parsed = json::sax_parse(text, &builder, json::input_format_t::json, true, false);
     } catch (const json::exception &e) {
-        // e.g. out_of_range.406 "number overflow parsing '1e999'": the tracker knows where.
-        std::string reason = e.what();
-        if (auto pos = reason.find("] "); pos != std::string::npos)
-            reason = reason.substr(pos + 2);
-        diagnostics.error(tracker.pointer(), "invalid JSON: " + reason);
+        // e.g. out_of_range.406 "number overflow parsing '1e999'": the builder knows where.
+        diagnostics.error(builder.pointer(), "invalid JSON: " + withoutPrefix(e.what()));
+        out = json();
         return false;
     }
-    if (!tracker.duplicate().empty()) {
-        diagnostics.error(tracker.duplicate(), "key appears twice in the same object; remove one of them");
+    if (parsed)
+        return true;
+    out = json();
+    if (!builder.error().empty()) {
+        diagnostics.error(builder.errorPointer().empty() ? "/" : builder.errorPointer(), builder.error());
         return false;
     }
-    return true;
+    // A syntax error: e.byte is 1-based; turn it into line and column for people.
+    std::size_t line = 1, column = 1;
+    const std::size_t end = std::min<std::size_t>(builder.syntaxByte() > 0 ? builder.syntaxByte() - 1 : 0, text.size());
+    for (std::size_t i = 0; i < end; ++i) {
+        if (text[i] == '\n') {
+            ++line;
+            column = 1;
+        } else {
+            ++column;
+        }
+    }
+    diagnostics.error("line " + std::to_string(line) + ", column " + std::to_string(column),
+                      "invalid JSON: " + printableText(withoutPrefix(builder.syntaxReason()), 300));
+    return false;
 }
 
 bool readTextFile(const std::string &path, std::string &text, Diagnostics &diagnostics)
 {
     diagnostics.setFile(path);
-    std::ifstream in(path, std::ios::binary);
-    if (!in) {
-        diagnostics.error("", "cannot open the file for reading");
+    std::error_code ec;
+    const auto status = std::filesystem::status(path, ec);
+    if (ec || !std::filesystem::exists(status)) {
+        diagnostics.error("", "cannot open the file for reading: no such file");
         return false;
     }
-    std::ostringstream s;
-    s << in.rdbuf();
-    text = s.str();
+    if (std::filesystem::is_directory(status)) {
+        diagnostics.error("", "is a folder, not a file");
+        return false;
+    }
+    if (std::filesystem::is_regular_file(status)) {
+        const auto size = std::filesystem::file_size(path, ec);
+        if (!ec && size > kMaxModelFileBytes) {
+            diagnostics.error("", "the file is " + formatNumber(static_cast<double>(size) / 1e6, 4)
+                                      + " MB; files of at most " + formatNumber(kMaxModelFileBytes / 1e6, 4)
+                                      + " MB are supported");
+            return false;
+        }
+    }
+    std::ifstream in(path, std::ios::binary);
+    if (!in) {
+        diagnostics.error("", std::string("cannot open the file for reading: ") + std::strerror(errno));
+        return false;
+    }
+    text.clear();
+    char buffer[1 << 16];
+    while (in.read(buffer, sizeof buffer) || in.gcount() > 0) {
+        text.append(buffer, static_cast<std::size_t>(in.gcount()));
+        if (text.size() > kMaxModelFileBytes) {
+            diagnostics.error("", "the file is larger than " + formatNumber(kMaxModelFileBytes / 1e6, 4)
+                                      + " MB, the most that is supported");
+            return false;
+        }
+    }
+    if (in.bad()) {
+        diagnostics.error("", "cannot read the file");
+        return false;
+    }
+    // A UTF-8 byte-order mark says nothing to a reader of UTF-8: drop it, so
+    // every format (JSON, text trace, CSV) reads the same text with or without.
+    if (text.rfind("\xEF\xBB\xBF", 0) == 0)
+        text.erase(0, 3);
     return true;
 }
 

@@ -46,10 +46,21 @@ private:
     std::optional<JsonObjectReader> m_top; // refers to m_root
 };
 
-// Parses text; on a syntax error reports "line L, column C: <reason>" and returns false.
+// What the one opening refuses before reading further.
+inline constexpr std::size_t kMaxJsonDepth = 256;              // arrays and objects nested
+inline constexpr std::size_t kMaxModelFileBytes = 512'000'000; // bytes of one model file
+
+// Parses text in time linear in its size; on a syntax error reports "line L, column C: <reason>" and returns false.
 bool parseJsonText(const std::string &text, nlohmann::json &out, Diagnostics &diagnostics);
 
-// Reads a whole file; on failure reports "cannot open the file for reading",
+// The position of the first byte that is not UTF-8, if any.
+std::optional<std::size_t> invalidUtf8At(const std::string &text);
+// `text` safe to print in a message: control bytes and bytes that are not
+// UTF-8 as \xNN, cut after about `maxBytes` bytes with "...".
+std::string printableText(const std::string &text, std::size_t maxBytes = 200);
+
+// Reads a whole file; a leading UTF-8 byte-order mark is dropped; a folder,
+// a missing file or one over kMaxModelFileBytes is reported,
 // naming the file, and returns false.
 bool readTextFile(const std::string &path, std::string &text, Diagnostics &diagnostics);
 

@@ -12,7 +12,7 @@ using nlohmann::json;
 
 bool Range::contains(double v) const
 {
-    if (!std::isfinite(v))
+    if (!std::isfinite(v) || (v != 0 && std::fabs(v) < kSmallestMagnitude))
         return false;
     const bool aboveMin = minInclusive ? v >= min : v > min;
     const bool belowMax = maxInclusive ? v <= max : v < max;
@@ -23,6 +23,18 @@ std::string Range::describe() const
 {
     return std::string(minInclusive ? ">= " : "> ") + formatNumber(min) + " and "
         + (maxInclusive ? "<= " : "< ") + formatNumber(max);
+}
+
+std::string Range::check(double v) const
+{
+    if (!std::isfinite(v))
+        return "must be a finite number";
+    if (v != 0 && std::fabs(v) < kSmallestMagnitude)
+        return "must be 0 or at least " + formatNumber(kSmallestMagnitude) + " in size (too small to compute with), got "
+            + formatNumber(v);
+    if (!contains(v))
+        return "must be " + describe() + ", got " + formatNumber(v);
+    return {};
 }
 
 std::string jsonPointerToken(const std::string &key)
@@ -111,12 +123,8 @@ std::optional<double> JsonObjectReader::readNumber(const std::string &key, const
         return std::nullopt;
     }
     const double v = number->get<double>();
-    if (!std::isfinite(v)) {
-        m_diagnostics.error(numberWhere, "must be a finite number");
-        return std::nullopt;
-    }
-    if (!range.contains(v)) {
-        m_diagnostics.error(numberWhere, "must be " + range.describe() + ", got " + formatNumber(v));
+    if (const std::string why = range.check(v); !why.empty()) {
+        m_diagnostics.error(numberWhere, why);
         return std::nullopt;
     }
     return v;
@@ -182,7 +190,9 @@ std::optional<double> parseFiniteNumber(const std::string &text)
     errno = 0;
     char *end = nullptr;
     const double value = std::strtod(text.c_str(), &end);
-    if (end != text.c_str() + text.size() || errno == ERANGE || !std::isfinite(value))
+    // An underflow (1e-320, 1e-400) is a number: the range says why it cannot be used.
+    const bool overflow = errno == ERANGE && std::fabs(value) >= 1;
+    if (end != text.c_str() + text.size() || overflow || !std::isfinite(value))
         return std::nullopt;
     return value;
 }
@@ -212,6 +222,24 @@ std::optional<std::int64_t> JsonObjectReader::optionalInteger(const std::string 
                                                               std::string *source)
 {
     return wholeNumber(key, optionalNumber(key, range, source));
+}
+
+std::optional<std::string> nonFinitePointer(const json &value)
+{
+    if (value.is_number_float())
+        return std::isfinite(value.get<double>()) ? std::nullopt : std::optional<std::string>("");
+    if (value.is_object()) {
+        for (const auto &[key, member] : value.items()) {
+            if (auto inner = nonFinitePointer(member))
+                return "/" + jsonPointerToken(key) + *inner;
+        }
+    } else if (value.is_array()) {
+        for (std::size_t i = 0; i < value.size(); ++i) {
+            if (auto inner = nonFinitePointer(value[i]))
+                return "/" + std::to_string(i) + *inner;
+        }
+    }
+    return std::nullopt;
 }
 
 } // namespace roofline

@@ -28,7 +28,13 @@ struct Range
     static Range nonNegative(double max) { return {0, max, true, true}; }
     static Range closed(double min, double max) { return {min, max, true, true}; }
 
+    // Nothing between 0 and this in size is accepted anywhere: a denormal
+    // such as 1e-320 turns every quotient into infinity.
+    static constexpr double kSmallestMagnitude = 1e-30;
+
     bool contains(double v) const;
+    // Empty when contains(v); otherwise the reason ("must be > 0 and <= 1e+09, got -3").
+    std::string check(double v) const;
     std::string describe() const; // "> 0 and <= 1e+09"
 };
 
@@ -80,8 +86,15 @@ bool isWholeNumber(double value);
 // Name of the JSON type for messages: "string", "number", "array", ...
 std::string jsonTypeName(const nlohmann::json &value);
 
+// The JSON pointer of the first number in `value` that is not finite (inf
+// or NaN, which nlohmann writes as null), if any. Results are checked with
+// it before they are printed: a non-finite result is an error naming the
+// input, never a silent null (issue 14).
+std::optional<std::string> nonFinitePointer(const nlohmann::json &value);
+
 // The whole of `text` as a finite number ("30", "1e-3"); nullopt for "",
-// "3x", "nan", "inf" or a value that overflows.
+// "3x", "nan", "inf" or a value that overflows. One parser for every text
+// format; ranges are then checked with Range::check, as in JSON.
 std::optional<double> parseFiniteNumber(const std::string &text);
 
 } // namespace roofline

@@ -110,6 +110,7 @@ LoadResult parseSoc(const std::string &text, const std::string &fileLabel)
     soc.description = top.optionalString("description").value_or("");
 
     // --- hardware ---
+    bool ipsRead = false; // /soc/ips was a list the loader could read
     if (const json *socJson = top.member("soc", true)) {
         JsonObjectReader hw(*socJson, "/soc", diags);
         std::string source;
@@ -154,6 +155,7 @@ LoadResult parseSoc(const std::string &text, const std::string &fileLabel)
                 diags.error("/soc/ips", "at most " + std::to_string(kMaxIps) + " IPs are supported, got "
                                             + std::to_string(ips->size()));
             } else {
+                ipsRead = true;
                 for (std::size_t i = 0; i < ips->size(); ++i) {
                     JsonObjectReader r((*ips)[i], ipPointer(i), diags);
                     Ip ip;
@@ -218,7 +220,9 @@ LoadResult parseSoc(const std::string &text, const std::string &fileLabel)
                     auto it = std::find_if(soc.ips.begin(), soc.ips.end(),
                                            [&](const Ip &ip) { return ip.name == item.key(); });
                     if (it == soc.ips.end()) {
-                        diags.error(p, "no IP named \"" + item.key() + "\" in /soc/ips");
+                        // When /soc/ips itself was refused (already said), no name can match.
+                        if (ipsRead)
+                            diags.error(p, "no IP named \"" + item.key() + "\" in /soc/ips");
                         continue;
                     }
                     seen.insert(item.key());

@@ -8,8 +8,10 @@
 
 #include <nlohmann/json_fwd.hpp>
 
+#include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace roofline::network {
 
@@ -25,10 +27,22 @@ struct NetworkLimits
     static constexpr double maxCount = 1e15;    // stated weights, biases, MACs
 };
 
+// An input of an imported model whose size the file leaves open (ONNX
+// dim_param): what a user must give (--input-shape, the studio's dialog).
+struct SymbolicInput
+{
+    std::string name;
+    std::vector<std::int64_t> dims;     // as the file states them, -1 where symbolic; empty: no shape at all
+    std::vector<std::string> dimNames;  // per dimension: the file's name ("batch", "height") or "" when fixed
+};
+
 struct NetworkLoad
 {
     std::optional<Network> network; // set when there were no errors; shapes inferred
     Diagnostics diagnostics;         // errors, and warnings (e.g. unmodelled operators of an import)
+    // Set when the load failed because these inputs have sizes nobody gave
+    // (ImportOptions::inputShapes); the errors say so too.
+    std::vector<SymbolicInput> symbolicInputs;
 };
 
 // Parses `text`; `fileLabel` names the file in messages.

@@ -1,6 +1,8 @@
 #include "network.h"
+#include "io.h"
 
 #include <algorithm>
+#include <limits>
 
 namespace roofline::network {
 
@@ -158,6 +160,28 @@ int Network::indexOf(std::string_view layerName) const
     return -1;
 }
 
+namespace {
+
+// Products of sizes saturate instead of overflowing: a count that large is
+// refused by inferShapes (NetworkLimits::maxCount) before anything uses it.
+std::int64_t satMul(std::int64_t a, std::int64_t b)
+{
+    std::int64_t r = 0;
+    return __builtin_mul_overflow(a, b, &r) ? std::numeric_limits<std::int64_t>::max() : r;
+}
+std::int64_t satAdd(std::int64_t a, std::int64_t b)
+{
+    std::int64_t r = 0;
+    return __builtin_add_overflow(a, b, &r) ? std::numeric_limits<std::int64_t>::max() : r;
+}
+// All elements of a shape, saturated (Shape::elements() may overflow for absurd shapes).
+std::int64_t satElements(const Shape &s)
+{
+    return satMul(satMul(satMul(s.n, s.c), s.h), s.w);
+}
+
+} // namespace
+
 bool inferShapes(Network &network, Diagnostics &diagnostics, std::size_t first)
 {
     bool ok = true;
@@ -196,6 +220,14 @@ bool inferShapes(Network &network, Diagnostics &diagnostics, std::size_t first)
             continue;
         }
         const Shape in = network.inputShape(layer.inputs[0]);
+        // [1e7, 1e7, 1e7] is within each dimension's range but not a tensor anyone
+        // can hold: its element count overflows 64-bit integers (issue 14).
+        const auto maxCount = std::int64_t(NetworkLimits::maxCount);
+        if (satElements(in) > maxCount) {
+            fail("its input " + in.toString() + " has more than " + formatNumber(NetworkLimits::maxCount)
+                 + " elements; that is beyond what the model can count");
+            continue;
+        }
         Shape out = in;
         if (layer.imported() || needsStatedOutput(layer.type)) {
             // The file's own shape inference (ONNX) or layer semantics we do not
@@ -318,6 +350,11 @@ bool inferShapes(Network &network, Diagnostics &diagnostics, std::size_t first)
             fail("the window does not fit the input " + in.toString() + " (output would be " + out.toString() + ")");
             continue;
         }
+        if (satElements(out) > maxCount) {
+            fail("its output " + out.toString() + " has more than " + formatNumber(NetworkLimits::maxCount)
+                 + " elements; that is beyond what the model can count");
+            continue;
+        }
         if (layer.statedOutput && !(*layer.statedOutput == out)) {
             diagnostics.error(where + "/output", "layer \"" + layer.name + "\": stated output "
                                                      + layer.statedOutput->toString()
@@ -325,6 +362,14 @@ bool inferShapes(Network &network, Diagnostics &diagnostics, std::size_t first)
             ok = false;
         }
         layer.output = out;
+        if (!layer.counts) {
+            const LayerCounts c = countLayer(network, index);
+            if (c.weights > maxCount || c.biases > maxCount || c.macs > maxCount) {
+                fail("its parameter or MAC count is above " + formatNumber(NetworkLimits::maxCount));
+                layer.output = Shape{};
+                continue;
+            }
+        }
     }
     return ok;
 }
@@ -340,23 +385,23 @@ LayerCounts countLayer(const Network &network, std::size_t index)
     switch (layer.type) {
     case LayerType::Convolution: {
         const std::int64_t perOutput = std::int64_t(layer.kernelH) * layer.kernelW * (in.c / layer.groups);
-        counts.weights = perOutput * out.c;
+        counts.weights = satMul(perOutput, out.c);
         counts.biases = layer.hasBias ? out.c : 0;
-        counts.macs = perOutput * out.elements();
+        counts.macs = satMul(perOutput, satElements(out));
         break;
     }
     case LayerType::Deconvolution: {
         // Every input element is scattered through k_h·k_w·C_o/groups weights.
         const std::int64_t perInput = std::int64_t(layer.kernelH) * layer.kernelW * (out.c / layer.groups);
-        counts.weights = perInput * in.c;
+        counts.weights = satMul(perInput, in.c);
         counts.biases = layer.hasBias ? out.c : 0;
-        counts.macs = perInput * in.elements();
+        counts.macs = satMul(perInput, satElements(in));
         break;
     }
     case LayerType::FullyConnected:
-        counts.weights = in.perItem() * out.c;
+        counts.weights = satMul(satMul(satMul(in.c, in.h), in.w), out.c);
         counts.biases = layer.hasBias ? out.c : 0;
-        counts.macs = counts.weights * in.n;
+        counts.macs = satMul(counts.weights, in.n);
         break;
     case LayerType::Bias:
         counts.biases = in.c;
@@ -367,7 +412,7 @@ LayerCounts countLayer(const Network &network, std::size_t index)
         counts.biases = in.c;
         break;
     case LayerType::MatMul:
-        counts.macs = out.elements() * (in.c / layer.heads);
+        counts.macs = satMul(satElements(out), in.c / layer.heads);
         break;
     default:
         break;
@@ -380,9 +425,9 @@ LayerCounts countNetwork(const Network &network)
     LayerCounts total;
     for (std::size_t i = 0; i < network.layers.size(); ++i) {
         const LayerCounts c = countLayer(network, i);
-        total.weights += c.weights;
-        total.biases += c.biases;
-        total.macs += c.macs;
+        total.weights = satAdd(total.weights, c.weights);
+        total.biases = satAdd(total.biases, c.biases);
+        total.macs = satAdd(total.macs, c.macs);
     }
     return total;
 }

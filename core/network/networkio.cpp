@@ -1,6 +1,7 @@
 // Network files ("roofline-studio/amaix-network"): layers, shapes and their checks,
 // and the writer every imported network goes through.
 #include "io.h"
+#include "common/atomicfile.h"
 
 #include "../common/jsondocument.h"
 #include "../common/jsonreader.h"
@@ -519,31 +520,9 @@ bool saveNetworkFile(const Network &network, const std::string &path, Diagnostic
 {
     diagnostics.setFile(path);
     const std::string text = serialize(network);
-    std::string tmpl = path + ".tmp-XXXXXX";
-    const int fd = ::mkstemp(tmpl.data());
-    if (fd < 0) {
-        diagnostics.error("", std::string("cannot create a temporary file beside it: ") + std::strerror(errno));
-        return false;
-    }
-    std::size_t written = 0;
-    while (written < text.size()) {
-        const ssize_t n = ::write(fd, text.data() + written, text.size() - written);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            break;
-        written += std::size_t(n);
-    }
-    const int err = written == text.size() ? (::fsync(fd) == 0 ? 0 : errno) : errno;
-    ::fchmod(fd, 0644);
-    if (::close(fd) != 0 || err != 0 || written != text.size()) {
-        diagnostics.error("", std::string("cannot write the file: ") + std::strerror(err ? err : EIO));
-        ::unlink(tmpl.c_str());
-        return false;
-    }
-    if (::rename(tmpl.c_str(), path.c_str()) != 0) {
-        diagnostics.error("", std::string("cannot replace the file: ") + std::strerror(errno));
-        ::unlink(tmpl.c_str());
+    AtomicFile file(path); // write, sync, rename: the old file survives any failure
+    if (!file.write(text) || !file.commit()) {
+        diagnostics.error("", file.reason());
         return false;
     }
     return true;

@@ -12,7 +12,12 @@
 #include <onnx/onnx_pb.h>
 #include <onnx/shape_inference/implementation.h>
 
+#include <csignal>
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
 #include <fstream>
 #include <map>
 #include <set>
@@ -32,6 +37,86 @@ bool isFloatType(int t)
 {
     return t == onnx::TensorProto::FLOAT || t == onnx::TensorProto::FLOAT16 || t == onnx::TensorProto::DOUBLE
         || t == onnx::TensorProto::BFLOAT16;
+}
+
+// ONNX shape inference (with data propagation) on `model`, in a child process:
+// libonnx 1.12's InferShapes dereferences null on some models that pass
+// check_model (found by fuzzing, issue 14), and a crash there must not take
+// the studio and the user's work with it. The child sends back the inferred
+// model or the library's error; any other end of the child is reported as a
+// model the library cannot handle. Without fork() it runs in this process.
+bool inferShapesIsolated(onnx::ModelProto &model, std::string &why)
+{
+    const onnx::ShapeInferenceOptions options(true, 1, true);
+    auto &registry = *onnx::OpSchemaRegistry::Instance(); // initialised here, not in the child
+    auto inProcess = [&]() {
+        try {
+            onnx::shape_inference::InferShapes(model, &registry, options);
+        } catch (const std::exception &e) {
+            why = std::string("ONNX shape inference failed: ") + e.what();
+            return false;
+        }
+        return true;
+    };
+    int fds[2];
+    if (::pipe(fds) != 0)
+        return inProcess();
+    const pid_t pid = ::fork();
+    if (pid < 0) {
+        ::close(fds[0]);
+        ::close(fds[1]);
+        return inProcess();
+    }
+    if (pid == 0) {
+        ::close(fds[0]);
+        // A crash here ends only this child, quietly: no sanitizer's or
+        // fuzzer's handler reports it as the parent's crash.
+        for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT})
+            ::signal(sig, SIG_DFL);
+        std::string reply;
+        try {
+            onnx::shape_inference::InferShapes(model, &registry, options);
+            reply = "M" + model.SerializeAsString();
+        } catch (const std::exception &e) {
+            reply = std::string("E") + e.what();
+        }
+        for (std::size_t done = 0; done < reply.size();) {
+            const ssize_t n = ::write(fds[1], reply.data() + done, reply.size() - done);
+            if (n < 0 && errno == EINTR)
+                continue;
+            if (n <= 0)
+                ::_exit(3);
+            done += std::size_t(n);
+        }
+        ::_exit(0);
+    }
+    ::close(fds[1]);
+    std::string reply;
+    char buffer[1 << 16];
+    for (;;) {
+        const ssize_t n = ::read(fds[0], buffer, sizeof buffer);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            break;
+        reply.append(buffer, std::size_t(n));
+    }
+    ::close(fds[0]);
+    int status = 0;
+    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
+    const bool clean = WIFEXITED(status) && WEXITSTATUS(status) == 0 && !reply.empty();
+    if (clean && reply[0] == 'E') {
+        why = "ONNX shape inference failed: " + reply.substr(1);
+        return false;
+    }
+    if (clean && reply[0] == 'M' && model.ParseFromArray(reply.data() + 1, int(reply.size() - 1)))
+        return true;
+    why = std::string("ONNX shape inference crashed on this model")
+        + (WIFSIGNALED(status) ? " (signal " + std::to_string(WTERMSIG(status)) + ")" : std::string())
+        + "; the model is malformed in a way the ONNX library does not check (re-export it, or run onnx.checker "
+          "with full_check=True)";
+    return false;
 }
 
 std::int64_t product(const Dims &d)
@@ -212,16 +297,22 @@ struct Importer
             }
             std::string text;
             bool symbolic = !tensor->has_shape();
+            SymbolicInput open{input.name(), {}, {}};
             if (tensor->has_shape()) {
                 for (const auto &d : tensor->shape().dim()) {
                     symbolic = symbolic || !d.has_dim_value();
-                    text += (text.empty() ? "" : "x")
-                        + (d.has_dim_value() ? std::to_string(d.dim_value())
-                                             : (d.dim_param().empty() ? std::string("?") : d.dim_param()));
+                    const std::string dimName = d.has_dim_value() ? std::string()
+                                                : d.dim_param().empty() ? std::string("?")
+                                                                        : d.dim_param();
+                    text += (text.empty() ? "" : "x") + (d.has_dim_value() ? std::to_string(d.dim_value()) : dimName);
+                    open.dims.push_back(d.has_dim_value() ? d.dim_value() : -1);
+                    open.dimNames.push_back(dimName);
                 }
             }
-            if (symbolic)
+            if (symbolic) {
                 missing.push_back("\"" + input.name() + "\" [" + (tensor->has_shape() ? text : "no shape") + "]");
+                out.symbolicInputs.push_back(std::move(open));
+            }
         }
         for (const auto &[name, dims] : options.inputShapes) {
             if (!used.count(name)) {
@@ -265,11 +356,9 @@ struct Importer
 
     bool inferShapes()
     {
-        try {
-            onnx::ShapeInferenceOptions o(true, 1, true);
-            onnx::shape_inference::InferShapes(model, onnx::OpSchemaRegistry::Instance(), o);
-        } catch (const std::exception &e) {
-            error("", std::string("ONNX shape inference failed: ") + e.what());
+        std::string why;
+        if (!inferShapesIsolated(model, why)) {
+            error("", why);
             return false;
         }
         const onnx::GraphProto &g = model.graph();
@@ -717,7 +806,14 @@ NetworkLoad importOnnx(const std::string &bytes, const std::string &fileLabel, c
     if (!im.applyInputShapes() || !im.check() || !im.run())
         return std::move(im.out);
     const onnx::GraphProto &g = im.model.graph();
-    im.net.name = g.name().empty() ? fileLabel.substr(fileLabel.find_last_of('/') + 1) : g.name();
+    // The graph's name, unless it is an exporter's default (PyTorch: "torch_jit", "main_graph";
+    // older: "torch-jit-export"; tf2onnx: "tf2onnx"), which says nothing: then the file's name.
+    const std::string fileName = fileLabel.substr(fileLabel.find_last_of('/') + 1);
+    const bool generic = g.name().empty() || g.name() == "torch_jit" || g.name() == "main_graph"
+        || g.name() == "torch-jit-export" || g.name() == "tf2onnx";
+    im.net.name = generic ? fileName.substr(0, fileName.size() > 5 && fileName.ends_with(".onnx") ? fileName.size() - 5
+                                                                                                  : fileName.size())
+                          : g.name();
     im.net.source = "ONNX " + fileLabel.substr(fileLabel.find_last_of('/') + 1) + " (producer: "
         + (im.model.producer_name().empty() ? "unknown" : im.model.producer_name())
         + (im.model.producer_version().empty() ? "" : " " + im.model.producer_version()) + ", opset "

@@ -7,6 +7,7 @@
 // with std::to_chars numbers it takes a fraction of a second and no memory
 // that grows with the trace.
 #include "io.h"
+#include "common/atomicfile.h"
 
 #include <zlib.h>
 
@@ -240,65 +241,21 @@ private:
     std::string &m_out;
 };
 
-// A file written beside its destination and renamed over it once complete
-// and on disk; removed again if anything fails.
+// A file written through the one atomic path (core/common/atomicfile.h).
 class AtomicFileSink : public ByteSink
 {
 public:
     explicit AtomicFileSink(std::string path)
-        : m_path(std::move(path))
+        : m_file(std::move(path))
     {
-        static std::atomic<unsigned> counter{0};
-        m_temporary = m_path + ".tmp-" + std::to_string(::getpid()) + "-" + std::to_string(counter++);
-        m_fd = ::open(m_temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-        if (m_fd < 0)
-            m_error = std::string("cannot write the file: ") + std::strerror(errno);
     }
-    ~AtomicFileSink() override
-    {
-        if (m_fd >= 0) {
-            ::close(m_fd);
-            ::unlink(m_temporary.c_str());
-        }
-    }
-    bool write(const char *data, std::size_t size) override
-    {
-        while (m_fd >= 0 && size > 0) {
-            const ssize_t n = ::write(m_fd, data, size);
-            if (n < 0 && errno == EINTR)
-                continue;
-            if (n <= 0) {
-                m_error = std::string("cannot write the file: ") + std::strerror(errno);
-                return false;
-            }
-            data += n;
-            size -= std::size_t(n);
-        }
-        return m_fd >= 0;
-    }
-    // Syncs, closes and renames; false with error() on failure.
-    bool commit()
-    {
-        if (m_fd < 0)
-            return false;
-        const bool synced = ::fsync(m_fd) == 0;
-        const int saved = errno;
-        const bool closed = ::close(m_fd) == 0;
-        m_fd = -1;
-        if (!synced || !closed || ::rename(m_temporary.c_str(), m_path.c_str()) != 0) {
-            m_error = std::string("cannot write the file: ") + std::strerror(synced ? errno : saved);
-            ::unlink(m_temporary.c_str());
-            return false;
-        }
-        return true;
-    }
-    const std::string &error() const { return m_error; }
+    bool write(const char *data, std::size_t size) override { return m_file.write(data, size); }
+    bool commit() { return m_file.commit(); }
+    // "PATH: why", or empty.
+    const std::string &error() const { return m_file.error(); }
 
 private:
-    std::string m_path;
-    std::string m_temporary;
-    int m_fd = -1;
-    std::string m_error;
+    AtomicFile m_file;
 };
 
 // gzip (RFC 1952) through zlib's deflate, into another sink.
@@ -638,7 +595,7 @@ std::string exportToFile(const std::string &path, ExportKind kind, const Trace &
 {
     AtomicFileSink file(path);
     if (!file.error().empty())
-        return path + ": " + file.error();
+        return file.error();
     const auto write = [&](ByteSink &sink) {
         switch (kind) {
         case ExportKind::ChromeTrace: return writeChromeTrace(trace, machine, result, sink);
@@ -657,7 +614,7 @@ std::string exportToFile(const std::string &path, ExportKind kind, const Trace &
         ok = write(file);
     }
     if (!ok || !file.commit())
-        return path + ": " + (file.error().empty() ? std::string("cannot compress the data") : file.error());
+        return file.error().empty() ? path + ": cannot compress the data" : file.error();
     return {};
 }
 

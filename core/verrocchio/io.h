@@ -32,6 +32,8 @@ struct Limits
     static constexpr double maxLoopCount = 1e8;
     // Loops are expanded when loading; this keeps a typo in a count from eating all memory.
     static constexpr std::size_t maxInstructions = 20'000'000;
+    static constexpr std::size_t maxLoopDepth = 32;       // loops nested in loops
+    static constexpr std::size_t maxExpressionDepth = 32; // parentheses and signs nested in an event id
 };
 
 struct TraceLoadResult

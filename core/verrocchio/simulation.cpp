@@ -160,6 +160,7 @@ private:
     [[gnu::noinline, gnu::cold]] void failFlagAlreadySet(std::uint32_t core, std::uint32_t set, std::uint32_t wait,
                                                          double now);
     static void noteEnd(CoreState &state, std::uint32_t index, double end);
+    void closeSegments(CoreState &state, Timing *timings, double now);
     void progressGroup(std::size_t group, double now);
     void assignRates(std::size_t group, double now);
     void recordContention(double now);
@@ -303,7 +304,14 @@ void Simulator::prepareCore(std::size_t c)
         }
         for (std::size_t k = 0; k < keyWaits.size() && k + 1 < keySets.size(); ++k)
             state.entries[keyWaits[k]].nextSet = keySets[k + 1];
-        if (keySets.size() > keyWaits.size()) {
+        if (keySets.size() > keyWaits.size() + 1) {
+            // Two set_flags after the last wait_flag of this flag: the second sets
+            // a flag no wait can have cleared (models.md §3.2: an error, not a warning).
+            const std::uint32_t first = keySets[keyWaits.size()], second = keySets[keyWaits.size() + 1];
+            fail(SimulationError::Kind::FlagAlreadySet, static_cast<std::uint32_t>(c), second,
+                 describeAt(m_trace, c, second) + ": sets a flag that is already set (by "
+                     + describeAt(m_trace, c, first) + "; no wait_flag clears it in between)");
+        } else if (keySets.size() > keyWaits.size()) {
             m_result.warnings.push_back(describeAt(m_trace, c, keySets[keyWaits.size()]) + ": never waited for ("
                                         + std::to_string(keySets.size()) + " set_flag, "
                                         + std::to_string(keyWaits.size()) + " wait_flag on this flag)");
@@ -574,6 +582,14 @@ void Simulator::complete(std::uint32_t core, std::size_t p, double now)
         state.lastIndex[segment] = static_cast<std::int32_t>(index);
     }
     --state.remaining[segment];
+    closeSegments(state, timings, now);
+}
+
+// Completes every barrier whose segment has nothing left to run, in order. A
+// pipe_barrier with nothing before it (or right after another) has an empty
+// condition and completes at once (models.md §3.2), at the core's start.
+void Simulator::closeSegments(CoreState &state, Timing *timings, double now)
+{
     while (state.firstOpen < state.barriers.size() && state.remaining[state.firstOpen] == 0) {
         const std::uint32_t s = state.firstOpen;
         const std::uint32_t barrier = state.barriers[s];
@@ -690,7 +706,10 @@ void Simulator::finishResult()
                 lastIndex = static_cast<std::int32_t>(state.latestIndex);
             }
         }
-        m_result.totalNs = std::max(m_result.totalNs, core.endNs);
+        // A core that runs nothing ends where it starts; its (skewed) start is
+        // not an event of the trace, so it does not move the trace's end.
+        if (state.latestIndex != kNone)
+            m_result.totalNs = std::max(m_result.totalNs, core.endNs);
     }
     if (lastCore < 0)
         return;
@@ -753,6 +772,7 @@ Result Simulator::run()
             switch (e.type) {
             case Event::Type::CoreStart:
                 m_cores[e.core].started = true;
+                closeSegments(m_cores[e.core], m_result.cores[e.core].instructions.data(), e.time);
                 for (std::size_t p = 0; p < kPipeCount; ++p)
                     refreshReady(m_cores[e.core], m_result.cores[e.core].instructions.data(), p);
                 advance(e.core, e.time);

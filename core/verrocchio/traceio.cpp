@@ -9,6 +9,7 @@
 #include <cctype>
 #include <cmath>
 #include <fstream>
+#include <limits>
 #include <sstream>
 #include <unordered_map>
 
@@ -52,7 +53,7 @@ public:
         expression(out);
         skipSpace();
         if (m_error.empty() && m_pos != m_text.size())
-            m_error = "unexpected \"" + m_text.substr(m_pos) + "\"";
+            m_error = "unexpected \"" + printableText(m_text.substr(m_pos), 40) + "\"";
         return m_error;
     }
 
@@ -89,6 +90,19 @@ private:
     {
         if (!m_error.empty())
             return;
+        // Each "(" and each sign nests one level; the cap keeps the recursion
+        // (and the evaluation stack) small whatever the file says.
+        struct Nest
+        {
+            std::size_t &depth;
+            explicit Nest(std::size_t &d) : depth(++d) {}
+            ~Nest() { --depth; }
+        } nest(m_depth);
+        if (m_depth > Limits::maxExpressionDepth) {
+            m_error = "nested more than " + std::to_string(Limits::maxExpressionDepth)
+                + " levels deep (parentheses and signs)";
+            return;
+        }
         const char c = peek();
         if (c == '(') {
             ++m_pos;
@@ -132,48 +146,62 @@ private:
             }
             m_error = "unknown variable \"" + name + "\"" + (m_scope.empty() ? " (not inside a loop)" : "");
         } else {
-            m_error = c == '\0' ? "expression ends too early" : "unexpected \"" + std::string(1, c) + "\"";
+            m_error = c == '\0' ? "expression ends too early" : "unexpected \"" + printableText(std::string(1, c)) + "\"";
         }
     }
 
     const std::string &m_text;
     const std::vector<std::string> &m_scope;
     std::size_t m_pos = 0;
+    std::size_t m_depth = 0;
     std::string m_error;
 };
 
-// Returns false on division by zero.
-bool evaluate(const Expr &expr, const std::vector<long long> &values, long long &out)
+// Returns an empty string, or why the expression has no value ("divides by zero").
+std::string evaluate(const Expr &expr, const std::vector<long long> &values, long long &out)
 {
-    long long stack[64];
+    // Nesting is capped (Limits::maxExpressionDepth): two pending values per level at most.
+    constexpr std::size_t kStack = 2 * Limits::maxExpressionDepth + 8;
+    long long stack[kStack];
     std::size_t top = 0;
     for (const ExprToken &t : expr) {
+        if (top >= kStack)
+            return "is too complex to evaluate";
         switch (t.type) {
         case ExprToken::Type::Constant: stack[top++] = t.value; break;
         case ExprToken::Type::Variable: stack[top++] = values[static_cast<std::size_t>(t.value)]; break;
-        case ExprToken::Type::Negate: stack[top - 1] = -stack[top - 1]; break;
+        case ExprToken::Type::Negate:
+            if (top < 1 || __builtin_sub_overflow(0LL, stack[top - 1], &stack[top - 1]))
+                return "overflows 64-bit integers";
+            break;
         case ExprToken::Type::Operator: {
+            if (top < 2)
+                return "is malformed";
             const long long b = stack[--top];
             long long &a = stack[top - 1];
+            bool overflow = false;
             switch (t.op) {
-            case '+': a += b; break;
-            case '-': a -= b; break;
-            case '*': a *= b; break;
+            case '+': overflow = __builtin_add_overflow(a, b, &a); break;
+            case '-': overflow = __builtin_sub_overflow(a, b, &a); break;
+            case '*': overflow = __builtin_mul_overflow(a, b, &a); break;
             case '/':
             case '%':
                 if (b == 0)
-                    return false;
-                a = t.op == '/' ? a / b : a % b;
+                    return "divides by zero";
+                if (b == -1 && a == std::numeric_limits<long long>::min())
+                    overflow = true;
+                else
+                    a = t.op == '/' ? a / b : a % b;
                 break;
             }
+            if (overflow)
+                return "overflows 64-bit integers";
             break;
         }
         }
-        if (top >= 64)
-            return false;
     }
     out = top == 1 ? stack[0] : 0;
-    return true;
+    return {};
 }
 
 // --- Trace items ----------------------------------------------------------------
@@ -264,7 +292,10 @@ private:
                     m_diags.error(r.pointerTo("count"), "must be a whole number, got " + formatNumber(*count));
                 item.count = static_cast<std::uint64_t>(*count);
             }
-            if (const json *body = r.member("body", true)) {
+            if (scope.size() >= Limits::maxLoopDepth) {
+                r.member("body", false);
+                m_diags.error(pointer, "loops nested more than " + std::to_string(Limits::maxLoopDepth) + " deep");
+            } else if (const json *body = r.member("body", true)) {
                 scope.push_back(item.variable);
                 item.body = items(*body, r.pointerTo("body"), scope);
                 scope.pop_back();
@@ -286,7 +317,7 @@ private:
                 } else if (event->is_string()) {
                     const std::string error = ExprParser(event->get<std::string>(), scope).parse(item.event);
                     if (!error.empty())
-                        m_diags.error(where, "invalid event id \"" + event->get<std::string>() + "\": " + error);
+                        m_diags.error(where, "invalid event id \"" + printableText(event->get<std::string>(), 60) + "\": " + error);
                 } else {
                     m_diags.error(where, "expected an event id (0.." + std::to_string(kMaxEventId)
                                              + ") or an expression such as \"i % 2\", got " + jsonTypeName(*event));
@@ -305,7 +336,11 @@ private:
             else if (!(p = pipeOfIntrinsic(op)))
                 m_diags.error(pointer + "/op", "unknown instruction \"" + op + "\": say which pipe runs it with \"pipe\" ("
                                                    + kPipeList + ")");
-            if (p) {
+            if (!p) {
+                // The pipe is unknown, so is which size key it takes: neither is "unknown".
+                r.member("bytes", false);
+                r.member("ops", false);
+            } else {
                 in.pipe = *p;
                 const char *key = movesBytes(*p) ? "bytes" : "ops";
                 const char *wrong = movesBytes(*p) ? "ops" : "bytes";
@@ -367,10 +402,10 @@ public:
             Instruction in = item.instruction;
             if (in.kind == Instruction::Kind::SetFlag || in.kind == Instruction::Kind::WaitFlag) {
                 long long id = 0;
-                const bool ok = evaluate(item.event, m_values, id);
-                if (!ok || id < 0 || id > kMaxEventId) {
+                const std::string why = evaluate(item.event, m_values, id);
+                if (!why.empty() || id < 0 || id > kMaxEventId) {
                     m_diags.error(item.pointer + "/event",
-                                  (ok ? "evaluates to " + std::to_string(id) : std::string("divides by zero"))
+                                  (why.empty() ? "evaluates to " + std::to_string(id) : why)
                                       + iteration() + "; event ids are 0.." + std::to_string(kMaxEventId));
                     return false;
                 }
@@ -449,14 +484,18 @@ TraceLoadResult parseTrace(const std::string &text, const std::string &fileLabel
 
     double total = 0;
     std::size_t coreCount = 0;
-    for (const Core &core : cores) {
-        total += expandedSize(core.items) * static_cast<double>(core.copies);
-        coreCount += core.copies;
-    }
-    if (total > static_cast<double>(Limits::maxInstructions)) {
-        diags.error("/cores", "the loops expand to " + formatNumber(total) + " instructions; at most "
-                                  + std::to_string(Limits::maxInstructions) + " are supported");
-        return out;
+    for (std::size_t k = 0; k < cores.size(); ++k) {
+        const double size = expandedSize(cores[k].items) * static_cast<double>(cores[k].copies);
+        total += size;
+        coreCount += cores[k].copies;
+        // Named at the core that goes over the limit (a line in the text form).
+        if (total > static_cast<double>(Limits::maxInstructions)) {
+            diags.error("/cores/" + std::to_string(k),
+                        "this core's loops expand to " + formatNumber(size) + " instructions, the trace to at least "
+                            + formatNumber(total) + "; at most " + std::to_string(Limits::maxInstructions)
+                            + " are supported");
+            return out;
+        }
     }
     if (coreCount > static_cast<std::size_t>(Limits::maxCores)) {
         diags.error("/cores", "at most " + std::to_string(Limits::maxCores) + " cores are supported, got "

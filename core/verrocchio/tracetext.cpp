@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <map>
 #include <sstream>
 #include <string>
@@ -34,16 +35,19 @@ std::vector<std::string> splitWords(const std::string &line)
 std::string restOfLine(const std::string &line, std::size_t skip)
 {
     std::size_t pos = 0;
+    // The same white space as splitWords() (operator>>: isspace), so the
+    // words skipped here are the words counted there.
+    static const char *space = " \t\n\v\f\r";
     for (std::size_t k = 0; k < skip; ++k) {
-        pos = line.find_first_not_of(" \t", pos);
-        pos = line.find_first_of(" \t", pos);
+        pos = line.find_first_not_of(space, pos);
+        pos = line.find_first_of(space, pos);
         if (pos == std::string::npos)
             return {};
     }
-    pos = line.find_first_not_of(" \t", pos);
+    pos = line.find_first_not_of(space, pos);
     if (pos == std::string::npos)
         return {};
-    const auto end = line.find_last_not_of(" \t\r");
+    const auto end = line.find_last_not_of(space);
     return line.substr(pos, end - pos + 1);
 }
 
@@ -55,6 +59,19 @@ TraceLoadResult parseTraceText(const std::string &text, const std::string &fileL
     TraceLoadResult out;
     Diagnostics &diags = out.diagnostics;
     diags.setFile(fileLabel);
+    // Names and expressions go into a JSON document: only UTF-8 text may (the
+    // JSON writer throws on anything else), so refuse the rest here, by line.
+    if (const auto bad = invalidUtf8At(text)) {
+        const auto lineStart = text.rfind('\n', *bad == 0 ? 0 : *bad - 1);
+        const std::size_t begin = lineStart == std::string::npos || *bad == 0 ? 0 : lineStart + 1;
+        const int n = 1 + static_cast<int>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(*bad), '\n'));
+        static const char *hex = "0123456789ABCDEF";
+        const auto byte = static_cast<unsigned char>(text[*bad]);
+        diags.error("line " + std::to_string(n) + ", column " + std::to_string(*bad - begin + 1),
+                    std::string("byte 0x") + hex[byte >> 4] + hex[byte & 0xF]
+                        + " is not UTF-8 text; a trace is a text file (is this the right file?)");
+        return out;
+    }
     json doc = {{"format", kTraceFormatId}, {"version", kFormatVersion}, {"cores", json::array()}};
     std::map<std::string, int> lineOf; // JSON pointer of a core or an item -> its line
     struct Open
@@ -88,7 +105,7 @@ TraceLoadResult parseTraceText(const std::string &text, const std::string &fileL
             }
             if (auto v = parseFiniteNumber(w[k]))
                 return *v;
-            diags.error(at(n), std::string(what) + ": expected a number, got \"" + w[k] + "\"");
+            diags.error(at(n), std::string(what) + ": expected a number, got \"" + printableText(w[k], 40) + "\"");
             return nullptr;
         };
         if (kw == "name" || kw == "description") {
@@ -104,7 +121,7 @@ TraceLoadResult parseTraceText(const std::string &text, const std::string &fileL
             lineOf[pointer] = n;
             open = {{pointer + "/program", n}};
         } else if (open.empty()) {
-            diags.error(at(n), "\"" + kw + "\" before the first \"core\" line");
+            diags.error(at(n), "\"" + printableText(kw, 40) + "\" before the first \"core\" line");
         } else if (kw == "copies") {
             if (w.size() != 2) {
                 diags.error(at(n), "expected: copies COUNT");
@@ -116,6 +133,10 @@ TraceLoadResult parseTraceText(const std::string &text, const std::string &fileL
             if (w.size() != 3) {
                 diags.error(at(n), "expected: loop VAR COUNT");
                 continue;
+            }
+            if (open.size() > Limits::maxLoopDepth) {
+                diags.error(at(n), "loops nested more than " + std::to_string(Limits::maxLoopDepth) + " deep");
+                return out;
             }
             const std::string pointer = append({{"op", "loop"}, {"var", w[1]}, {"count", number(2, "count")},
                                                 {"body", json::array()}},
@@ -132,6 +153,10 @@ TraceLoadResult parseTraceText(const std::string &text, const std::string &fileL
                 continue;
             }
             const std::string event = restOfLine(line, 3);
+            if (event.empty()) {
+                diags.error(at(n), "expected: " + kw + " SRC DST EVENT");
+                continue;
+            }
             json id = event;
             if (event.find_first_not_of("0123456789") == std::string::npos && event.size() < 10)
                 id = std::stoi(event);
@@ -174,7 +199,7 @@ TraceLoadResult parseTraceText(const std::string &text, const std::string &fileL
         }
         return std::make_pair(0, pointer);
     };
-    TraceLoadResult checked = parseTrace(doc.dump(), fileLabel);
+    TraceLoadResult checked = parseTrace(doc.dump(-1, ' ', false, json::error_handler_t::replace), fileLabel);
     for (const Diagnostic &d : checked.diagnostics.all()) {
         const auto [n, rest] = lineFor(d.pointer);
         const std::string where = n > 0 ? at(n) : std::string();

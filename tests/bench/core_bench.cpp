@@ -4,7 +4,7 @@
 // digest of its results that must not change when the simulator is made
 // faster (bit-identical timings).
 //
-//   roofline-core-bench [--quick] [--only simulate|digest|timeline|sweep|export] [--document]
+//   roofline-core-bench [--quick] [--only simulate|digest|timeline|sweep|export|import] [--document]
 //                       [--instructions N] [--cores C]
 //
 // A program, not a test: ctest runs it once with --quick so that it cannot rot.
@@ -15,6 +15,8 @@
 #include "amaix/io.h"
 #include "amaix/sweep.h"
 #include "gables/io.h"
+#include "network/import.h"
+#include "onnxfill.h"
 #include "gables/sweep.h"
 #include "verrocchio/io.h"
 #include "verrocchio/layout.h"
@@ -36,6 +38,8 @@
 #include <tuple>
 #include <string>
 #include <vector>
+
+#include <unistd.h>
 
 namespace {
 
@@ -362,7 +366,9 @@ void benchExports(std::size_t n, bool document)
     const Trace trace = syntheticVectorAdd(n, 2);
     const Machine machine = ascend310();
     const Result result = simulate(trace, machine);
-    const std::string dir = std::filesystem::temp_directory_path().string();
+    // Files of this run only: another bench (or ctest's other smoke test) may run at the same time.
+    const std::string dir = std::filesystem::temp_directory_path().string() + "/roofline-core-bench-" + std::to_string(getpid());
+    std::filesystem::create_directories(dir);
     const auto run = [&](const char *what, auto &&work, const std::string &path) {
         resetPeak();
         const double before = peakMB();
@@ -398,6 +404,7 @@ void benchExports(std::size_t n, bool document)
             std::ofstream(eventsPath) << eventsToJson(trace, machine, result).dump(1) << "\n";
         }, eventsPath);
     }
+    std::filesystem::remove_all(dir);
 }
 
 // Sweep throughput on every hardware thread, per model and grid size: the
@@ -464,6 +471,56 @@ void benchSweeps(bool quick)
 
 } // namespace
 
+// The network importers (issue 10): wall time of importOnnxFile /
+// importCaffeFile (read, parse, check, fold, shape inference, map) for the
+// fixtures, and for a large generated model: the ResNet-50 fixture with every
+// stripped initializer filled with float32 zeros (25.6 M weights, ≈ 102 MB),
+// written to a temporary file, as a user's exported model would be.
+void benchImport(bool quick, int iterations)
+{
+    using namespace roofline::network;
+    struct Case
+    {
+        std::string label;
+        std::string path;
+    };
+    const std::string data = std::string(ROOFLINE_SOURCE_DIR) + "/tests/data/";
+    std::vector<Case> cases{{"ResNet-50 ONNX fixture (weights stripped)", data + "onnx/resnet50.onnx"},
+                            {"ViT-B/16 ONNX fixture (weights stripped)", data + "onnx/vit_b_16.onnx"},
+                            {"EdgeCaffe SoS prototxt", data + "edgecaffe/SoS.prototxt"}};
+    const std::filesystem::path large
+        = std::filesystem::temp_directory_path() / ("roofline-core-bench-" + std::to_string(getpid()) + "-resnet50-filled.onnx");
+    {
+        const auto t0 = std::chrono::steady_clock::now();
+        const std::string bytes = filledOnnx(data + "onnx/resnet50.onnx");
+        std::ofstream(large, std::ios::binary).write(bytes.data(), std::streamsize(bytes.size()));
+        std::printf("import: generated %s, %.1f MB, in %.2f s\n", large.c_str(), double(bytes.size()) / 1e6, seconds(t0));
+        cases.push_back({"ResNet-50 ONNX with weights inline (generated)", large.string()});
+    }
+    std::printf("%-50s %6s %10s %10s %10s %10s %8s\n", "import", "runs", "median ms", "p90 ms", "p99 ms", "min ms", "layers");
+    for (const Case &c : cases) {
+        const bool big = c.path == large.string();
+        const int runs = iterations ? iterations : quick ? (big ? 1 : 3) : (big ? 15 : 60);
+        std::vector<double> ms;
+        std::size_t layers = 0;
+        for (int i = 0; i < runs; ++i) {
+            const auto t0 = std::chrono::steady_clock::now();
+            const NetworkLoad load = loadAnyNetworkFile(c.path);
+            ms.push_back(seconds(t0) * 1e3);
+            if (!load.network) {
+                std::fprintf(stderr, "import: %s failed: %s\n", c.path.c_str(), load.diagnostics.toString().c_str());
+                std::exit(1);
+            }
+            layers = load.network->layers.size();
+        }
+        std::sort(ms.begin(), ms.end());
+        const auto at = [&](double q) { return ms[std::min(ms.size() - 1, std::size_t(q * double(ms.size())))]; };
+        std::printf("%-50s %6d %10.2f %10.2f %10.2f %10.2f %8zu\n", c.label.c_str(), runs, ms[ms.size() / 2], at(0.9),
+                    at(0.99), ms.front(), layers);
+    }
+    std::filesystem::remove(large);
+}
+
 int main(int argc, char **argv)
 {
     roofline::keepFreedMemory();
@@ -488,7 +545,7 @@ int main(int argc, char **argv)
         } else if (std::strcmp(argv[i], "--only") == 0 && i + 1 < argc) {
             only = argv[++i];
         } else {
-            std::fprintf(stderr, "usage: roofline-core-bench [--quick] [--only simulate|digest|timeline|sweep|export] [--document] [--iterations N] "
+            std::fprintf(stderr, "usage: roofline-core-bench [--quick] [--only simulate|digest|timeline|sweep|export|import] [--document] [--iterations N] "
                                  "[--instructions N] [--cores C]\n");
             return 2;
         }
@@ -510,5 +567,7 @@ int main(int argc, char **argv)
         benchSweeps(quick);
     if (wanted("export"))
         benchExports(quick ? 10000 : sizes.back(), document);
+    if (wanted("import"))
+        benchImport(quick, iterations);
     return 0;
 }

@@ -5,7 +5,7 @@
 // compared and with the sensitivity tab shown.
 //
 //   QT_QPA_PLATFORM=offscreen roofline-bench [--quick] [--iterations N] [--ips N]
-//       [--instructions N] [--layers N] [--only gables|timeline|amaix]
+//       [--instructions N] [--layers N] [--only gables|timeline|amaix|import]
 //
 // "Slider to replot" is measured from QSlider::setValue() (what a drag does)
 // through the document edit, the coalesced evaluation, both charts' replot and
@@ -25,6 +25,8 @@
 #include "termschart.h"
 #include "gablesview.h"
 #include "mainwindow.h"
+#include "network/import.h"
+#include "onnxfill.h"
 #include "parameterslider.h"
 #include "timelinedocument.h"
 #include "timelinepanel.h"
@@ -35,6 +37,9 @@
 #include "sensitivitychart.h"
 
 #include <QApplication>
+#include <QDir>
+#include <QFile>
+#include <QTimer>
 #include <QElapsedTimer>
 #include <QSlider>
 #include <QTableView>
@@ -429,6 +434,94 @@ void benchAmaix(int iterations, int layers)
 
 } // namespace
 
+// Opening an ONNX network in the studio (issue 10): File ▸ Open's path from
+// MainWindow::openFile until the AMAIX view has evaluated, filled the table and
+// plotted; meanwhile a 1 ms timer measures the longest gap in the GUI thread's
+// event loop — the import itself runs on a worker thread, so the gap is what
+// the window cannot paint (the view's refresh, not the import).
+void benchImport(int iterations)
+{
+    using namespace studio;
+    const QString data = QStringLiteral(ROOFLINE_SOURCE_DIR "/tests/data/onnx/");
+    // Files of this run only: ctest runs both bench programs' smoke tests at once.
+    const QString tag = QString::number(QCoreApplication::applicationPid());
+    const QString large = QDir::temp().filePath(QStringLiteral("roofline-bench-%1-resnet50-filled.onnx").arg(tag));
+    {
+        const std::string bytes = filledOnnx((data + QStringLiteral("resnet50.onnx")).toStdString());
+        QFile f(large);
+        if (bytes.empty() || !f.open(QIODevice::WriteOnly) || f.write(bytes.data(), qint64(bytes.size())) != qint64(bytes.size())) {
+            std::fprintf(stderr, "import: cannot write %s\n", qPrintable(large));
+            std::exit(1);
+        }
+    }
+    struct Case
+    {
+        const char *label;
+        QString path;
+        int runs;
+    };
+    const bool quick = iterations <= 20;
+    const int small = quick ? 3 : std::max(10, iterations / 8);
+    // The same network as our JSON (what Save Network As writes): the view's own refresh, for comparison.
+    const QString json = QDir::temp().filePath(QStringLiteral("roofline-bench-%1-resnet50-imported.json").arg(tag));
+    {
+        const roofline::network::NetworkLoad r50 =
+            roofline::network::importOnnxFile((data + QStringLiteral("resnet50.onnx")).toStdString());
+        roofline::Diagnostics diagnostics;
+        if (!r50.network || !roofline::network::saveNetworkFile(*r50.network, json.toStdString(), diagnostics)) {
+            std::fprintf(stderr, "import: cannot write %s\n", qPrintable(json));
+            std::exit(1);
+        }
+    }
+    const std::vector<Case> cases{{"ResNet-50 as our JSON (no import)", json, small},
+                                  {"ResNet-50 ONNX fixture (59 kB)", data + QStringLiteral("resnet50.onnx"), small},
+                                  {"ViT-B/16 ONNX fixture", data + QStringLiteral("vit_b_16.onnx"), small},
+                                  {"ResNet-50 ONNX, weights inline (102 MB)", large, quick ? 1 : std::max(3, iterations / 40)}};
+    MainWindow window;
+    window.resize(1400, 900);
+    window.show();
+    AmaixView *view = nullptr;
+    for (ModelView *v : window.views())
+        view = view ? view : qobject_cast<AmaixView *>(v);
+    std::printf("import into the AMAIX view (open → evaluated, tabled, plotted):\n");
+    for (const Case &c : cases) {
+        std::vector<double> open, gap;
+        for (int i = 0; i < c.runs; ++i) {
+            QString error;
+            window.openFile(QStringLiteral(":/examples/amaix/alexnet.json"), &error); // something else first
+            QApplication::processEvents();
+            QElapsedTimer beat;
+            double longest = 0;
+            QTimer heart;
+            heart.setInterval(1);
+            QObject::connect(&heart, &QTimer::timeout, [&] {
+                longest = std::max(longest, double(beat.nsecsElapsed()) / 1e6);
+                beat.start();
+            });
+            QElapsedTimer timer;
+            timer.start();
+            beat.start();
+            heart.start();
+            if (!window.openFile(c.path, &error)) {
+                std::fprintf(stderr, "import: %s\n", qPrintable(error));
+                std::exit(1);
+            }
+            view->flushPendingUpdate();
+            QApplication::processEvents();
+            open.push_back(double(timer.nsecsElapsed()) / 1e6);
+            longest = std::max(longest, double(beat.nsecsElapsed()) / 1e6);
+            heart.stop();
+            gap.push_back(longest);
+        }
+        const Stats o = summarize(open);
+        const Stats g = summarize(gap);
+        std::printf("  %-42s %3zu runs  open median %7.1f  p90 %7.1f  p99 %7.1f ms   longest GUI-thread gap median %5.1f  max %5.1f ms\n",
+                    c.label, open.size(), o.median, o.p90, o.p99, g.median, g.max);
+    }
+    QFile::remove(large);
+    QFile::remove(json);
+}
+
 int main(int argc, char **argv)
 {
     roofline::keepFreedMemory();
@@ -455,7 +548,7 @@ int main(int argc, char **argv)
             only = QString::fromLocal8Bit(argv[++i]);
         else {
             std::fprintf(stderr, "usage: roofline-bench [--quick] [--iterations N] [--ips N] [--instructions N] "
-                                 "[--layers N] [--only gables|timeline|amaix]\n");
+                                 "[--layers N] [--only gables|timeline|amaix|import]\n");
             return 2;
         }
     }
@@ -474,5 +567,7 @@ int main(int argc, char **argv)
     }
     if (wanted("amaix"))
         benchAmaix(iterations, layers);
+    if (wanted("import"))
+        benchImport(iterations);
     return 0;
 }

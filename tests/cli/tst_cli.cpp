@@ -359,8 +359,8 @@ private slots:
         const QString path = dataPath(QStringLiteral("weights-not-fractions.json"));
         const CliRun run = runCli({QStringLiteral("evaluate"), path});
         QVERIFY2(run.exitCode == kExitOk, qPrintable(describeRun(run)));
-        const QString expected = path
-            + QStringLiteral(": /use_case/work: warning: work fractions sum to 0.4; normalised so that they sum to 1");
+        const QString expected = QStringLiteral("warning: ") + path
+            + QStringLiteral(": /use_case/work: work fractions sum to 0.4; normalised so that they sum to 1");
         QVERIFY2(QString::fromUtf8(run.err).contains(expected), qPrintable(describeRun(run)));
         QString error;
         const QJsonObject result = parseObject(run.out, &error);

@@ -106,6 +106,17 @@ private slots:
         QVERIFY(c.out.contains("total"));
     }
 
+    // Import warnings on stderr start with "warning: " as errors start with "error: ".
+    void amaixPrintsImportWarningsWithPrefix()
+    {
+        const QString zoo = data("onnx/operator_zoo.onnx");
+        const Run r = cli({"amaix", zoo, QStringLiteral(ROOFLINE_EXAMPLES_DIR "/amaix/generic_dla.json")});
+        const QString expected = QStringLiteral("warning: ") + zoo
+            + QStringLiteral(": 1 operator not modelled: TopK (imported as \"other\" layers)\n");
+        QVERIFY2(QString::fromUtf8(r.err).startsWith(expected), r.err.constData());
+        QVERIFY(!r.err.contains(": warning: "));
+    }
+
     void badInput_data()
     {
         QTest::addColumn<QStringList>("args");

@@ -190,7 +190,7 @@ private slots:
         const LoadResult r = loadSocFile("/nonexistent/soc.json");
         QVERIFY(!r.soc);
         QCOMPARE(r.diagnostics.errors().at(0).toString(),
-                 std::string("/nonexistent/soc.json: cannot open the file for reading"));
+                 std::string("/nonexistent/soc.json: cannot open the file for reading: no such file"));
     }
 
     void overrides_data()

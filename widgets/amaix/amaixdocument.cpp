@@ -174,6 +174,38 @@ bool AmaixDocument::loadNetwork(const QString &path, QString *error, QStringList
     return true;
 }
 
+void AmaixDocument::setImportedNetwork(const Network &network, const QString &path,
+                                       const std::map<std::string, std::vector<std::int64_t>> &inputShapes)
+{
+    if (!m_importedFiles.contains(path)) {
+        m_importedFiles.append(path);
+        emit importedFilesChanged();
+    }
+    if (inputShapes.empty())
+        m_inputShapes.erase(path);
+    else
+        m_inputShapes[path] = inputShapes;
+    const bool wasClean = m_undoStack->isClean();
+    AmaixState next = m_state;
+    next.network = std::make_shared<const Network>(network);
+    next.networkText = std::make_shared<const std::string>(roofline::network::serialize(network)); // our JSON
+    next.networkPath = path;
+    if (next.measured && !checkMeasured(*next.measured, *next.network, next.measuredPath, nullptr)) {
+        next.measured.reset();
+        next.measuredText.reset();
+        next.measuredPath.clear();
+    }
+    commit(next, QString(), true, tr("Import network %1").arg(fileName(path)));
+    if (wasClean)
+        m_undoStack->setClean(); // the accelerator still matches its file
+}
+
+std::map<std::string, std::vector<std::int64_t>> AmaixDocument::inputShapesFor(const QString &path) const
+{
+    const auto it = m_inputShapes.find(path);
+    return it == m_inputShapes.end() ? std::map<std::string, std::vector<std::int64_t>>{} : it->second;
+}
+
 bool AmaixDocument::loadAccelerator(const QString &path, QString *error, QStringList *warnings)
 {
     std::string text;
@@ -227,7 +259,7 @@ bool AmaixDocument::saveAccelerator(const QString &path, QString *error)
     QSaveFile file(path); // atomic: a failed write never leaves half a file
     const std::string text = serialize(m_state.accelerator);
     if (!file.open(QIODevice::WriteOnly) || file.write(text.data(), qint64(text.size())) != qint64(text.size())
-        || !file.commit()) {
+        || !file.flush() || !file.commit()) {
         if (error)
             *error = tr("%1: could not be written: %2").arg(path, file.errorString());
         return false;
@@ -640,6 +672,18 @@ QJsonObject AmaixDocument::sessionState() const
     for (const Snapshot &snapshot : m_snapshots)
         snapshots.append(QJsonObject{{QStringLiteral("name"), snapshot.name}, {QStringLiteral("state"), stateToQt(snapshot.state)}});
     state[QStringLiteral("snapshots")] = snapshots;
+    QJsonArray imports; // files imported, with the input sizes given for them
+    for (const QString &file : m_importedFiles) {
+        QJsonObject shapes;
+        for (const auto &[name, dims] : inputShapesFor(file)) {
+            QJsonArray values;
+            for (std::int64_t d : dims)
+                values.append(qint64(d));
+            shapes[QString::fromStdString(name)] = values;
+        }
+        imports.append(QJsonObject{{QStringLiteral("file"), file}, {QStringLiteral("input_shapes"), shapes}});
+    }
+    state[QStringLiteral("imports")] = imports;
     state[QStringLiteral("compared")] = m_compared;
     state[QStringLiteral("modified")] = m_modified;
     return state;
@@ -687,7 +731,53 @@ bool AmaixDocument::restoreSession(const QJsonObject &state, const QString &sess
         return false;
     }
 
+    QStringList importedFiles;
+    std::map<QString, std::map<std::string, std::vector<std::int64_t>>> inputShapes;
+    const QJsonValue importsValue = state.value(QStringLiteral("imports"));
+    if (!importsValue.isUndefined() && !importsValue.isArray()) {
+        if (error)
+            *error = tr("%1: %2/imports: expected an array").arg(sessionFile, where);
+        return false;
+    }
+    const QJsonArray imports = importsValue.toArray();
+    for (qsizetype i = 0; i < imports.size(); ++i) {
+        const QString at = QStringLiteral("%1/imports/%2").arg(where).arg(i);
+        const QJsonObject entry = imports[i].toObject();
+        const QString file = entry.value(QStringLiteral("file")).toString();
+        if (file.isEmpty()) {
+            if (error)
+                *error = tr("%1: %2/file: expected the imported file's path").arg(sessionFile, at);
+            return false;
+        }
+        const QJsonObject shapes = entry.value(QStringLiteral("input_shapes")).toObject();
+        for (auto it = shapes.begin(); it != shapes.end(); ++it) {
+            const QJsonArray values = it.value().toArray();
+            std::vector<std::int64_t> dims;
+            for (const QJsonValue &v : values) {
+                const double d = v.toDouble(-1);
+                if (!(d >= 1 && d <= 999999999) || d != std::floor(d)) {
+                    if (error)
+                        *error = tr("%1: %2/input_shapes/%3: expected whole numbers from 1 to 999999999")
+                                     .arg(sessionFile, at, it.key());
+                    return false;
+                }
+                dims.push_back(std::int64_t(d));
+            }
+            if (dims.empty() || dims.size() > 8) {
+                if (error)
+                    *error = tr("%1: %2/input_shapes/%3: expected 1 to 8 dimensions").arg(sessionFile, at, it.key());
+                return false;
+            }
+            inputShapes[file][it.key().toStdString()] = std::move(dims);
+        }
+        if (!importedFiles.contains(file))
+            importedFiles.append(file);
+    }
+
     // Everything parsed: now change the document.
+    m_importedFiles = std::move(importedFiles);
+    m_inputShapes = std::move(inputShapes);
+    emit importedFilesChanged();
     m_state = *current;
     m_snapshots = std::move(snapshots);
     m_compared = compared;

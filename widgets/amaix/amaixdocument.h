@@ -15,6 +15,8 @@
 #include <QString>
 #include <QStringList>
 
+#include <cstdint>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -72,6 +74,16 @@ public:
     // as one undoable step. On failure the current model is kept and `error`
     // names the file, the field and the reason.
     bool loadNetwork(const QString &path, QString *error, QStringList *warnings = nullptr);
+    // A network imported elsewhere (widgets/amaix/networkimport.h reads ONNX and
+    // Caffe on a worker thread) as one undoable step. The session embeds it in
+    // our JSON; `inputShapes` (the sizes given for symbolic inputs) are
+    // remembered for the file and reused when it is opened again.
+    void setImportedNetwork(const roofline::amaix::Network &network, const QString &path,
+                            const std::map<std::string, std::vector<std::int64_t>> &inputShapes);
+    // The input sizes last given for an imported file (empty: none asked).
+    std::map<std::string, std::vector<std::int64_t>> inputShapesFor(const QString &path) const;
+    // Files imported in this session, in the order first opened (the network selector lists them).
+    QStringList importedFiles() const { return m_importedFiles; }
     bool loadAccelerator(const QString &path, QString *error, QStringList *warnings = nullptr);
     bool loadMeasured(const QString &path, QString *error, QStringList *warnings = nullptr);
     // Writes the accelerator (core's serialize) atomically; the document is then unmodified.
@@ -122,6 +134,7 @@ public:
     bool restoreSession(const QJsonObject &state, const QString &sessionFile, QString *error);
 
 signals:
+    void importedFilesChanged();
     void valuesChanged();    // numbers changed; the set of controls did not
     void structureChanged(); // a new network or accelerator, data type or scaling model
     void filePathChanged();
@@ -138,6 +151,8 @@ private:
     QUndoStack *m_undoStack = nullptr;
     StateHistory<AmaixState> m_history;
     std::vector<Snapshot> m_snapshots;
+    QStringList m_importedFiles;
+    std::map<QString, std::map<std::string, std::vector<std::int64_t>>> m_inputShapes; // by file
     int m_compared = -1;
     bool m_modified = false;
 };

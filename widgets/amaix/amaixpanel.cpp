@@ -3,6 +3,7 @@
 #include "snapshotbar.h" // setFocusChain
 
 #include "amaixdocument.h"
+#include "networkimport.h"
 #include "cachedlabel.h"
 #include "modelview.h"
 #include "parameterslider.h"
@@ -107,6 +108,17 @@ AmaixPanel::AmaixPanel(AmaixDocument *document, QWidget *parent)
     layout->addStretch(1);
 
     connect(m_network, &QComboBox::activated, this, [this] { openFromBox(m_network, true); });
+    // Imported networks (ONNX, Caffe) stay listed beside the shipped ones for the session.
+    connect(m_document, &AmaixDocument::importedFilesChanged, this, [this] {
+        const QSignalBlocker block(m_network);
+        for (const QString &path : m_document->importedFiles()) {
+            if (m_network->findData(path) < 0) {
+                m_network->addItem(QFileInfo(path).fileName(), path);
+                m_network->setItemData(m_network->count() - 1, path, Qt::ToolTipRole);
+            }
+        }
+        syncFileBox(m_network, m_document->networkPath());
+    });
     connect(m_accelerator, &QComboBox::activated, this, [this] { openFromBox(m_accelerator, false); });
     connect(m_dataType, &QComboBox::activated, this, [this] { m_document->setDataType(m_dataType->currentData().toString()); });
     connect(m_scaling, &QComboBox::activated, this, [this] {
@@ -126,8 +138,9 @@ void AmaixPanel::openFromBox(QComboBox *box, bool network)
     const QString path = box->currentData().toString();
     QString error;
     QStringList warnings;
-    const bool ok = network ? m_document->loadNetwork(path, &error, &warnings)
-                            : m_document->loadAccelerator(path, &error, &warnings);
+    const bool ok = !network                                    ? m_document->loadAccelerator(path, &error, &warnings)
+        : roofline::network::isImportedNetworkFile(path.toStdString()) ? importNetwork(this, m_document, path, &error, &warnings)
+                                                                   : m_document->loadNetwork(path, &error, &warnings);
     if (!ok) {
         emit message(error);
         syncFileBox(box, network ? m_document->networkPath() : m_document->acceleratorPath());

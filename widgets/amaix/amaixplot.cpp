@@ -4,12 +4,14 @@
 #include "units.h"
 
 #include <QJsonArray>
+#include <QPainterPath>
 #include <QPixmap>
 #include <QJsonObject>
 #include <QToolTip>
 
 #include <algorithm>
 #include <cmath>
+#include <string_view>
 #include <unordered_map>
 
 namespace studio {
@@ -71,6 +73,74 @@ std::vector<LayerMarker> layerMarkers(const std::vector<LayerSummary> &layers, d
     }
     return markers;
 }
+
+// The arrows from a snapshot's markers to where the same layers are now, all
+// in one plottable: one batch of lines and one filled path of heads. As 500
+// QCPItemLines (each laid out and stroked alone, with its own QCPLineEnding)
+// they were a fifth of an AMAIX update with a snapshot compared
+// (docs/performance.md).
+class ArrowBatch : public QCPAbstractPlottable
+{
+public:
+    ArrowBatch(QCPAxis *keyAxis, QCPAxis *valueAxis, const std::vector<GhostArrow> *arrows)
+        : QCPAbstractPlottable(keyAxis, valueAxis)
+        , m_arrows(arrows)
+    {
+        setSelectable(QCP::stNone);
+    }
+    static constexpr double kHeadLength = 9, kHeadWidth = 7; // px, QCPLineEnding::esSpikeArrow's proportions
+
+    double selectTest(const QPointF &, bool, QVariant *) const override { return -1; }
+    QCPRange getKeyRange(bool &found, QCP::SignDomain) const override
+    {
+        found = false; // the markers set the ranges
+        return {};
+    }
+    QCPRange getValueRange(bool &found, QCP::SignDomain, const QCPRange &) const override
+    {
+        found = false;
+        return {};
+    }
+
+protected:
+    void draw(QCPPainter *painter) override
+    {
+        if (m_arrows->empty())
+            return;
+        applyDefaultAntialiasingHint(painter);
+        QVector<QLineF> lines;
+        lines.reserve(qsizetype(m_arrows->size()));
+        QPainterPath heads;
+        for (const GhostArrow &a : *m_arrows) {
+            const QPointF from(keyAxis()->coordToPixel(a.from.x()), valueAxis()->coordToPixel(a.from.y()));
+            const QPointF to(keyAxis()->coordToPixel(a.to.x()), valueAxis()->coordToPixel(a.to.y()));
+            const QPointF d = to - from;
+            const double length = std::hypot(d.x(), d.y());
+            if (!(length > 0.5) || !std::isfinite(length))
+                continue; // less than a pixel: no direction to point in
+            const QPointF u = d / length, n(-u.y(), u.x());
+            // The line stops in the head's notch so its end does not poke through the tip.
+            lines.append(QLineF(from, to - u * (kHeadLength * 0.8)));
+            const QPointF back = to - u * kHeadLength;
+            heads.moveTo(to);
+            heads.lineTo(back + n * (kHeadWidth / 2));
+            heads.lineTo(to - u * (kHeadLength * 0.8));
+            heads.lineTo(back - n * (kHeadWidth / 2));
+            heads.closeSubpath();
+        }
+        const QColor color = kGhostColor.darker(120);
+        painter->setPen(QPen(color, 1)); // 1 px: the fast stroker
+        painter->setBrush(Qt::NoBrush);
+        painter->drawLines(lines);
+        painter->setPen(Qt::NoPen);
+        painter->setBrush(color);
+        painter->drawPath(heads);
+    }
+    void drawLegendIcon(QCPPainter *, const QRectF &) const override {}
+
+private:
+    const std::vector<GhostArrow> *m_arrows;
+};
 
 // All layer markers in one plottable: one draw call per marker, each with its
 // own size and colour (QCPGraph has one scatter style per graph).
@@ -233,6 +303,8 @@ AmaixPlot::AmaixPlot(QWidget *parent)
     m_ghostScatter->ghost = true;
     m_scatter = new LayerScatter(xAxis, yAxis, &m_markers);
     m_scatter->setName(QStringLiteral("Layers (area ∝ share of time)"));
+    m_arrowBatch = new ArrowBatch(xAxis, yAxis, &m_arrows); // above the markers
+    m_arrowBatch->removeFromLegend();
 
     auto legendOnly = [this](const QString &name, QColor color, bool hollow) {
         QCPGraph *g = addGraph();
@@ -538,9 +610,9 @@ void AmaixPlot::rebuildGhost()
     }
 
     // Arrows from each ghost marker to the same layer's current marker, where it moved.
-    std::size_t arrows = 0;
+    m_arrows.clear();
     if (!m_ghostMarkers.empty() && m_network && m_layers) {
-        std::unordered_map<std::string, std::size_t> current;
+        std::unordered_map<std::string_view, std::size_t> current;
         current.reserve(m_markers.size());
         for (std::size_t i = 0; i < m_markers.size(); ++i)
             current.emplace(m_network->layers[std::size_t((*m_layers)[std::size_t(m_markers[i].row)].layer)].name, i);
@@ -552,31 +624,9 @@ void AmaixPlot::rebuildGhost()
             const LayerMarker &to = m_markers[it->second];
             if (std::abs(from.x - to.x) <= 1e-9 * to.x && std::abs(from.y - to.y) <= 1e-9 * to.y)
                 continue; // did not move
-            if (arrows == m_arrows.size()) {
-                auto *line = new QCPItemLine(this);
-                line->setPen(QPen(kGhostColor.darker(120), 1)); // 1 px: the fast stroker (500 arrows)
-                line->setHead(QCPLineEnding(QCPLineEnding::esSpikeArrow, 7, 9));
-                line->setSelectable(false);
-                m_arrows.push_back(line);
-            }
-            QCPItemLine *line = m_arrows[arrows++];
-            line->start->setCoords(from.x, from.y);
-            line->end->setCoords(to.x, to.y);
-            line->setVisible(true);
+            m_arrows.push_back({QPointF(from.x, from.y), QPointF(to.x, to.y)});
         }
     }
-    for (std::size_t i = arrows; i < m_arrows.size(); ++i)
-        m_arrows[i]->setVisible(false);
-}
-
-std::vector<QCPItemLine *> AmaixPlot::ghostArrows() const
-{
-    std::vector<QCPItemLine *> shown;
-    for (QCPItemLine *line : m_arrows) {
-        if (line->visible())
-            shown.push_back(line);
-    }
-    return shown;
 }
 
 int AmaixPlot::ghostRoofCount() const

@@ -38,6 +38,13 @@ QColor unitColor(int unit);
 QColor boundColor(roofline::amaix::Bound bound);
 
 class LayerScatter;
+class ArrowBatch;
+
+// An arrow of the compared snapshot: from its marker to the same layer's marker now (plot coordinates).
+struct GhostArrow
+{
+    QPointF from, to;
+};
 
 class AmaixPlot : public QCustomPlot
 {
@@ -66,7 +73,7 @@ public:
                   const std::vector<roofline::amaix::LayerSummary> *layers, const QString &name);
     const std::vector<LayerMarker> &ghostMarkers() const { return m_ghostMarkers; }
     // The arrows shown, each from a ghost marker (start) to the current marker (end), in plot coordinates.
-    std::vector<QCPItemLine *> ghostArrows() const;
+    const std::vector<GhostArrow> &ghostArrows() const { return m_arrows; }
     int ghostRoofCount() const; // faded roofs shown
     void setColoring(MarkerColoring coloring);
     MarkerColoring coloring() const { return m_coloring; }
@@ -140,7 +147,8 @@ private:
     QString m_ghostName;
     LayerScatter *m_ghostScatter = nullptr;
     std::vector<QCPGraph *> m_ghostRoofs;
-    std::vector<QCPItemLine *> m_arrows; // a pool: hidden when unused
+    std::vector<GhostArrow> m_arrows; // drawn by m_arrowBatch
+    ArrowBatch *m_arrowBatch = nullptr;
 };
 
 } // namespace studio

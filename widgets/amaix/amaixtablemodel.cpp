@@ -92,7 +92,11 @@ QVariant AmaixTableModel::data(const QModelIndex &index, int role) const
     auto text = [&]() -> QString {
         switch (column) {
         case Name: return QString::fromStdString(layer.name);
-        case Type: return QString::fromLatin1(layerTypeName(layer.type));
+        case Type:
+            // An operator we do not model: marked, with the file's operator.
+            if (layer.type == LayerType::Other)
+                return QStringLiteral("\u26a0 other: %1").arg(QString::fromStdString(layer.op));
+            return QString::fromLatin1(layerTypeName(layer.type));
         case Unit:
             return l.unit < 0 ? QStringLiteral("host") : QString::fromStdString(m_accelerator->units[std::size_t(l.unit)].name);
         case Bound:
@@ -122,11 +126,21 @@ QVariant AmaixTableModel::data(const QModelIndex &index, int role) const
     case Qt::TextAlignmentRole:
         return column <= Unit || column == Bound ? QVariant(int(Qt::AlignLeft | Qt::AlignVCenter))
                                                  : QVariant(int(Qt::AlignRight | Qt::AlignVCenter));
+    case Qt::BackgroundRole:
+        if (layer.type == LayerType::Other)
+            return QColor(255, 244, 214); // the import notice's colour
+        return {};
     case Qt::ForegroundRole:
         if (l.pipelined || l.onHost)
             return QColor(110, 110, 110);
         return {};
     case Qt::ToolTipRole:
+        if (column == Name)
+            return QString::fromStdString(layer.name);
+        if (layer.type == LayerType::Other)
+            return tr("Not modelled: the file's %1 operator, imported as an \"other\" layer with its shapes and bytes. "
+                      "AMAIX runs it where the accelerator maps \"other\" (a unit, or the host: no time).")
+                .arg(QString::fromStdString(layer.op));
         if (l.onHost)
             return tr("Runs on the host: no time on the accelerator");
         if (l.pipelined)

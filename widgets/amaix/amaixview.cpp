@@ -8,6 +8,7 @@
 #include "amaixdocument.h"
 #include "cachedlabel.h"
 #include "fasttextdelegate.h"
+#include "networkimport.h"
 #include "amaixpanel.h"
 #include "amaixplot.h"
 #include "amaixsweep.h"
@@ -17,7 +18,9 @@
 #include "snapshotbar.h"
 #include "units.h"
 
+#include <QAction>
 #include <QFileDialog>
+#include <QMessageBox>
 #include <QFileInfo>
 #include <QHeaderView>
 #include <QJsonArray>
@@ -32,6 +35,7 @@
 #include <QTableView>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <cmath>
 
 namespace studio {
@@ -103,6 +107,25 @@ AmaixView::AmaixView(AmaixDocument *document, QWidget *parent)
     m_message->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_message->setStyleSheet(QStringLiteral("color:#b00020"));
     m_message->hide();
+    m_importNotice = new QLabel(this);
+    m_importNotice->setObjectName(QStringLiteral("importNotice"));
+    m_importNotice->setWordWrap(true);
+    m_importNotice->setTextFormat(Qt::RichText);
+    m_importNotice->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_importNotice->setStyleSheet(QStringLiteral("QLabel{background:#fff4d6;color:#5c4400;padding:3px 6px;}"));
+    m_importNotice->hide();
+    m_saveNetworkAction = new QAction(tr("Save &Network As…"), this);
+    m_saveNetworkAction->setToolTip(tr("Write the AMAIX view's network (imported ones too) in Roofline Studio's JSON"));
+    connect(m_saveNetworkAction, &QAction::triggered, this, [this] {
+        const QString base = QFileInfo(m_document->networkPath()).completeBaseName();
+        const QString path = QFileDialog::getSaveFileName(this, tr("Save network as"),
+                                                          (base.isEmpty() ? QStringLiteral("network") : base)
+                                                              + QStringLiteral(".json"),
+                                                          tr("Roofline Studio networks (*.json)"));
+        QString error;
+        if (!path.isEmpty() && !saveNetworkAs(path, &error))
+            QMessageBox::warning(this, tr("Save failed"), error);
+    });
     m_csvButton = new QPushButton(tr("Export table as CSV…"), this);
     m_csvButton->setToolTip(tr("One row per AMAIX stage (tiles and bias stages separate), as roofline-cli writes it"));
 
@@ -117,6 +140,7 @@ AmaixView::AmaixView(AmaixDocument *document, QWidget *parent)
     auto *bottom = new QWidget(left);
     auto *bottomLayout = new QVBoxLayout(bottom);
     bottomLayout->setContentsMargins(0, 0, 0, 0);
+    bottomLayout->addWidget(m_importNotice);
     bottomLayout->addWidget(m_snapshotBar);
     bottomLayout->addWidget(m_comparisonLabel);
     bottomLayout->addWidget(m_table, 1);
@@ -240,6 +264,7 @@ void AmaixView::refresh()
             }
             m_goalSeek->setParameters(parameters);
         }
+        updateImportNotice();
         // Measured times by layer index, once per structure.
         m_measuredNs.clear();
         m_measuredTotalNs = 0;
@@ -281,6 +306,21 @@ void AmaixView::refresh()
         m_selecting = true;
         m_model->setModel(&net, &acc, &m_layers, m_result.totalNs, baselineNs, m_measuredNs);
         m_selecting = false;
+    }
+    if (structural && m_document->state().network.get() != m_columnsSizedFor) {
+        m_columnsSizedFor = m_document->state().network.get();
+        // Imported layers have long names ("/layer1/layer1.0/conv1/Conv"): the name and type
+        // columns fit the widest, within bounds (the tooltip has the whole name).
+        const QFontMetrics metrics(m_table->font());
+        int name = 0, type = 0;
+        for (const Layer &layer : net.layers) {
+            name = std::max(name, metrics.horizontalAdvance(QString::fromStdString(layer.name)));
+            if (layer.type == LayerType::Other)
+                type = std::max(type, metrics.horizontalAdvance(QStringLiteral("\u26a0 other: ")
+                                                                + QString::fromStdString(layer.op)));
+        }
+        m_table->setColumnWidth(AmaixTableModel::Name, std::clamp(name + 16, 130, 300));
+        m_table->setColumnWidth(AmaixTableModel::Type, std::clamp(type + 16, 110, 220));
     }
     m_table->setColumnHidden(AmaixTableModel::Baseline, baselineNs.empty());
     m_table->setColumnHidden(AmaixTableModel::Measured, m_measuredNs.empty());
@@ -369,7 +409,8 @@ QStringList AmaixView::formatIds() const
 
 QStringList AmaixView::textSuffixes() const
 {
-    return {QStringLiteral("csv")};
+    // Measured times, and networks imported from ONNX and Caffe (networkimport.h).
+    return {QStringLiteral("csv"), QStringLiteral("onnx"), QStringLiteral("prototxt"), QStringLiteral("pbtxt")};
 }
 
 QStringList AmaixView::exampleFiles() const
@@ -382,6 +423,8 @@ bool AmaixView::openFile(const QString &path, QString *error, QStringList *warni
     bool ok = false;
     if (QFileInfo(path).suffix().compare(QLatin1String("csv"), Qt::CaseInsensitive) == 0) {
         ok = m_document->loadMeasured(path, error, warnings);
+    } else if (network::isImportedNetworkFile(path.toStdString())) {
+        ok = importNetwork(this, m_document, path, error, warnings);
     } else {
         const QString format = readFormatId(path, error);
         if (format == QLatin1String(kNetworkFormatId)) {
@@ -398,6 +441,43 @@ bool AmaixView::openFile(const QString &path, QString *error, QStringList *warni
     flushPendingUpdate();
     m_plot->resetView();
     return true;
+}
+
+bool AmaixView::saveNetworkAs(const QString &path, QString *error) const
+{
+    Diagnostics diagnostics;
+    if (network::saveNetworkFile(m_document->network(), path.toStdString(), diagnostics))
+        return true;
+    if (error)
+        *error = QString::fromStdString(diagnostics.toString()).trimmed();
+    return false;
+}
+
+void AmaixView::updateImportNotice()
+{
+    const std::string summary = network::unmodelledSummary(m_network);
+    if (summary.empty()) {
+        m_importNotice->hide();
+        return;
+    }
+    // How AMAIX runs `other` layers: where the accelerator maps the type.
+    const Mapping &mapping = m_accelerator.mapping[std::size_t(LayerType::Other)];
+    QString treatment;
+    if (!mapping.mapped)
+        treatment = tr("%1 maps no unit to <code>other</code>, so the network does not evaluate on it; "
+                       "an accelerator that maps <code>other</code> to a unit or to <code>\"host\"</code> "
+                       "(e.g. generic_dla) runs it")
+                        .arg(QString::fromStdString(m_accelerator.name).toHtmlEscaped());
+    else if (mapping.onHost())
+        treatment = tr("%1 runs them on the host: no time on the accelerator, no marker in the plot")
+                        .arg(QString::fromStdString(m_accelerator.name).toHtmlEscaped());
+    else
+        treatment = tr("%1 runs them on %2 with one operation per output element, like any layer it maps")
+                        .arg(QString::fromStdString(m_accelerator.name).toHtmlEscaped(),
+                             QString::fromStdString(m_accelerator.units[std::size_t(mapping.unit)].name).toHtmlEscaped());
+    m_importNotice->setText(tr("<b>%1</b> — imported as <code>other</code> layers (marked ⚠ in the table); %2.")
+                                .arg(QString::fromStdString(summary).toHtmlEscaped(), treatment));
+    m_importNotice->show();
 }
 
 QString AmaixView::filePath() const
@@ -647,7 +727,7 @@ bool AmaixView::exportCsv(const QString &path, QString *error) const
         return false;
     }
     file.write(text.data(), qint64(text.size()));
-    if (!file.commit()) {
+    if (!file.flush() || !file.commit()) {
         if (error)
             *error = tr("%1: could not be written: %2").arg(path, file.errorString());
         return false;

@@ -10,6 +10,7 @@
 #include "amaix/sensitivity.h"
 #include "modelview.h"
 
+class QAction;
 class QLabel;
 class QPushButton;
 class QScrollArea;
@@ -42,6 +43,7 @@ public:
     QString primer() const override;
     bool openFile(const QString &path, QString *error, QStringList *warnings) override;
     QString filePath() const override; // the accelerator's file: what Save writes
+    QList<QAction *> fileActions() const override { return {m_saveNetworkAction}; }
     bool canSave() const override { return true; }
     bool saveFile(const QString &path, QString *error) override; // the accelerator as JSON, atomically
     bool isModified() const override;
@@ -59,6 +61,14 @@ public:
     QString summary() const override;
     void resetZoom() override;
     void flushPendingUpdate() override;
+
+    // The network as our JSON (docs/file-formats-network.md), written atomically;
+    // an imported ONNX or Caffe network reads back the same. File ▸ Save Network As.
+    bool saveNetworkAs(const QString &path, QString *error) const;
+    QAction *saveNetworkAction() const { return m_saveNetworkAction; }
+    // The line above the table saying what the current network imported as
+    // `other` and how AMAIX treats it; hidden when there is nothing to say.
+    QLabel *importNotice() const { return m_importNotice; }
 
     // The per-stage result as CSV (core's resultToCsv); false with `error` set.
     bool exportCsv(const QString &path, QString *error) const;
@@ -98,6 +108,7 @@ private:
     void showMessage(const QString &text);
     void updateComparison();
     void updateSensitivity(bool evenIfHidden = false);
+    void updateImportNotice();
     void connectSnapshotBar();
 
     AmaixDocument *m_document;
@@ -111,6 +122,8 @@ private:
     QSortFilterProxyModel *m_proxy = nullptr;
     QLabel *m_totals = nullptr;
     QLabel *m_message = nullptr;
+    QLabel *m_importNotice = nullptr;
+    QAction *m_saveNetworkAction = nullptr;
     QPushButton *m_csvButton = nullptr;
     SnapshotBar *m_snapshotBar = nullptr;
     QLabel *m_comparisonLabel = nullptr;
@@ -129,6 +142,7 @@ private:
     roofline::amaix::SummaryTotals m_summaryTotals;
     std::vector<double> m_measuredNs; // per network layer, NaN where not measured
     double m_measuredTotalNs = 0;
+    const void *m_columnsSizedFor = nullptr; // the network the table's name and type columns were fitted to
     int m_selectedLayer = -1;
     bool m_selecting = false;
     bool m_pending = false;

@@ -13,7 +13,9 @@
 #include <QEvent>
 #include <QLabel>
 
+#include <array>
 #include <optional>
+#include <utility>
 
 namespace studio {
 
@@ -22,34 +24,62 @@ class CachedLabel : public QLabel
 public:
     using QLabel::QLabel;
 
+    // A word-wrapped label's preferred width does not follow its text: QLabel
+    // finds it by laying the text out at several trial widths, for every new
+    // text, although the layout then sizes the label by heightForWidth() at
+    // the width it gives it. Here the width is measured once (for the first
+    // text that is not empty, again after a font or style change) and the height is that of
+    // the current width, which the layout asks for anyway (cached below).
     QSize sizeHint() const override
     {
         sync();
-        if (!m_size)
-            m_size = QLabel::sizeHint();
+        if (!m_size) {
+            if (wordWrap() && m_hintWidth > 0) {
+                const int w = width() > 0 ? width() : m_hintWidth;
+                m_size = QSize(m_hintWidth, heightForWidth(w));
+            } else {
+                m_size = QLabel::sizeHint();
+                if (wordWrap() && !text().isEmpty())
+                    m_hintWidth = m_size->width();
+            }
+        }
         return *m_size;
     }
+    // The same for the minimum (QLabel's does the trial layouts too): a
+    // word-wrapped label's minimum is measured with its first text; the
+    // height it needs at its width comes from heightForWidth().
     QSize minimumSizeHint() const override
     {
         sync();
-        if (!m_minimum)
-            m_minimum = QLabel::minimumSizeHint();
+        if (!m_minimum) {
+            if (wordWrap() && m_minimumOnce)
+                m_minimum = m_minimumOnce;
+            else
+                m_minimum = QLabel::minimumSizeHint();
+            if (wordWrap() && !text().isEmpty())
+                m_minimumOnce = m_minimum;
+        }
         return *m_minimum;
     }
     int heightForWidth(int width) const override
     {
         sync();
-        if (width != m_width) {
-            m_width = width;
-            m_height = QLabel::heightForWidth(width);
+        for (const auto &[w, h] : m_heights) {
+            if (w == width)
+                return h;
         }
-        return m_height;
+        // Two widths remembered: the one the layout tries and the one the label has.
+        m_heights[1] = m_heights[0];
+        m_heights[0] = { width, QLabel::heightForWidth(width) };
+        return m_heights[0].second;
     }
 
 protected:
     void changeEvent(QEvent *event) override
     {
         m_valid = false; // font, style, palette: measure again
+        m_hintWidth = -1;
+        m_minimumOnce.reset();
         QLabel::changeEvent(event);
     }
 
@@ -62,14 +92,15 @@ private:
         m_valid = true;
         m_size.reset();
         m_minimum.reset();
-        m_width = -1;
+        m_heights = { std::pair { -1, 0 }, std::pair { -1, 0 } };
     }
 
     mutable QString m_text;
     mutable bool m_valid = false;
     mutable std::optional<QSize> m_size, m_minimum;
-    mutable int m_width = -1;
-    mutable int m_height = 0;
+    mutable int m_hintWidth = -1; // a word-wrapped label's preferred width
+    mutable std::optional<QSize> m_minimumOnce; // and its minimum size
+    mutable std::array<std::pair<int, int>, 2> m_heights { std::pair { -1, 0 }, std::pair { -1, 0 } }; // width → height
 };
 
 } // namespace studio

@@ -13,6 +13,7 @@
 #include <string>
 #include <utility>
 
+class QAction;
 class QCustomPlot;
 class QUndoStack;
 
@@ -35,6 +36,8 @@ public:
     virtual bool canSave() const { return false; }
     virtual bool saveFile(const QString &path, QString *error);
     virtual QString filePath() const = 0; // what the window title shows
+    // Entries the view adds to the File menu (AMAIX: Save Network As…), owned by the view.
+    virtual QList<QAction *> fileActions() const { return {}; }
     virtual bool isModified() const { return false; }
 
     // Session files and autosave: everything the view has open (models,

@@ -6,6 +6,9 @@
 #include <qcustomplot.h>
 
 #include <QFileInfo>
+#include <QBuffer>
+#include <QFile>
+#include <QPixmap>
 #include <QSaveFile>
 
 namespace studio {
@@ -52,31 +55,48 @@ bool exportPlot(QCustomPlot *plot, const QString &path, ExportFormat format, con
         ok = !svg.isEmpty() && target.write(svg) == svg.size();
         break;
     }
-    case ExportFormat::Pdf:
     case ExportFormat::Png: {
-        // QCustomPlot writes to a file name; let it write the temporary file's sibling.
-        target.cancelWriting();
+        // Rendered in memory, then written through the QSaveFile: the old
+        // file is replaced only once the new one is complete and on disk.
+        // Encoded into memory first: Qt's PNG writer leaks its row buffer when
+        // the device fails mid-image (a full disk), and the bytes are known whole.
+        const QPixmap pixmap = plot->toPixmap(options.width, options.height, options.pngScale);
+        QByteArray png;
+        QBuffer buffer(&png);
+        ok = !pixmap.isNull() && buffer.open(QIODevice::WriteOnly) && pixmap.save(&buffer, "PNG");
+        ok = ok && target.write(png) == png.size();
+        break;
+    }
+    case ExportFormat::Pdf: {
+        // QCustomPlot writes a PDF only to a file name: render it to a scratch
+        // file beside the target, then copy it through the QSaveFile (written,
+        // synced, renamed), so a full disk never costs the previous export.
         const QString tmp = path + QStringLiteral(".part");
-        ok = format == ExportFormat::Pdf
-            ? plot->savePdf(tmp, options.width, options.height, QCP::epNoCosmetic, QStringLiteral("Roofline Studio"),
-                            options.title)
-            : plot->savePng(tmp, options.width, options.height, options.pngScale);
-        if (ok) {
-            QFile::remove(path);
-            ok = QFile::rename(tmp, path);
+        ok = plot->savePdf(tmp, options.width, options.height, QCP::epNoCosmetic, QStringLiteral("Roofline Studio"),
+                           options.title);
+        QFile rendered(tmp);
+        if (ok && rendered.open(QIODevice::ReadOnly)) {
+            const QByteArray bytes = rendered.readAll();
+            // QPrinter does not report a failed write: a PDF cut short (a full
+            // disk) lacks its "%%EOF" trailer, and must not replace the old one.
+            const bool complete = bytes.startsWith("%PDF-") && bytes.trimmed().endsWith("%%EOF");
+            ok = complete && target.write(bytes) == bytes.size();
         } else {
-            QFile::remove(tmp);
+            ok = false;
         }
-        if (!ok)
-            return fail(QStringLiteral("could not be written"));
-        return true;
+        rendered.close();
+        QFile::remove(tmp);
+        break;
     }
     }
     if (!ok) {
+        const QString why = target.error() != QFileDevice::NoError ? target.errorString() : QStringLiteral("rendering failed");
         target.cancelWriting();
-        return fail(QStringLiteral("rendering failed"));
+        return fail(QStringLiteral("could not be written: %1").arg(why));
     }
-    if (!target.commit())
+    // flush() first: QSaveFile::commit() does not report an error that only
+    // shows when its buffer is flushed (a full disk under a small file).
+    if (!target.flush() || !target.commit())
         return fail(QStringLiteral("could not be written: %1").arg(target.errorString()));
     return true;
 }

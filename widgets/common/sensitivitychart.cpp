@@ -8,8 +8,6 @@
 
 namespace studio {
 
-using namespace roofline::gables;
-
 SensitivityChart::SensitivityChart(QWidget *parent)
     : QCustomPlot(parent)
     , m_ticker(QSharedPointer<QCPAxisTickerText>::create())
@@ -19,15 +17,6 @@ SensitivityChart::SensitivityChart(QWidget *parent)
     m_high = addHorizontalBars(this, QStringLiteral("parameter +"), QColor(0x54a24b), 0.6);
     m_baseline = new QCPItemStraightLine(this);
     m_baseline->setPen(QPen(Qt::black, 1, Qt::DashLine));
-}
-
-void SensitivityChart::setModel(const Soc &soc, double baselineGops, double relativeStep)
-{
-    m_rows = sensitivity(soc, relativeStep);
-    std::vector<Row> rows;
-    for (const Sensitivity &s : m_rows)
-        rows.push_back({QString::fromStdString(s.label), s.lowGops, s.highGops});
-    setRows(rows, baselineGops, relativeStep, QStringLiteral("P_att"), QStringLiteral("Gops/s"));
 }
 
 void SensitivityChart::setRows(const std::vector<Row> &rows, double baseline, double relativeStep,

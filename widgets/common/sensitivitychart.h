@@ -2,12 +2,15 @@
 // time; timeline: total time) when each parameter alone moves by −step and
 // +step, the parameters that matter most on top. The numbers come from the
 // model (roofline::gables::sensitivity() and its AMAIX and Verrocchio
-// counterparts), never from the screen.
+// counterparts), never from the screen: each view turns its model's rows
+// into Rows.
 #pragma once
 
-#include "gables/sensitivity.h"
+#include <QString>
 
 #include <qcustomplot.h>
+
+#include <vector>
 
 namespace studio {
 
@@ -29,10 +32,6 @@ public:
                  const QString &unit);
     const std::vector<Row> &shownRows() const { return m_shown; }
 
-    // Gables: P_att of every parameter of `soc`.
-    void setModel(const roofline::gables::Soc &soc, double baselineGops, double relativeStep = 0.1);
-    const std::vector<roofline::gables::Sensitivity> &rows() const { return m_rows; } // all, largest swing first
-
     static constexpr int maxRows = 8;
 
 private:
@@ -40,7 +39,6 @@ private:
     QCPBars *m_high = nullptr;
     QCPItemStraightLine *m_baseline = nullptr;
     QSharedPointer<QCPAxisTickerText> m_ticker;
-    std::vector<roofline::gables::Sensitivity> m_rows;
     std::vector<Row> m_shown;
 };
 

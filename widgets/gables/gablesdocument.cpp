@@ -88,7 +88,7 @@ bool GablesDocument::save(const QString &path, QString *error)
     }
     const std::string text = serialize(m_soc);
     file.write(text.data(), qint64(text.size()));
-    if (!file.commit()) {
+    if (!file.flush() || !file.commit()) {
         if (error)
             *error = QStringLiteral("%1: could not be written: %2").arg(path, file.errorString());
         return false;

@@ -293,8 +293,18 @@ void GablesView::updateSensitivity()
 {
     if (m_bottomTabs->currentWidget() != m_sensitivity || m_document->soc().ips.empty())
         return;
-    m_sensitivity->setModel(m_document->soc(), m_result.attainableGops, m_sensitivityStep);
+    showSensitivity();
     m_sensitivity->replot();
+}
+
+void GablesView::showSensitivity()
+{
+    m_sensitivityRows = sensitivity(m_document->soc(), m_sensitivityStep);
+    std::vector<SensitivityChart::Row> rows;
+    for (const Sensitivity &s : m_sensitivityRows)
+        rows.push_back({QString::fromStdString(s.label), s.lowGops, s.highGops});
+    m_sensitivity->setRows(rows, m_result.attainableGops, m_sensitivityStep, QStringLiteral("P_att"),
+                           QStringLiteral("Gops/s"));
 }
 
 QString GablesView::title() const
@@ -346,7 +356,7 @@ bool GablesView::applyOverride(const QString &assignment, QString *error)
 QList<ModelView::BundlePlot> GablesView::bundlePlots()
 {
     flushPendingUpdate();
-    m_sensitivity->setModel(m_document->soc(), m_result.attainableGops, m_sensitivityStep); // even when its tab is hidden
+    showSensitivity(); // even when its tab is hidden
     return {{QStringLiteral("gables-roofline"), tr("Gables multi-roofline plot"), m_plot},
             {QStringLiteral("gables-terms"), tr("Time terms per IP and shared resource"), m_terms},
             {QStringLiteral("gables-sensitivity"), tr("Sensitivity of P_att to each parameter at ±%1%").arg(m_sensitivityStep * 100), m_sensitivity}};

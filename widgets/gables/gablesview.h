@@ -5,6 +5,7 @@
 #pragma once
 
 #include "gables/model.h"
+#include "gables/sensitivity.h"
 #include "modelview.h"
 
 class QComboBox;
@@ -58,6 +59,8 @@ public:
     GablesPlot *plot() const { return m_plot; }
     TermsChart *termsChart() const { return m_terms; }
     SensitivityChart *sensitivityChart() const { return m_sensitivity; }
+    // The model's sensitivity rows the chart shows (all, largest swing first).
+    const std::vector<roofline::gables::Sensitivity> &sensitivityRows() const { return m_sensitivityRows; }
     QTabWidget *bottomTabs() const { return m_bottomTabs; }
     GablesParamPanel *panel() const { return m_panel; }
     QLabel *readout() const { return m_readout; }
@@ -94,6 +97,8 @@ private:
     EmptyState *m_empty = nullptr;
     QStackedWidget *m_stack = nullptr;
     QStringList m_goalSeekPointers;
+    std::vector<roofline::gables::Sensitivity> m_sensitivityRows;
+    void showSensitivity(); // the model's rows into the chart
     QTabWidget *m_bottomTabs = nullptr;
     SnapshotBar *m_snapshotBar = nullptr;
     QString m_comparisonText; // "P_att … vs baseline …; bound moved from … to …" 

@@ -1,4 +1,5 @@
 #include "mainwindow.h"
+#include "common/session.h"
 
 #include "amaixdocument.h"
 #include "amaixview.h"
@@ -7,6 +8,7 @@
 #include "gablesplot.h"
 #include "gablesview.h"
 #include "modelview.h"
+#include "network/import.h"
 #include "preferences.h"
 #include "units.h"
 #include "resources.h"
@@ -53,6 +55,8 @@
 #include <QUndoStack>
 #include <QUndoView>
 #include <QUrl>
+
+#include <algorithm>
 
 namespace studio {
 
@@ -169,7 +173,8 @@ void MainWindow::createMenus()
     QMenu *file = menuBar()->addMenu(tr("&File"));
     QAction *open = m_openAction = file->addAction(tr("&Open…"), this, [this] {
         const QString path = QFileDialog::getOpenFileName(this, tr("Open model"), QString(),
-                                                          tr("Roofline Studio models (*.json);;All files (*)"));
+                                                          tr("Roofline Studio models (*.json *.onnx *.prototxt *.pbtxt *.csv *.txt);;"
+                                                             "All files (*)"));
         if (!path.isEmpty())
             openInteractive(path);
     });
@@ -209,6 +214,8 @@ void MainWindow::createMenus()
             QMessageBox::warning(this, tr("Save failed"), error);
     });
     saveAs->setShortcut(QKeySequence::SaveAs);
+    for (ModelView *view : m_views)
+        file->addActions(view->fileActions());
 
     file->addSeparator();
     file->addAction(tr("Open Sess&ion…"), this, [this] {
@@ -366,7 +373,7 @@ bool MainWindow::saveSession(const QString &path, QString *error) const
         return false;
     }
     file.write(QJsonDocument(root).toJson());
-    if (!file.commit()) {
+    if (!file.flush() || !file.commit()) {
         if (error)
             *error = tr("%1: could not be written: %2").arg(path, file.errorString());
         return false;
@@ -376,37 +383,25 @@ bool MainWindow::saveSession(const QString &path, QString *error) const
 
 bool MainWindow::openSession(const QString &path, QString *error)
 {
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly)) {
+    // Read and checked in the core (core/common/session.h): format, version,
+    // unknown keys and views, depth and size limits, errors by JSON pointer.
+    std::vector<std::string> keys;
+    for (ModelView *v : m_views)
+        if (!v->sessionKey().isEmpty())
+            keys.push_back(v->sessionKey().toStdString());
+    const roofline::SessionLoad loaded = roofline::loadSessionFile(path.toStdString(), keys);
+    if (!loaded.session) {
         if (error)
-            *error = tr("%1: cannot open the file for reading: %2").arg(path, file.errorString());
+            *error = QString::fromStdString(loaded.diagnostics.toString()).trimmed();
         return false;
     }
-    roofline::Diagnostics diagnostics;
-    diagnostics.setFile(path.toStdString());
-    nlohmann::json parsed;
-    if (!roofline::parseJsonText(file.readAll().toStdString(), parsed, diagnostics)) {
-        if (error)
-            *error = QString::fromStdString(diagnostics.toString()).trimmed();
-        return false;
-    }
-    const QJsonObject root = QJsonDocument::fromJson(QByteArray::fromStdString(parsed.dump())).object();
-    if (root.value(QStringLiteral("format")).toString() != QLatin1String(kSessionFormat)
-        || root.value(QStringLiteral("version")).toInt() != 1) {
-        if (error)
-            *error = tr("%1: /format: expected \"%2\" version 1").arg(path, QLatin1String(kSessionFormat));
-        return false;
-    }
-    const QJsonObject views = root.value(QStringLiteral("views")).toObject();
-    for (auto it = views.begin(); it != views.end(); ++it) {
-        const bool known = std::any_of(m_views.begin(), m_views.end(),
-                                       [&](ModelView *v) { return v->sessionKey() == it.key(); });
-        if (!known) {
-            if (error)
-                *error = tr("%1: /views/%2: unknown view").arg(path, it.key());
-            return false;
-        }
-    }
+    QJsonObject views;
+    for (const auto &[key, state] : loaded.session->views)
+        views.insert(QString::fromStdString(key),
+                     QJsonDocument::fromJson(QByteArray::fromStdString(
+                                                 state.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)))
+                         .object());
+    const QString current = QString::fromStdString(loaded.session->current);
     // Each view checks its whole state before changing anything; if a later
     // view refuses its part, the views restored before it go back to the work
     // they had, so a bad session changes nothing anywhere.
@@ -425,7 +420,7 @@ bool MainWindow::openSession(const QString &path, QString *error)
         restored.emplace_back(view, std::move(previous));
     }
     for (ModelView *view : m_views) {
-        if (!view->sessionKey().isEmpty() && view->sessionKey() == root.value(QStringLiteral("current")).toString())
+        if (!view->sessionKey().isEmpty() && view->sessionKey() == current)
             setCurrentView(view);
     }
     updateTitle();
@@ -472,7 +467,7 @@ bool MainWindow::exportReviewBundle(const QString &directory, QString *error)
             html += QStringLiteral("<table><tr><th>file</th><th>content</th></tr>\n");
         for (const ModelView::BundleFile &file : files) {
             QSaveFile out(dir.filePath(file.name));
-            if (!out.open(QIODevice::WriteOnly) || out.write(file.content) != file.content.size() || !out.commit()) {
+            if (!out.open(QIODevice::WriteOnly) || out.write(file.content) != file.content.size() || !out.flush() || !out.commit()) {
                 if (error)
                     *error = tr("%1: could not be written: %2").arg(dir.filePath(file.name), out.errorString());
                 return false;
@@ -486,9 +481,9 @@ bool MainWindow::exportReviewBundle(const QString &directory, QString *error)
     html += QStringLiteral("<p>Every plot can be reproduced by opening its input files in Roofline Studio.</p>\n"
                            "</body></html>\n");
     QSaveFile index(dir.filePath(QStringLiteral("index.html")));
-    if (!index.open(QIODevice::WriteOnly) || index.write(html.toUtf8()) < 0 || !index.commit()) {
+    if (!index.open(QIODevice::WriteOnly) || index.write(html.toUtf8()) < 0 || !index.flush() || !index.commit()) {
         if (error)
-            *error = tr("%1: could not be written").arg(dir.filePath(QStringLiteral("index.html")));
+            *error = tr("%1: could not be written: %2").arg(dir.filePath(QStringLiteral("index.html")), index.errorString());
         return false;
     }
     return true;
@@ -507,7 +502,14 @@ QString MainWindow::autosavePath()
 bool MainWindow::writeAutosave()
 {
     QDir().mkpath(QFileInfo(autosavePath()).absolutePath());
-    return saveSession(autosavePath(), nullptr);
+    QString error;
+    const bool saved = saveSession(autosavePath(), &error);
+    // A failing autosave is said, with the path and the reason, every time it
+    // fails (the previous autosave file stays as it was: the write is atomic).
+    if (!saved)
+        statusBar()->showMessage(tr("Autosave failed: %1").arg(error), 15000);
+    m_autosaveError = saved ? QString() : error;
+    return saved;
 }
 
 void MainWindow::enableAutosave(int intervalMs)
@@ -562,8 +564,13 @@ QString MainWindow::statusText() const
 
 void MainWindow::openInteractive(const QString &path)
 {
+    // Files routed by suffix (CSV, text traces, ONNX, Caffe) are not JSON: not read here
+    // (a 100 MB ONNX model would be read twice, once on the GUI thread).
+    const QString suffix = QFileInfo(path).suffix().toLower();
+    const bool bySuffix = !suffix.isEmpty()
+        && std::any_of(m_views.begin(), m_views.end(), [&](ModelView *v) { return v->textSuffixes().contains(suffix); });
     QString formatError;
-    if (ModelView *target = viewForFormat(readFormatId(path, &formatError)); target && !maybeSave(target))
+    if (ModelView *target = bySuffix ? nullptr : viewForFormat(readFormatId(path, &formatError)); target && !maybeSave(target))
         return;
     QString error;
     QStringList warnings;
@@ -795,10 +802,23 @@ void MainWindow::dragEnterEvent(QDragEnterEvent *event)
 
 void MainWindow::dropEvent(QDropEvent *event)
 {
+    QStringList imports;
     for (const QUrl &url : event->mimeData()->urls()) {
-        if (url.isLocalFile())
-            openInteractive(url.toLocalFile());
+        if (!url.isLocalFile())
+            continue;
+        const QString path = url.toLocalFile();
+        if (roofline::network::isImportedNetworkFile(path.toStdString()))
+            imports << path;
+        else
+            openInteractive(path);
     }
+    // An ONNX/Caffe import runs its own event loop: opened after the drop returns
+    // (the drag source is not held waiting), one after the other.
+    if (!imports.isEmpty())
+        QMetaObject::invokeMethod(this, [this, imports] {
+            for (const QString &path : imports)
+                openInteractive(path);
+        }, Qt::QueuedConnection);
     event->acceptProposedAction();
 }
 

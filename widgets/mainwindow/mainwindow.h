@@ -61,6 +61,8 @@ public:
     // Written on a clean exit when Preferences::restoreLastSession is on.
     static QString lastSessionPath();
     bool writeAutosave();
+    // Why the last autosave failed (path and reason); empty after a good one.
+    QString autosaveError() const { return m_autosaveError; }
 
     ModelView *currentView() const;
     const std::vector<ModelView *> &views() const { return m_views; }
@@ -116,6 +118,7 @@ private:
     void showHelp(const QString &title, const QString &html);
     QMenu *m_examplesMenu = nullptr;
     QTimer *m_autosave = nullptr;
+    QString m_autosaveError;
 };
 
 } // namespace studio

@@ -78,17 +78,29 @@ void TimelineBarsPlottable::drawContention(QCPPainter *painter)
     }
 }
 
+QFont TimelineBarsPlottable::contentionLabelFont(const QFont &base)
+{
+    QFont small = base;
+    small.setPointSizeF(std::max(7.0, small.pointSizeF() - 1));
+    return small;
+}
+
+QRectF TimelineBarsPlottable::contentionLabelRect(const QRectF &box, const QString &text, const QFont &small)
+{
+    const QFontMetricsF metrics(small);
+    const QRectF label(box.left() + 2, box.bottom() + 1, metrics.horizontalAdvance(text) + 6, metrics.height());
+    return label.right() > box.right() ? QRectF() : label;
+}
+
 void TimelineBarsPlottable::drawContentionLabels(QCPPainter *painter)
 {
     // Labels on a light box just under the band, where they stay readable over any bar.
-    QFont small = painter->font();
-    small.setPointSizeF(std::max(7.0, small.pointSizeF() - 1));
+    const QFont small = contentionLabelFont(painter->font());
     const QFont saved = painter->font();
     painter->setFont(small);
-    const QFontMetricsF metrics(small);
     for (const auto &[box, text] : pendingLabels) {
-        const QRectF label(box.left() + 2, box.bottom() + 1, metrics.horizontalAdvance(text) + 6, metrics.height());
-        if (label.right() > box.right())
+        const QRectF label = contentionLabelRect(box, text, small);
+        if (label.isEmpty())
             continue;
         painter->setPen(Qt::NoPen);
         painter->setBrush(QColor(255, 255, 255, 215));

@@ -176,7 +176,7 @@ bool TimelineDocument::saveMachine(const QString &path, QString *error)
     }
     const std::string text = serialize(m_state.machine);
     file.write(text.data(), qint64(text.size()));
-    if (!file.commit()) {
+    if (!file.flush() || !file.commit()) {
         if (error)
             *error = QStringLiteral("%1: could not be written: %2").arg(path, file.errorString());
         return false;

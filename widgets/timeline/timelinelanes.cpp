@@ -201,8 +201,30 @@ bool TimelineBarsPlottable::drawLabel(QCPPainter *painter, const QRectF &rect, c
     if (name.isEmpty() || metrics.horizontalAdvance(name) + 6 > rect.width()
         || metrics.height() > rect.height() + 2)
         return false;
+    // Not under a contention label (drawn later, at the top of the bar): the
+    // name moves to the part of the bar beside the label, or is left out.
+    const QSizeF text(metrics.horizontalAdvance(name) + 6, metrics.height());
+    const auto textBox = [&](const QRectF &area) {
+        return QRectF(area.center().x() - text.width() / 2, area.center().y() - text.height() / 2, text.width(),
+                      text.height());
+    };
+    QRectF area = rect;
+    const QFont small = contentionLabelFont(painter->font());
+    for (const auto &[box, label] : pendingLabels) {
+        const QRectF taken = contentionLabelRect(box, label, small);
+        if (taken.isEmpty() || !taken.intersects(textBox(area)))
+            continue;
+        const QRectF right(taken.right() + 2, area.top(), area.right() - taken.right() - 2, area.height());
+        const QRectF left(area.left(), area.top(), taken.left() - area.left() - 2, area.height());
+        if (right.width() >= text.width())
+            area = right;
+        else if (left.width() >= text.width())
+            area = left;
+        else
+            return false;
+    }
     painter->setPen(fill.lightnessF() < 0.55 ? Qt::white : Qt::black);
-    painter->drawText(rect, Qt::AlignCenter, name);
+    painter->drawText(area, Qt::AlignCenter, name);
     return true;
 }
 

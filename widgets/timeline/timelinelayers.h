@@ -147,6 +147,10 @@ private:
 
     bool m_compact;
     std::vector<std::pair<QRectF, QString>> pendingLabels;
+    // Where a contention label of `box` goes (empty: it does not fit), in the
+    // font contentionLabelFont() makes of the plot's.
+    static QFont contentionLabelFont(const QFont &base);
+    static QRectF contentionLabelRect(const QRectF &box, const QString &text, const QFont &small);
 };
 
 // Paints a snapshot's result faded in a thin band at the bottom of each lane,

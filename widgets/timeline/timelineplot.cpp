@@ -101,13 +101,7 @@ void TimelinePlot::setData(const TimelineData &data)
     m_ghost->lanes = lanes;
     if (lanesChanged)
         updateLaneAxis();
-    if (auto *title = qobject_cast<QCPTextElement *>(plotLayout()->element(0, 0))) {
-        const TimeUnit unit = timeUnitFor(data.result ? data.result->totalNs : 1);
-        title->setText(tr("%1 on %2 — total %3")
-                           .arg(QString::fromStdString(data.trace ? data.trace->name : std::string()),
-                               QString::fromStdString(data.machine.name),
-                               formatTime(data.result ? data.result->totalNs : 0, unit)));
-    }
+    updateTitle();
     updateLegend();
     if (m_selected
         && (!data.trace || m_selected->core >= data.trace->cores.size()
@@ -136,52 +130,113 @@ void TimelinePlot::updateLaneAxis()
     m_clamping = false;
 }
 
+namespace {
+// `text` broken at spaces into lines of at most `width` characters, at most
+// `lines` of them, the last cut with "…" when the text is longer.
+QString wrapped(const QString &text, qsizetype width, int lines)
+{
+    QStringList out;
+    QString line;
+    const QStringList words = text.split(QLatin1Char(' '), Qt::SkipEmptyParts);
+    for (qsizetype i = 0; i < words.size(); ++i) {
+        QString word = words[i];
+        if (!line.isEmpty() && line.size() + 1 + word.size() > width) {
+            out << line;
+            line.clear();
+        }
+        if (out.size() == lines - 1 && (i + 1 < words.size() || line.size() + word.size() + 1 > width)) {
+            // The last line: what is left, cut to the width.
+            QString rest = words.mid(i).join(QLatin1Char(' '));
+            if (!line.isEmpty())
+                rest = line + QLatin1Char(' ') + rest;
+            if (rest.size() > width)
+                rest = rest.left(width - 1) + QChar(0x2026);
+            out << rest;
+            return out.join(QLatin1Char('\n'));
+        }
+        if (word.size() > width)
+            word = word.left(width - 1) + QChar(0x2026);
+        line = line.isEmpty() ? word : line + QLatin1Char(' ') + word;
+    }
+    if (!line.isEmpty())
+        out << line;
+    return out.join(QLatin1Char('\n'));
+}
+} // namespace
+
+void TimelinePlot::updateTitle()
+{
+    auto *title = qobject_cast<QCPTextElement *>(plotLayout()->element(0, 0));
+    if (!title)
+        return;
+    const TimeUnit unit = timeUnitFor(m_data.result ? m_data.result->totalNs : 1);
+    // The trace's name on up to two lines of 64 characters (a converter's
+    // names can be long), then the machine and the total: the same title on
+    // screen and in every export, whatever the window's width.
+    const QString name = QString::fromStdString(m_data.trace ? m_data.trace->name : std::string());
+    const QString text = tr("%1\non %2 — total %3")
+                             .arg(wrapped(name, 64, 2), QString::fromStdString(m_data.machine.name),
+                                  formatTime(m_data.result ? m_data.result->totalNs : 0, unit));
+    if (text != title->text())
+        title->setText(text);
+}
+
 void TimelinePlot::updateLegend()
 {
+    // The entries wanted, compared with those shown: every update (and each
+    // with a snapshot compared, twice) asks, and the answer rarely changes;
+    // rebuilding made the plot measure every legend text again.
+    std::vector<LegendEntry> wanted;
+    if (m_data.trace && m_data.bars) {
+        auto add = [&](const QString &name, const QBrush &brush, const QPen &pen) {
+            wanted.push_back({ name, brush, pen });
+        };
+        // The instructions that ran, in order of their interned names (first seen first).
+        std::vector<char> used(m_data.trace->names.size(), 0);
+        if (m_data.namesUsed && m_data.namesUsed->size() == used.size()) {
+            used = *m_data.namesUsed;
+        } else {
+            for (const Bar &b : m_data.bars->bars) {
+                if (b.kind == Bar::Kind::Work)
+                    used[m_data.trace->cores[b.core].instructions[b.instruction].name] = 1;
+            }
+        }
+        std::size_t shown = 0, hidden = 0;
+        for (std::uint32_t n = 0; n < used.size(); ++n) {
+            if (!used[n])
+                continue;
+            if (shown++ >= kMaxLegendNames) {
+                ++hidden;
+                continue;
+            }
+            const QString name = n == 0 ? tr("(unnamed)") : QString::fromStdString(m_data.trace->names[n]);
+            add(name, colorOfName(n), Qt::NoPen);
+        }
+        if (hidden)
+            add(tr("… %1 more").arg(hidden), Qt::NoBrush, Qt::NoPen);
+        add(tr("stalled wait"), QColor(235, 235, 235), QPen(kStallColor));
+        add(tr("bus contention"), kContentionBandColor, Qt::NoPen);
+        if (m_showCriticalPath)
+            add(tr("critical path"), Qt::NoBrush, QPen(kCriticalColor, 2));
+        if (hasGhost())
+            add(tr("snapshot “%1”: faded band, dashed end").arg(m_ghost->name), QColor(110, 110, 110, 110),
+                QPen(kGhostLineColor, 1, Qt::DashLine));
+    }
+    if (wanted == m_legendShown && m_legendEntries.size() == wanted.size())
+        return;
     for (QCPBars *entry : m_legendEntries)
         removePlottable(entry);
     m_legendEntries.clear();
     legend->clearItems();
-    if (!m_data.trace || !m_data.bars)
-        return;
-    auto add = [&](const QString &name, const QBrush &brush, const QPen &pen) {
+    for (const LegendEntry &e : wanted) {
         auto *entry = new QCPBars(xAxis, yAxis);
-        entry->setName(name);
-        entry->setBrush(brush);
-        entry->setPen(pen);
+        entry->setName(e.name);
+        entry->setBrush(e.brush);
+        entry->setPen(e.pen);
         entry->setSelectable(QCP::stNone);
         m_legendEntries.push_back(entry);
-    };
-    // The instructions that ran, in order of their interned names (first seen first).
-    std::vector<char> used(m_data.trace->names.size(), 0);
-    if (m_data.namesUsed && m_data.namesUsed->size() == used.size()) {
-        used = *m_data.namesUsed;
-    } else {
-        for (const Bar &b : m_data.bars->bars) {
-            if (b.kind == Bar::Kind::Work)
-                used[m_data.trace->cores[b.core].instructions[b.instruction].name] = 1;
-        }
     }
-    std::size_t shown = 0, hidden = 0;
-    for (std::uint32_t n = 0; n < used.size(); ++n) {
-        if (!used[n])
-            continue;
-        if (shown++ >= kMaxLegendNames) {
-            ++hidden;
-            continue;
-        }
-        const QString name = n == 0 ? tr("(unnamed)") : QString::fromStdString(m_data.trace->names[n]);
-        add(name, colorOfName(n), Qt::NoPen);
-    }
-    if (hidden)
-        add(tr("… %1 more").arg(hidden), Qt::NoBrush, Qt::NoPen);
-    add(tr("stalled wait"), QColor(235, 235, 235), QPen(kStallColor));
-    add(tr("bus contention"), kContentionBandColor, Qt::NoPen);
-    if (m_showCriticalPath)
-        add(tr("critical path"), Qt::NoBrush, QPen(kCriticalColor, 2));
-    if (hasGhost())
-        add(tr("snapshot “%1”: faded band, dashed end").arg(m_ghost->name), QColor(110, 110, 110, 110),
-            QPen(kGhostLineColor, 1, Qt::DashLine));
+    m_legendShown = std::move(wanted);
 }
 
 double TimelinePlot::extentNs() const

@@ -104,6 +104,7 @@ protected:
 
 private:
     PlotHintCache m_hint, m_minimumHint;
+    void updateTitle(); // the trace's name, wrapped, then machine and total
     void clampRange(const QCPRange &range);
     void updateTimeAxis();
     void updateLaneAxis();
@@ -120,6 +121,14 @@ private:
     std::size_t m_lanes = 0;
     bool m_clamping = false;
     std::vector<QCPBars *> m_legendEntries;
+    struct LegendEntry
+    {
+        QString name;
+        QBrush brush;
+        QPen pen;
+        bool operator==(const LegendEntry &) const = default;
+    };
+    std::vector<LegendEntry> m_legendShown; // what m_legendEntries show
 };
 
 // The whole trace in a strip below the timeline; the shaded window is the

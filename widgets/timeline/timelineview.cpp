@@ -5,6 +5,7 @@
 
 #include "resources.h"
 #include "sensitivitychart.h"
+#include "cachedlabel.h"
 #include "fasttextdelegate.h"
 #include "snapshotbar.h"
 #include "timelinedocument.h"
@@ -60,7 +61,7 @@ TimelineView::TimelineView(TimelineDocument *document, QWidget *parent)
 
     m_plot = new TimelinePlot(this);
     m_overview = new TimelineOverview(m_plot, this);
-    m_readout = new QLabel(this);
+    m_readout = new CachedLabel(this); // new text every update: measured once per text (cachedlabel.h)
     m_readout->setTextFormat(Qt::RichText);
     m_readout->setWordWrap(true);
     m_readout->setTextInteractionFlags(Qt::TextSelectableByMouse);

@@ -283,11 +283,16 @@ private slots:
                                         << QStringLiteral("expected the header");
         QTest::newRow("empty file") << QString() << QStringLiteral("line 1") << QStringLiteral("empty");
         QTest::newRow("not a number") << QStringLiteral("layer,time_us\nconv1,fast\n") << QStringLiteral("line 2")
-                                      << QStringLiteral("time must be a number");
+                                      << QStringLiteral("time: expected a number, got \"fast\"");
         QTest::newRow("three fields") << QStringLiteral("layer,time_us\nconv1,1,2\n") << QStringLiteral("line 2")
                                       << QStringLiteral("two fields");
         QTest::newRow("negative time") << QStringLiteral("layer,time_ms\n\nconv1,-1\n") << QStringLiteral("line 3")
                                        << QStringLiteral(">= 0");
+        // Issue 14: a denormal was refused with a wrong reason, 1e308 ms overflowed to inf and printed -nan%.
+        QTest::newRow("denormal time") << QStringLiteral("layer,time_us\nconv1,1e-320\n") << QStringLiteral("line 2")
+                                       << QStringLiteral("too small to compute with");
+        QTest::newRow("huge time") << QStringLiteral("layer,time_ms\nconv1,1e308\n") << QStringLiteral("line 2")
+                                   << QStringLiteral("<= 1e+09");
     }
     void measuredCsv()
     {

@@ -199,6 +199,13 @@ private slots:
                  fixture("resnet18_dynamic.onnx")
                      + ": the model has symbolic input dimensions: \"input\" [batchx3xheightxwidth]; give every "
                        "size, e.g. --input-shape NAME=1x3x224x224");
+        // An exporter's default graph name ("torch_jit") gives way to the file's.
+        QCOMPARE(importOnnxFile(fixture("resnet18.onnx")).network->name, std::string("resnet18"));
+        // What the studio's input-size dialog asks for: the fixed sizes and the named ones.
+        QCOMPARE(missing.symbolicInputs.size(), std::size_t(1));
+        QCOMPARE(missing.symbolicInputs[0].name, std::string("input"));
+        QCOMPARE(missing.symbolicInputs[0].dims, (std::vector<std::int64_t>{-1, 3, -1, -1}));
+        QCOMPARE(missing.symbolicInputs[0].dimNames, (std::vector<std::string>{"batch", "", "height", "width"}));
         ImportOptions o;
         std::string error;
         QVERIFY(parseInputShapeOption("input=2x3x320x320", o, error));
@@ -322,6 +329,19 @@ private slots:
         QCOMPARE(QString::fromStdString(l.output.toString()), output);
         QCOMPARE(qlonglong(countLayer(*r.network, 0).macs), macs);
         QCOMPARE(r.diagnostics.warnings().size(), std::size_t(type == "other" ? 1 : 0));
+    }
+
+    // Issue 14: libonnx 1.12's InferShapes segfaults on this Gemm (opset 6, a
+    // scalar B, transB = 823), which passes check_model. Shape inference runs in
+    // a child process, so the crash is an error, not the end of the studio.
+    void shapeInferenceCrashIsAnError()
+    {
+        const NetworkLoad r = importOnnxFile(fixture("infershapes_crash_gemm.onnx"));
+        QVERIFY(!r.network);
+        const QString text = QString::fromStdString(r.diagnostics.toString());
+        QVERIFY2(text.contains("infershapes_crash_gemm.onnx: ONNX shape inference crashed on this model"), qPrintable(text));
+        // The importer still works after the crash it survived.
+        QVERIFY(importOnnxFile(fixture("alexnet.onnx")).network.has_value());
     }
 
     void identityOnlyGraph()

@@ -405,6 +405,48 @@ private slots:
                  r.error->message.c_str());
     }
 
+    // Issue 14, models.md §3.2: two set_flags of one flag with no wait_flag
+    // between them is an error (it only warned).
+    void secondSetWithoutWaitIsAnError()
+    {
+        Trace trace;
+        ProgramBuilder(trace, 0).set(Pipe::MTE2, Pipe::V, 3).work(Pipe::MTE2, 1).set(Pipe::MTE2, Pipe::V, 3);
+        const Result r = simulate(trace, unitMachine());
+        QVERIFY(!r.ok());
+        QCOMPARE(r.error->kind, SimulationError::Kind::FlagAlreadySet);
+        QCOMPARE(r.error->instruction, 2);
+        QVERIFY2(QString::fromStdString(r.error->message).contains(QLatin1String("sets a flag that is already set (by ")),
+                 r.error->message.c_str());
+    }
+
+    // Issue 14, models.md §3.2: a pipe_barrier with nothing before it has an
+    // empty condition and completes at once (it was reported as a deadlock).
+    void leadingBarrierCompletesAtOnce()
+    {
+        Trace trace;
+        ProgramBuilder(trace, 0).barrier().barrier().work(Pipe::V, 2).barrier();
+        const Result r = simulate(trace, unitMachine());
+        QVERIFY2(r.ok(), r.ok() ? "" : r.error->message.c_str());
+        QCOMPARE(r.totalNs, 2.0);
+        const auto &t = r.cores[0].instructions;
+        QVERIFY(t[0].executed && t[1].executed && t[3].executed);
+        QCOMPARE(t[0].end, 0.0);
+        QCOMPARE(t[1].end, 0.0);
+        QCOMPARE(t[2].start, 0.0);
+        QCOMPARE(t[3].end, 2.0);
+    }
+
+    // Issue 14: an empty core's (skewed) start was taken as the trace's end.
+    void emptyCoreDoesNotEndTheTrace()
+    {
+        Trace trace;
+        ProgramBuilder(trace, 0).work(Pipe::V, 3);
+        ProgramBuilder(trace, 1); // nothing
+        const Result r = simulate(trace, unitMachine(2, 100));
+        QVERIFY(r.ok());
+        QCOMPARE(r.totalNs, 3.0);
+    }
+
     void unmatchedSetWarns()
     {
         Trace trace;

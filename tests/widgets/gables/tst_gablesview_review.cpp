@@ -88,7 +88,7 @@ private slots:
         QVERIFY(window.openFile(example("snapdragon835.json"), nullptr));
         GablesView *view = window.gablesView();
         view->bottomTabs()->setCurrentWidget(view->sensitivityChart());
-        const auto &rows = view->sensitivityChart()->rows();
+        const auto &rows = view->sensitivityRows();
         QVERIFY(rows == sensitivity(view->document()->soc(), 0.1));
         // Pinned: the GPU's work share is the knob that matters most on the Snapdragon 835 example.
         QCOMPARE(rows[0].label, std::string("GPU f"));
@@ -111,7 +111,7 @@ private slots:
         view->panel()->ppeakSlider()->spinBox()->setValue(15);
         QVERIFY(waitForUpdate(view, before));
         ROOFLINE_COMPARE_REL(high->baseValue(), view->result().attainableGops, 1e-12);
-        QVERIFY(view->sensitivityChart()->rows() == sensitivity(view->document()->soc(), 0.1));
+        QVERIFY(view->sensitivityRows() == sensitivity(view->document()->soc(), 0.1));
     }
 
     void preferencesSetTheSensitivityStepAndUnitPrefixes()
@@ -127,7 +127,7 @@ private slots:
         view->flushPendingUpdate();
         QCOMPARE(view->bottomTabs()->tabText(view->bottomTabs()->indexOf(view->sensitivityChart())),
                  QStringLiteral("Sensitivity ±20%"));
-        QVERIFY(view->sensitivityChart()->rows() == sensitivity(view->document()->soc(), 0.2));
+        QVERIFY(view->sensitivityRows() == sensitivity(view->document()->soc(), 0.2));
         QVERIFY(view->sensitivityChart()->xAxis->label().contains(QStringLiteral("±20%")));
 
         // Base units: a large P_att stays in Gops/s; automatic prefixes make it Tops/s.

@@ -1,0 +1,104 @@
+#include "atomicfile.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cerrno>
+#include <cstring>
+
+namespace roofline {
+
+AtomicFile::AtomicFile(std::string path)
+    : m_path(std::move(path))
+{
+    static std::atomic<unsigned> counter{0};
+    m_temporary = m_path + ".tmp-" + std::to_string(::getpid()) + "-" + std::to_string(counter++);
+    // Keep the permissions of a file being replaced (umask applies to a new one).
+    mode_t mode = 0666;
+    struct stat existing;
+    if (::stat(m_path.c_str(), &existing) == 0) {
+        if (S_ISDIR(existing.st_mode)) {
+            m_reason = "is a folder, not a file";
+            m_error = m_path + ": " + m_reason;
+            return;
+        }
+        mode = existing.st_mode & 07777;
+    }
+    m_fd = ::open(m_temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode);
+    if (m_fd < 0)
+        fail("cannot write the file", errno);
+}
+
+AtomicFile::~AtomicFile()
+{
+    if (m_fd >= 0) {
+        ::close(m_fd);
+        ::unlink(m_temporary.c_str());
+    }
+}
+
+void AtomicFile::fail(const char *what, int errorNumber)
+{
+    if (m_error.empty()) {
+        m_reason = std::string(what) + ": " + std::strerror(errorNumber);
+        m_error = m_path + ": " + m_reason;
+    }
+}
+
+bool AtomicFile::write(const char *data, std::size_t size)
+{
+    while (m_fd >= 0 && size > 0) {
+        const ssize_t n = ::write(m_fd, data, size);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0) {
+            fail("cannot write the file", n < 0 ? errno : ENOSPC);
+            ::close(m_fd);
+            ::unlink(m_temporary.c_str());
+            m_fd = -1;
+            return false;
+        }
+        data += n;
+        size -= std::size_t(n);
+    }
+    return m_fd >= 0;
+}
+
+bool AtomicFile::commit()
+{
+    if (m_fd < 0) {
+        if (m_error.empty()) {
+            m_reason = "cannot write the file";
+            m_error = m_path + ": " + m_reason;
+        }
+        return false;
+    }
+    const bool synced = ::fsync(m_fd) == 0;
+    const int syncError = errno;
+    const bool closed = ::close(m_fd) == 0;
+    const int closeError = errno;
+    m_fd = -1;
+    if (!synced || !closed) {
+        fail("cannot write the file", !synced ? syncError : closeError);
+        ::unlink(m_temporary.c_str());
+        return false;
+    }
+    if (::rename(m_temporary.c_str(), m_path.c_str()) != 0) {
+        fail("cannot replace the file", errno);
+        ::unlink(m_temporary.c_str());
+        return false;
+    }
+    return true;
+}
+
+std::string writeFileAtomically(const std::string &path, std::string_view bytes)
+{
+    AtomicFile file(path);
+    if (file.write(bytes))
+        file.commit();
+    return file.error();
+}
+
+} // namespace roofline

@@ -1,0 +1,47 @@
+// One atomic write path for every file the studio and roofline-cli write
+// (issue 14): the bytes go to a temporary file beside the destination, are
+// flushed to disk (fsync), and the temporary file is renamed over the
+// destination. On any failure the temporary file is removed and the old file,
+// if there was one, is left exactly as it was; the error names the path and
+// the reason ("/x/out.json: cannot write the file: No space left on device").
+#pragma once
+
+#include <string>
+#include <string_view>
+
+namespace roofline {
+
+class AtomicFile
+{
+public:
+    explicit AtomicFile(std::string path);
+    ~AtomicFile(); // without commit(): the temporary file is removed
+    AtomicFile(const AtomicFile &) = delete;
+    AtomicFile &operator=(const AtomicFile &) = delete;
+
+    bool isOpen() const { return m_fd >= 0; }
+    // Appends; false (and error()) on failure, after which nothing more is written.
+    bool write(const char *data, std::size_t size);
+    bool write(std::string_view bytes) { return write(bytes.data(), bytes.size()); }
+    // Syncs, closes and renames over the destination; false with error() on failure.
+    bool commit();
+    // "PATH: why", empty while all is well.
+    const std::string &error() const { return m_error; }
+    // The reason alone ("cannot write the file: No space left on device").
+    const std::string &reason() const { return m_reason; }
+    const std::string &path() const { return m_path; }
+
+private:
+    void fail(const char *what, int errorNumber);
+
+    std::string m_path;
+    std::string m_temporary;
+    int m_fd = -1;
+    std::string m_error;
+    std::string m_reason;
+};
+
+// Writes `bytes` to `path` through AtomicFile; returns "" or "PATH: why".
+std::string writeFileAtomically(const std::string &path, std::string_view bytes);
+
+} // namespace roofline

@@ -1,0 +1,175 @@
+// Issue 14: one atomic write path (core/common/atomicfile.h). A write that
+// fails — a full disk, a file size limit, a missing folder — leaves the old
+// file exactly as it was, leaves no temporary file behind, and says which
+// path and why.
+#include "common/atomicfile.h"
+#include "common/diagnostics.h"
+#include "network/io.h"
+
+#include <QDir>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <sys/mount.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <csignal>
+#include <fstream>
+#include <iterator>
+
+using namespace roofline;
+
+namespace {
+
+std::string readAll(const std::string &path)
+{
+    std::ifstream in(path, std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+void writePlain(const std::string &path, const std::string &bytes)
+{
+    std::ofstream(path, std::ios::binary) << bytes;
+}
+
+// Only the files the test made: no ".tmp-" sibling may survive a failure.
+QStringList entries(const QString &dir)
+{
+    return QDir(dir).entryList(QDir::Files | QDir::NoDotAndDotDot | QDir::Hidden, QDir::Name);
+}
+
+// Writes beyond `bytes` fail with EFBIG while this lives (as a full disk does
+// with ENOSPC), for any user and on any file system.
+class FileSizeLimit
+{
+public:
+    explicit FileSizeLimit(rlim_t bytes)
+    {
+        ::getrlimit(RLIMIT_FSIZE, &m_saved);
+        m_handler = std::signal(SIGXFSZ, SIG_IGN);
+        rlimit limit = m_saved;
+        limit.rlim_cur = bytes;
+        m_ok = ::setrlimit(RLIMIT_FSIZE, &limit) == 0;
+    }
+    ~FileSizeLimit()
+    {
+        ::setrlimit(RLIMIT_FSIZE, &m_saved);
+        std::signal(SIGXFSZ, m_handler);
+    }
+    bool ok() const { return m_ok; }
+
+private:
+    rlimit m_saved{};
+    void (*m_handler)(int) = nullptr;
+    bool m_ok = false;
+};
+
+} // namespace
+
+class TestAtomicFile : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void replacesAndKeepsPermissions()
+    {
+        QTemporaryDir dir;
+        const std::string path = dir.filePath("out.json").toStdString();
+        writePlain(path, "old");
+        ::chmod(path.c_str(), 0640);
+        QCOMPARE(writeFileAtomically(path, "new contents"), std::string());
+        QCOMPARE(readAll(path), std::string("new contents"));
+        struct stat st;
+        QCOMPARE(::stat(path.c_str(), &st), 0);
+        QCOMPARE(int(st.st_mode & 0777), 0640);
+        QCOMPARE(entries(dir.path()), QStringList{QStringLiteral("out.json")});
+    }
+
+    void failedWriteKeepsTheOriginal()
+    {
+        QTemporaryDir dir;
+        const std::string path = dir.filePath("out.json").toStdString();
+        writePlain(path, "the user's previous export");
+        std::string error;
+        {
+            FileSizeLimit limit(4096);
+            if (!limit.ok())
+                QSKIP("cannot set RLIMIT_FSIZE here");
+            error = writeFileAtomically(path, std::string(1 << 20, 'x'));
+        }
+        QVERIFY2(error.rfind(path + ": cannot write the file: ", 0) == 0, error.c_str());
+        QCOMPARE(readAll(path), std::string("the user's previous export"));
+        QCOMPARE(entries(dir.path()), QStringList{QStringLiteral("out.json")});
+    }
+
+    void missingFolderAndFolderAsFile()
+    {
+        QTemporaryDir dir;
+        const std::string missing = dir.filePath("no-such-dir/out.json").toStdString();
+        QCOMPARE(writeFileAtomically(missing, "x"), missing + ": cannot write the file: No such file or directory");
+        const std::string folder = dir.filePath("sub").toStdString();
+        QVERIFY(QDir(dir.path()).mkdir("sub"));
+        QCOMPARE(writeFileAtomically(folder, "x"), folder + ": is a folder, not a file");
+        QVERIFY(QFileInfo(QString::fromStdString(folder)).isDir());
+    }
+
+    void abandonedWriteLeavesNothing()
+    {
+        QTemporaryDir dir;
+        const std::string path = dir.filePath("out.json").toStdString();
+        writePlain(path, "old");
+        {
+            AtomicFile file(path);
+            QVERIFY(file.write("half a file"));
+            // no commit(): an exception or an early return
+        }
+        QCOMPARE(readAll(path), std::string("old"));
+        QCOMPARE(entries(dir.path()), QStringList{QStringLiteral("out.json")});
+    }
+
+    // The network writer goes through the same path.
+    void networkSaveOnFullDisk()
+    {
+        QTemporaryDir dir;
+        const std::string path = dir.filePath("net.json").toStdString();
+        const network::NetworkLoad lenet = network::loadNetworkFile(ROOFLINE_EXAMPLES_DIR "/amaix/resnet50.json");
+        QVERIFY2(lenet.network, lenet.diagnostics.toString().c_str());
+        writePlain(path, "previous");
+        Diagnostics d;
+        bool saved = true;
+        {
+            FileSizeLimit limit(1024);
+            if (!limit.ok())
+                QSKIP("cannot set RLIMIT_FSIZE here");
+            saved = network::saveNetworkFile(*lenet.network, path, d);
+        }
+        QVERIFY(!saved);
+        QVERIFY2(d.toString().find(path + ": cannot write the file: File too large") != std::string::npos,
+                 d.toString().c_str());
+        QCOMPARE(readAll(path), std::string("previous"));
+        QCOMPARE(entries(dir.path()), QStringList{QStringLiteral("net.json")});
+    }
+
+    // A real full disk: a 64 KiB tmpfs (needs root; skipped elsewhere).
+    void fullTmpfs()
+    {
+        QTemporaryDir dir;
+        const std::string mountPoint = dir.path().toStdString();
+        if (::geteuid() != 0 || ::mount("tmpfs", mountPoint.c_str(), "tmpfs", 0, "size=64k") != 0)
+            QSKIP("cannot mount a small tmpfs here (not root, or not allowed)");
+        const std::string path = mountPoint + "/export.pdf";
+        writePlain(path, "the previous export");
+        const std::string error = writeFileAtomically(path, std::string(1 << 20, 'x'));
+        const std::string kept = readAll(path);
+        const QStringList left = entries(dir.path());
+        ::umount(mountPoint.c_str());
+        QVERIFY2(error.rfind(path + ": cannot write the file: No space left on device", 0) == 0, error.c_str());
+        QCOMPARE(kept, std::string("the previous export"));
+        QCOMPARE(left, QStringList{QStringLiteral("export.pdf")});
+    }
+};
+
+QTEST_GUILESS_MAIN(TestAtomicFile)
+#include "tst_atomicfile.moc"
