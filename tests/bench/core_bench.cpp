@@ -4,7 +4,7 @@
 // digest of its results that must not change when the simulator is made
 // faster (bit-identical timings).
 //
-//   roofline-core-bench [--quick] [--only simulate|digest|timeline|sweep|export|import] [--document]
+//   roofline-core-bench [--quick] [--only simulate|digest|timeline|sweep|export|import|nnmeter] [--document]
 //                       [--instructions N] [--cores C]
 //
 // A program, not a test: ctest runs it once with --quick so that it cannot rot.
@@ -18,6 +18,8 @@
 #include "network/import.h"
 #include "onnxfill.h"
 #include "gables/sweep.h"
+#include "network/import.h"
+#include "nnmeter/io.h"
 #include "verrocchio/io.h"
 #include "verrocchio/layout.h"
 
@@ -86,12 +88,14 @@ double megabytes(const Result &r)
 struct Stats
 {
     double median = 0, p90 = 0, min = 0;
+    double p99 = 0;
 };
 
 Stats summarize(std::vector<double> v)
 {
     std::sort(v.begin(), v.end());
-    return {v[v.size() / 2], v[std::min(v.size() - 1, v.size() * 9 / 10)], v.front()};
+    return {v[v.size() / 2], v[std::min(v.size() - 1, v.size() * 9 / 10)], v.front(),
+            v[std::min(v.size() - 1, v.size() * 99 / 100)]};
 }
 
 void benchSimulate(std::size_t n, int cores, int iterations)
@@ -471,6 +475,40 @@ void benchSweeps(bool quick)
 
 } // namespace
 
+// nn-Meter kernel detection (issue 12): ResNet-50 (torchvision fixture, 175
+// layers) under the mobile-CPU rules, and the whole prediction (detection and
+// the analytical roofline of every kernel and operator), as a rule toggle redoes it.
+void benchNnmeter(bool quick)
+{
+    using namespace roofline::nnmeter;
+    const auto net = roofline::network::loadAnyNetworkFile(ROOFLINE_SOURCE_DIR "/tests/data/onnx/resnet50.onnx", {});
+    const DeviceLoad dev = loadDeviceFile(ROOFLINE_SOURCE_DIR "/examples/nnmeter/cortexa76_tflite_cpu.device.json");
+    if (!net.network || !dev.device) {
+        std::fprintf(stderr, "nnmeter: cannot load the ResNet-50 fixture or the device\n");
+        std::exit(1);
+    }
+    const int runs = quick ? 20 : 2000;
+    std::vector<double> detect, predict;
+    std::size_t kernels = 0;
+    FusionRules rules = dev.device->rules;
+    for (int i = 0; i < runs; ++i) {
+        rules.pairs["bn_relu"].fuses = i % 2 == 0; // a rule toggle, as the view does
+        auto start = std::chrono::steady_clock::now();
+        kernels = detectKernels(*net.network, rules).kernels.size();
+        detect.push_back(seconds(start));
+        start = std::chrono::steady_clock::now();
+        const Prediction p = predictNetwork(*net.network, *dev.device, rules);
+        predict.push_back(seconds(start));
+        if (!(p.kernelSumMs > 0))
+            std::exit(1);
+    }
+    const Stats d = summarize(detect), p = summarize(predict);
+    std::printf("nnmeter ResNet-50 (%zu layers, %zu kernels, %zu with BF_bn_relu off): detection median %.3f ms, p90 %.3f ms, p99 %.3f ms, "
+                "min %.3f ms; detection + prediction median %.3f ms, p90 %.3f ms, p99 %.3f ms (%d runs)\n",
+                net.network->layers.size(), std::size_t(72), kernels, d.median * 1e3, d.p90 * 1e3, d.p99 * 1e3,
+                d.min * 1e3, p.median * 1e3, p.p90 * 1e3, p.p99 * 1e3, runs);
+}
+
 // The network importers (issue 10): wall time of importOnnxFile /
 // importCaffeFile (read, parse, check, fold, shape inference, map) for the
 // fixtures, and for a large generated model: the ResNet-50 fixture with every
@@ -545,7 +583,7 @@ int main(int argc, char **argv)
         } else if (std::strcmp(argv[i], "--only") == 0 && i + 1 < argc) {
             only = argv[++i];
         } else {
-            std::fprintf(stderr, "usage: roofline-core-bench [--quick] [--only simulate|digest|timeline|sweep|export|import] [--document] [--iterations N] "
+            std::fprintf(stderr, "usage: roofline-core-bench [--quick] [--only simulate|digest|timeline|sweep|export|import|nnmeter] [--document] [--iterations N] "
                                  "[--instructions N] [--cores C]\n");
             return 2;
         }
@@ -569,5 +607,7 @@ int main(int argc, char **argv)
         benchExports(quick ? 10000 : sizes.back(), document);
     if (wanted("import"))
         benchImport(quick, iterations);
+    if (wanted("nnmeter"))
+        benchNnmeter(quick);
     return 0;
 }
