@@ -1,5 +1,6 @@
 #include "nnmeterview.h"
 
+#include "goalseekpanel.h"
 #include "nnmeterdocument.h"
 #include "nnmeterpanel.h"
 #include "nnmeterplot.h"
@@ -111,6 +112,17 @@ NnmeterView::NnmeterView(NnmeterDocument *document, QWidget *parent)
     m_bottomTabs->addTab(m_totals, tr("Totals"));
     m_bottomTabs->setTabToolTip(0, tr("Kernel sum (nn-Meter), operator sum and FLOPs estimate of the network"));
     m_bottomTabs->addTab(m_sensitivity, QString());
+    m_goalSeek = new GoalSeekPanel(this);
+    m_goalSeek->setTargets({{QStringLiteral("time"), tr("Kernel sum (latency)"), QStringLiteral("ms"), 1}});
+    m_goalSeek->setSeeker([this](const QString &, double target, const QString &pointer) {
+        return seekLatency(m_document->network(), m_document->device(), pointer.toStdString(), target);
+    });
+    m_goalSeek->setApplier([this](const QString &pointer, double value, QString *error) {
+        return applyOverride(pointer + QLatin1Char('=') + QString::number(value, 'g', 17), error);
+    });
+    m_bottomTabs->addTab(m_goalSeek, tr("Goal seek"));
+    m_bottomTabs->setTabToolTip(2, tr("The device number (peak, bandwidth, overhead, an efficiency) at which the kernel sum "
+                                      "reaches a latency"));
     setSensitivityStep(m_sensitivityStep);
     connect(m_bottomTabs, &QTabWidget::currentChanged, this, [this] { updateSensitivity(); });
 
@@ -258,6 +270,18 @@ void NnmeterView::refresh()
     if (!m_comparisonText.isEmpty())
         text += QStringLiteral("<br><i>%1</i>").arg(m_comparisonText.toHtmlEscaped());
     m_readout->setText(text);
+
+    const std::vector<NumberParameter> numbers = numberParameters(device);
+    if (int(numbers.size()) != m_goalSeekParameters) {
+        QList<GoalSeekPanel::Parameter> parameters;
+        for (const NumberParameter &n : numbers)
+            parameters.append({QString::fromStdString(n.pointer),
+                               n.unit.empty() ? QString::fromStdString(n.label)
+                                              : QStringLiteral("%1 (%2)").arg(QString::fromStdString(n.label), QString::fromStdString(n.unit))});
+        m_goalSeek->setParameters(parameters);
+        m_goalSeekParameters = int(numbers.size());
+    }
+    m_goalSeek->invalidate();
 
     updateSensitivity();
     m_plot->replot();
@@ -426,6 +450,29 @@ QStringList NnmeterView::exampleFiles() const
         if (path.endsWith(QLatin1String(".device.json")))
             files << path;
     return files;
+}
+
+QString NnmeterView::primer() const
+{
+    return tr(
+        "<h3>nn-Meter: a network's latency, kernel by kernel</h3>\n"
+        "<p><b>What the plot shows.</b> One bar per kernel, in the order the kernels run: its predicted latency\n"
+        "(µs or ms on the axis), coloured by kernel type (conv-bn-relu, add-relu, ...). A kernel is what the\n"
+        "backend fuses and runs as one: the tree on the left lists each kernel and the operators in it; click a bar\n"
+        "or a tree row to find the other. Below, <i>Totals</i> compares the kernel sum (nn-Meter's prediction) with\n"
+        "the sum over operators run one by one and with a FLOPs-proportional estimate: the gap is what fusion and\n"
+        "memory traffic change.</p>\n"
+        "<p><b>The controls.</b> The network (shipped, or ONNX, Caffe and JSON files you open), the device (its\n"
+        "peak P<sub>peak</sub>, bandwidth B<sub>peak</sub>, per-kernel overhead, efficiencies and learned predictors)\n"
+        "and the fusion rules: each BF_&lt;first&gt;_&lt;second&gt; check box says whether the backend fuses that\n"
+        "pair; multi-outbound and multi-inbound are the connection rules of seed Fig. 4; the units (SE, hswish,\n"
+        "channel shuffle, ...) collapse patterns first. Every toggle detects the kernels again at once.\n"
+        "<i>Sensitivity</i> shows which device number matters; <i>Goal seek</i> finds the one that reaches a latency.</p>\n"
+        "<p><b>Where the equations come from.</b> nn-Meter (Zhang et al., MobiSys 2021; seed 004): kernels are\n"
+        "detected by the backend's fusion rules (section 4), each kernel's latency is predicted and the model\n"
+        "latency is their sum (section 2.2). Here a kernel's latency is its roofline on the device,\n"
+        "overhead + max(FLOPs / (P<sub>peak</sub>·e<sub>compute</sub>), bytes / (B<sub>peak</sub>·e<sub>memory</sub>)),\n"
+        "or a learned random forest when the device has one. Our readings of the seed: docs/models/nnmeter.md.</p>\n");
 }
 
 bool NnmeterView::openFile(const QString &path, QString *error, QStringList *warnings)

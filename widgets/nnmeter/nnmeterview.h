@@ -21,6 +21,7 @@ class QTreeWidgetItem;
 
 namespace studio {
 
+class GoalSeekPanel;
 class NnmeterDocument;
 class NnmeterPanel;
 class NnmeterPlot;
@@ -37,6 +38,7 @@ public:
     QString title() const override;
     QStringList formatIds() const override; // nn-Meter devices and fusion rules
     QStringList exampleFiles() const override;
+    QString primer() const override;
     bool openFile(const QString &path, QString *error, QStringList *warnings) override;
     QString filePath() const override; // the device's file
     bool isModified() const override;
@@ -63,6 +65,7 @@ public:
     SensitivityChart *sensitivityChart() const { return m_sensitivity; }
     const std::vector<roofline::nnmeter::Sensitivity> &sensitivityRows() const { return m_sensitivityRows; }
     QTabWidget *bottomTabs() const { return m_bottomTabs; }
+    GoalSeekPanel *goalSeekPanel() const { return m_goalSeek; }
     QLabel *readout() const { return m_readout; }
     QLabel *messageLabel() const { return m_message; }
     SnapshotBar *snapshotBar() const { return m_snapshotBar; }
@@ -93,6 +96,8 @@ private:
     QTreeWidget *m_tree = nullptr;
     QCustomPlot *m_totals = nullptr;
     SensitivityChart *m_sensitivity = nullptr;
+    GoalSeekPanel *m_goalSeek = nullptr;
+    int m_goalSeekParameters = -1; // how many the panel lists (the device's efficiencies add some)
     QTabWidget *m_bottomTabs = nullptr;
     QLabel *m_readout = nullptr;
     QLabel *m_message = nullptr;

@@ -7,6 +7,7 @@
 // it tests one group of features.
 #pragma once
 
+#include "goalseekpanel.h"
 #include "mainwindow.h"
 #include "nnmeterdocument.h"
 #include "nnmeterpanel.h"

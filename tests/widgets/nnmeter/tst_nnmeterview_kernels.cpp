@@ -175,6 +175,27 @@ private slots:
         QVERIFY(!view.applyOverride(QStringLiteral("/bandwidth_gbps=-3"), &error));
         QVERIFY2(error.contains(QStringLiteral("/bandwidth_gbps")) && error.contains(QStringLiteral("above 0")), qPrintable(error));
     }
+
+    void goalSeekFindsThePeak()
+    {
+        NnmeterView view(new NnmeterDocument);
+        GoalSeekPanel *panel = view.goalSeekPanel();
+        const double target = 0.8 * view.prediction().kernelSumMs;
+        panel->valueBox()->setValue(target);
+        const int peak = panel->parameterBox()->findData(QStringLiteral("/peak_gflops"));
+        QVERIFY(peak >= 0);
+        panel->parameterBox()->setCurrentIndex(peak);
+        QTest::mouseClick(panel->seekButton(), Qt::LeftButton);
+        QVERIFY2(panel->lastResult().found(), panel->lastResult().message.c_str());
+        const double expected = seekLatency(view.document()->network(), view.document()->device(), "/peak_gflops",
+                                            panel->valueBox()->value()).value;
+        QCOMPARE(panel->lastResult().value, expected);
+        QTest::mouseClick(panel->applyButton(), Qt::LeftButton);
+        view.flushPendingUpdate();
+        QCOMPARE(view.document()->device().peakGflops, expected);
+        ROOFLINE_COMPARE_REL(view.prediction().kernelSumMs, panel->valueBox()->value(), 1e-5);
+        QCOMPARE(view.undoStack()->count(), 1);
+    }
 };
 
 QTEST_MAIN(TestNnmeterViewKernels)
