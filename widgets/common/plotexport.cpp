@@ -1,6 +1,8 @@
 #include "plotexport.h"
 
 #include "common/atomicfile.h"
+#include "plotstyle.h"
+#include "svgexport.h"
 
 #include <qcustomplot.h>
 
@@ -8,7 +10,6 @@
 #include <QBuffer>
 #include <QFile>
 #include <QPixmap>
-#include <QSvgGenerator>
 
 namespace studio {
 
@@ -40,6 +41,8 @@ bool exportPlot(QCustomPlot *plot, const QString &path, ExportFormat format, con
                         .arg(options.width)
                         .arg(options.height));
 
+    applyPlotTheme(plot); // exports are drawn in the chosen theme
+
     // Rendered into memory, then written through saveFileAtomically() (the
     // core's AtomicFile: temporary file, sync, rename), so a failed export
     // never leaves a truncated file where a good one was. Not QSaveFile: Qt
@@ -48,21 +51,8 @@ bool exportPlot(QCustomPlot *plot, const QString &path, ExportFormat format, con
     bool ok = false;
     switch (format) {
     case ExportFormat::Svg: {
-        QBuffer buffer(&bytes);
-        if (!buffer.open(QIODevice::WriteOnly))
-            break;
-        QSvgGenerator generator;
-        generator.setOutputDevice(&buffer);
-        generator.setSize(QSize(options.width, options.height));
-        generator.setViewBox(QRect(0, 0, options.width, options.height));
-        // QSvgGenerator writes both verbatim: a "<" or "&" in a model's name would break the XML.
-        generator.setTitle(options.title.toHtmlEscaped());
-        generator.setDescription(options.description.toHtmlEscaped());
-        QCPPainter painter;
-        if (painter.begin(&generator)) {
-            plot->toPainter(&painter, options.width, options.height);
-            ok = painter.end();
-        }
+        bytes = plotToSvg(plot, options);
+        ok = !bytes.isEmpty();
         break;
     }
     case ExportFormat::Png: {
