@@ -15,6 +15,7 @@ PACKAGES=(
     libonnx-dev libprotobuf-dev protobuf-compiler libonnx-testdata
     libeigen3-dev
     fonts-dejavu-core
+    librsvg2-bin
     desktop-file-utils appstream dpkg-dev file
     clang-14 libclang-rt-14-dev
 )
