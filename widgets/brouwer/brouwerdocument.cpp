@@ -10,6 +10,7 @@
 #include <QJsonArray>
 #include <QUndoStack>
 
+#include <algorithm>
 #include <cmath>
 
 namespace studio {
@@ -231,6 +232,7 @@ bool BrouwerDocument::loadMeasurements(const QStringList &paths, QString *error,
     auto measured = std::make_shared<BrouwerMeasurements>();
     if (m_state.measured)
         *measured = *m_state.measured;
+    std::vector<MeasuredRow> added;
     for (const QString &path : paths) {
         BrouwerMeasurements::File file{path, {}};
         if (!readBytes(path, &file.text, error))
@@ -247,18 +249,14 @@ bool BrouwerDocument::loadMeasurements(const QStringList &paths, QString *error,
             return false;
         }
         appendWarnings(load.diagnostics, warnings);
+        added.insert(added.end(), load.rows.begin(), load.rows.end());
         measured->rows.insert(measured->rows.end(), load.rows.begin(), load.rows.end());
         measured->files.push_back(std::move(file));
     }
+    // Rows that match no known layer are reported (as roofline-cli brouwer-fit does), not refused.
+    appendWarnings(buildObservations(added, namedNetworks(), m_state.params.bytesPerElement).diagnostics, warnings);
     BrouwerState next = m_state;
     next.measured = std::move(measured);
-    const Observations obs = [&] {
-        std::swap(m_state, next);
-        Observations o = observations();
-        std::swap(m_state, next);
-        return o;
-    }();
-    appendWarnings(obs.diagnostics, warnings);
     const bool wasClean = m_undoStack->isClean();
     commit(next, QString(), true,
            paths.size() == 1 ? tr("Open measurements %1").arg(QFileInfo(paths.front()).fileName())

@@ -291,15 +291,10 @@ BrouwerCurvePlot::BrouwerCurvePlot(QWidget *parent)
     f.setPointSize(9);
     f.setBold(true);
     m_label->setFont(f);
+    // Top right: the total falls as memory grows, so that corner is above the curve
+    // (a flat curve sits mid-height: the y range leaves room above it).
     legend->setVisible(true);
-    legend->setFillOrder(QCPLegend::foColumnsFirst);
-    legend->setWrap(2);
-    legend->setBorderPen(Qt::NoPen);
-    axisRect()->insetLayout()->take(legend);
-    plotLayout()->insertRow(1);
-    plotLayout()->addElement(1, 0, legend);
-    legend->setMargins(QMargins(4, 0, 4, 0));
-    plotLayout()->setRowStretchFactor(1, 0.001);
+    axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
 }
 
 void BrouwerCurvePlot::setCurve(const Curve &curve, bool smeared, const QString &title)

@@ -1,5 +1,6 @@
 #include "brouwerview.h"
 
+#include "brouwer/goalseek.h"
 #include "brouwer/io.h"
 #include "common/jsonreader.h"
 #include "network/io.h"
@@ -10,6 +11,7 @@
 #include "brouwertables.h"
 #include "cachedlabel.h"
 #include "fasttextdelegate.h"
+#include "goalseekpanel.h"
 #include "resources.h"
 #include "sensitivitychart.h"
 #include "snapshotbar.h"
@@ -117,6 +119,10 @@ BrouwerView::BrouwerView(BrouwerDocument *document, QWidget *parent)
     m_curve = new BrouwerCurvePlot(plots);
     plots->addWidget(m_bars);
     plots->addWidget(m_curve);
+    // Fixed minimums: a plot's own hint follows its legend and tick labels, and
+    // must never make the window wider than the screen (1280 px and up).
+    m_bars->setMinimumSize(260, 200);
+    m_curve->setMinimumSize(240, 200);
     plots->setStretchFactor(0, 3);
     plots->setStretchFactor(1, 2);
     plots->setChildrenCollapsible(false);
@@ -125,6 +131,7 @@ BrouwerView::BrouwerView(BrouwerDocument *document, QWidget *parent)
     layersLayout->addWidget(plots);
     m_tabs->addTab(m_layersTab, tr("Layers and memory"));
     m_scatter = new BrouwerScatterPlot(this);
+    m_scatter->setMinimumSize(260, 200);
     m_tabs->addTab(m_scatter, tr("Predicted vs measured"));
     m_sensitivity = new SensitivityChart(this);
     m_tabs->addTab(m_sensitivity, QString());
@@ -162,6 +169,19 @@ BrouwerView::BrouwerView(BrouwerDocument *document, QWidget *parent)
     m_tableTabs = new QTabWidget(this);
     m_tableTabs->addTab(m_layerTable, tr("Layers"));
     m_tableTabs->addTab(m_coefficients, tr("Coefficients"));
+    // Goal seek: the least memory at which the total time reaches a target.
+    m_goalSeek = new GoalSeekPanel(this);
+    m_goalSeek->setTargets({{QStringLiteral("total"), tr("Total time"), QStringLiteral("ms"), 1}});
+    m_goalSeek->setParameters({{QStringLiteral("/memory"), tr("Available memory")}});
+    m_goalSeek->setSeeker([this](const QString &, double target, const QString &) {
+        const BrouwerState &s = m_document->state();
+        return seekMemory(*s.device, s.network->layers, s.params, target, s.smeared, BrouwerDocument::kMinMemory,
+                          BrouwerDocument::kMaxMemory);
+    });
+    m_goalSeek->setApplier([this](const QString &pointer, double value, QString *error) {
+        return applyOverride(pointer + QLatin1Char('=') + QString::number(value, 'f', 0), error);
+    });
+    m_tableTabs->addTab(m_goalSeek, tr("Goal seek"));
 
     m_message = new QLabel(this);
     m_message->setWordWrap(true);
@@ -322,6 +342,7 @@ void BrouwerView::refresh()
         refreshStructure();
     }
     m_panel->refresh();
+    m_goalSeek->invalidate();
     m_result = roofline::brouwer::evaluate(*m_device, *m_layers, s.params);
     const bool smeared = s.smeared;
     updateComparison();
@@ -714,6 +735,27 @@ QString BrouwerView::summary() const
              msText(m_result.totalMs(s.smeared)))
         .arg(m_result.swappingLayers)
         .arg(m_result.layers.size());
+}
+
+QString BrouwerView::primer() const
+{
+    return tr(
+        "<h3>Brouwer: inference time under a memory limit</h3>\n"
+        "<p><b>What the plot shows.</b> Left: every layer of the network in execution order, its loading time\n"
+        "(light) and execution time (dark) stacked, blue when the layer fits in the available memory (standard\n"
+        "regime) and orange when it does not (swapping regime); hatched parts use a regime the device is not\n"
+        "calibrated for. Right: the network's total time against the available memory (log-log), a circle at each\n"
+        "knee (below it one more layer swaps) and the current memory in red. <i>Predicted vs measured</i> compares\n"
+        "the device with measured per-layer times (MAPE, R²).</p>\n"
+        "<p><b>The controls.</b> The network and the device (calibrated coefficients), the available memory\n"
+        "(16 MiB – 16 GiB, logarithmic; type 256MB for an exact value), the bytes per element, the smeared\n"
+        "back-transform, measured times (EdgeCaffe's CSV or ours), and a fit panel that fits a device on them in\n"
+        "the background. <i>Goal seek</i> finds the least memory that reaches a total time.</p>\n"
+        "<p><b>Where the equations come from.</b> H. Brouwer, <i>Modeling Inference Time of Deep Neural Networks on\n"
+        "Memory-constrained Systems</i> (seed 002): required memory = (inputs + parameters + outputs) × bytes per\n"
+        "element and overflow F = what does not fit (§3.1); per category and regime log t = a + b·log x (+ c·log F)\n"
+        "(§3.2, Table 2) or a LASSO over products of the basic features (§3.3), fitted in log space (§4.3).\n"
+        "Details and how our EdgeCaffe fit compares with the seed: docs/models/brouwer.md.</p>\n");
 }
 
 void BrouwerView::resetZoom()

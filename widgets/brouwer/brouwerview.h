@@ -31,6 +31,7 @@ class BrouwerFitPanel;
 class BrouwerLayerModel;
 class BrouwerPanel;
 class BrouwerScatterPlot;
+class GoalSeekPanel;
 class SensitivityChart;
 class SnapshotBar;
 
@@ -44,6 +45,7 @@ public:
     QString title() const override;
     QStringList formatIds() const override;
     QStringList exampleFiles() const override;
+    QString primer() const override;
     bool claimsFile(const QString &path) const override; // measured CSVs, by their header
     bool openFile(const QString &path, QString *error, QStringList *warnings) override;
     QString filePath() const override; // the device's file
@@ -77,6 +79,7 @@ public:
     QTableView *layerTable() const { return m_layerTable; }
     BrouwerLayerModel *layerModel() const { return m_layerModel; }
     QTableWidget *coefficientTable() const { return m_coefficients; }
+    GoalSeekPanel *goalSeekPanel() const { return m_goalSeek; }
     SnapshotBar *snapshotBar() const { return m_snapshotBar; }
     QLabel *comparisonLabel() const { return m_comparisonLabel; }
     QLabel *messageLabel() const { return m_message; }
@@ -124,6 +127,7 @@ private:
     BrouwerLayerModel *m_layerModel = nullptr;
     QSortFilterProxyModel *m_layerProxy = nullptr;
     QTableWidget *m_coefficients = nullptr;
+    GoalSeekPanel *m_goalSeek = nullptr;
     SnapshotBar *m_snapshotBar = nullptr;
     QLabel *m_comparisonLabel = nullptr;
     QLabel *m_message = nullptr;

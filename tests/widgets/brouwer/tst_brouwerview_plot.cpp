@@ -3,11 +3,25 @@
 // Helpers: brouwerviewtesting.h.
 #include "brouwerviewtesting.h"
 
+#include "goalseekpanel.h"
+
 class TestBrouwerViewPlot : public QObject
 {
     Q_OBJECT
 private slots:
     void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+
+    // The view never makes the window wider than a 1280-pixel screen.
+    void fitsOnA1280Screen()
+    {
+        MainWindow window;
+        window.show();
+        BrouwerView *view = brouwerView(window);
+        window.setCurrentView(view);
+        QApplication::processEvents();
+        QVERIFY2(view->minimumSizeHint().width() <= 1200, qPrintable(QString::number(view->minimumSizeHint().width())));
+        QVERIFY2(window.minimumSizeHint().width() <= 1280, qPrintable(QString::number(window.minimumSizeHint().width())));
+    }
 
     void startsWithAgeNetOnOurFit()
     {
@@ -173,6 +187,31 @@ private slots:
         doc->restoreSnapshot(pinned);
         view->flushPendingUpdate();
         ROOFLINE_COMPARE_REL(view->result().totalMs(false), baseline, 1e-12);
+    }
+
+    // Goal seek through its tab: the least memory for a total time, applied as one step.
+    void goalSeekFindsTheKnee()
+    {
+        MainWindow window;
+        BrouwerView *view = brouwerView(window);
+        BrouwerDocument *doc = view->document();
+        doc->selectDevice(deviceIndex(*doc, QStringLiteral("seed-table2-fe.json")));
+        doc->setAvailableBytes(20.0 * 1024 * 1024);
+        view->flushPendingUpdate();
+        QVERIFY(view->result().swappingLayers == 1);
+        const double fits = evaluate(*doc->device(), doc->network()->layers, {1e9, 4}).totalMs(false);
+        GoalSeekPanel *panel = view->goalSeekPanel();
+        panel->valueBox()->setValue(fits * 1.5);
+        QTest::mouseClick(panel->seekButton(), Qt::LeftButton);
+        QVERIFY2(panel->lastResult().found(), panel->lastResult().message.c_str());
+        QVERIFY(std::abs(panel->lastResult().value - 9653632.0 * 4) <= 1);
+        QVERIFY(panel->resultLabel()->text().contains(QStringLiteral("36.83 MiB")));
+        const int steps = doc->undoStack()->count();
+        QTest::mouseClick(panel->applyButton(), Qt::LeftButton);
+        view->flushPendingUpdate();
+        QCOMPARE(doc->undoStack()->count(), steps + 1);
+        QCOMPARE(view->result().swappingLayers, 0);
+        QVERIFY(view->result().totalMs(false) <= fits * 1.5);
     }
 
     void setOverrideAndSensitivity()

@@ -76,7 +76,10 @@ private slots:
         }
         auto *corner = qobject_cast<QToolButton *>(qobject_cast<QTabWidget *>(window.centralWidget())->cornerWidget(Qt::TopRightCorner));
         QVERIFY(corner);
-        window.setCurrentView(window.views().back());
+        for (ModelView *view : window.views()) {
+            if (view->title().contains(QStringLiteral("Verrocchio")))
+                window.setCurrentView(view);
+        }
         QTest::mouseClick(corner, Qt::LeftButton);
         QVERIFY(window.lastHelpDialog());
         QTRY_VERIFY(window.lastHelpDialog()->isVisible());
