@@ -26,6 +26,8 @@
 #include <QDialog>
 #include "timelinedocument.h"
 #include "timelineview.h"
+#include "nnmeterdocument.h"
+#include "nnmeterview.h"
 
 #include <nlohmann/json.hpp>
 
@@ -101,6 +103,7 @@ MainWindow::MainWindow(QWidget *parent)
     addView(m_gablesView);
     addView(new AmaixView(new AmaixDocument(this), this));
     addView(new TimelineView(new TimelineDocument(this), this)); // Verrocchio
+    addView(new NnmeterView(new NnmeterDocument(this), this));   // nn-Meter kernels
     addView(new BrouwerView(new BrouwerDocument(this), this));
 
     connect(m_tabs, &QTabWidget::currentChanged, this, [this] {
