@@ -32,8 +32,8 @@ const char *kUsage = R"(Usage: roofline-cli kernel-lab --out DIR [OPTIONS]
   detect its fusion rules (every operator pair alone and fused, seed eq. 1),
   sample kernel configurations adaptively and train one XGBoost random forest
   per kernel kind, and run whole networks to compare prediction and measurement.
-  Writes into DIR: onednn_cpu.rules.json, onednn_cpu.device.json,
-  onednn_cpu.<kind>.forest.json and measurements.csv (each atomically).
+  Writes into DIR: onednn_cpu.rules.json, onednn_cpu.device.json and, in
+  DIR/onednn_cpu/, <kind>.forest.json and measurements.csv (each atomically).
   --out DIR                folder for the files (created if missing)
   --budget DURATION        time for the whole run: 90s, 10m, 1h (default 10m)
   --kernels LIST           kernel kinds to train, comma-separated (default all:

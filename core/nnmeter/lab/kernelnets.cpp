@@ -85,25 +85,31 @@ Network operatorNetwork(const std::string &op, const Shape &input)
     return finish(std::move(net));
 }
 
-Network pairNetwork(const std::string &first, const std::string &second, const Shape &input)
+Network chainNetwork(const std::vector<std::string> &ops, const Shape &input)
 {
     Network net;
-    net.name = first + "-" + second;
+    for (const std::string &op : ops)
+        net.name += (net.name.empty() ? "" : "-") + op;
     net.inputs.push_back({"x", input});
-    if (needsSecondInput(first))
-        net.inputs.push_back({"y", input});
-    net.layers.push_back(makeLayer(first, -1, input, -2));
-    net = finish(std::move(net));
-    const Shape mid = net.layers[0].output;
-    int extra = 0;
-    if (needsSecondInput(second)) {
-        net.inputs.push_back({"z", mid});
-        extra = -int(net.inputs.size());
+    Shape in = input;
+    for (std::size_t i = 0; i < ops.size(); ++i) {
+        int extra = 0;
+        if (needsSecondInput(ops[i])) {
+            net.inputs.push_back({"y" + std::to_string(i), in});
+            extra = -int(net.inputs.size());
+        }
+        Layer l = makeLayer(ops[i], i == 0 ? -1 : int(i) - 1, in, extra);
+        l.name = ops[i] + std::to_string(i + 1);
+        net.layers.push_back(l);
+        net = finish(std::move(net));
+        in = net.layers.back().output;
     }
-    Layer l = makeLayer(second, 0, mid, extra);
-    l.name = second + "2";
-    net.layers.push_back(l);
-    return finish(std::move(net));
+    return net;
+}
+
+Network pairNetwork(const std::string &first, const std::string &second, const Shape &input)
+{
+    return chainNetwork({first, second}, input);
 }
 
 const std::vector<std::string> &sampleKinds()

@@ -26,6 +26,9 @@ network::Network operatorNetwork(const std::string &op, const network::Shape &in
 // concat is a second network input). `second` alone runs on first's output
 // shape: operatorNetwork(second, result.layers[0].output).
 network::Network pairNetwork(const std::string &first, const std::string &second, const network::Shape &input);
+// Operators in a row, each reading the one before (add, mul and concat read an
+// extra network input besides): pairNetwork() is chainNetwork({first, second}).
+network::Network chainNetwork(const std::vector<std::string> &ops, const network::Shape &input);
 
 // A kernel configuration of one kind (the features a predictor reads, before
 // FLOPs and parameters, which follow from them).

@@ -113,8 +113,9 @@ struct LabResult
 
 LabResult runKernelLab(const LabOptions &options, const LabControl &control = {});
 
-// The files of a lab run, by name: "<prefix>.rules.json", "<prefix>.device.json",
-// "<prefix>.<kind>.forest.json" and "measurements.csv" (contents, not written).
+// The files of a lab run, by path relative to the output folder:
+// "<prefix>.rules.json", "<prefix>.device.json" and, in a folder of their own,
+// "<prefix>/<kind>.forest.json" and "<prefix>/measurements.csv" (contents, not written).
 std::map<std::string, std::string> labFiles(const LabResult &result, const std::string &prefix = "onednn_cpu");
 std::string measurementsCsv(const LabResult &result);
 // Writes labFiles() into `directory` (created if missing), each through

@@ -651,6 +651,24 @@ TimingStats timeRepeated(const std::function<void()> &run, const RunOptions &opt
     auto cancelled = [&] { return cancel && cancel->load(std::memory_order_relaxed); };
     for (int i = 0; i < options.warmup && !cancelled(); ++i)
         run();
+    if (options.flushBytes > 0) {
+        static thread_local std::vector<char> junk;
+        junk.resize(options.flushBytes);
+        std::vector<double> samples;
+        for (int r = 0; r < std::max(options.repetitions, 1) && !cancelled(); ++r) {
+            for (std::size_t i = 0; i < junk.size(); i += 64)
+                junk[i] = char(junk[i] + 1);
+            const auto start = Clock::now();
+            run();
+            samples.push_back(ms(Clock::now() - start));
+        }
+        if (samples.empty()) {
+            const auto start = Clock::now();
+            run();
+            samples.push_back(ms(Clock::now() - start));
+        }
+        return summarize(samples);
+    }
     // Calibrate: how many runs make a sample last minSampleMs.
     const auto t0 = Clock::now();
     run();

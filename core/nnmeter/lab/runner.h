@@ -40,6 +40,11 @@ struct RunOptions
     int repetitions = 15;     // timed samples
     double minSampleMs = 0.2; // a sample repeats the work until it lasts this long (tiny kernels)
     int maxInner = 1000;      // at most this many runs per sample
+    // When > 0, every sample is one run preceded by writing this many bytes
+    // elsewhere (untimed), so the run starts with the caches holding other
+    // data, as a kernel does in the middle of a network; 0 times the kernel
+    // hot, run after run.
+    std::size_t flushBytes = 0;
 };
 
 // What the runner made of one kernel.

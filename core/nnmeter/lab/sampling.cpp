@@ -127,6 +127,8 @@ KernelConfig drawConfig(const std::string &kind, const Prior &prior, std::mt1993
         } else {
             c = builtin(kind, rng, limits.quick);
         }
+        if (c.kind == "dwconv") // one channel would be a plain convolution
+            c.cin = c.cout = std::max(c.cin, 2);
         if (configFlops(c) <= limits.maxFlops)
             return c;
     }
@@ -142,7 +144,7 @@ std::vector<KernelConfig> resampleAround(const KernelConfig &base, int count, st
         KernelConfig c = base;
         c.cin = clampChannels(base.cin * factor(rng), limits.quick);
         if (c.kind == "dwconv")
-            c.cout = c.cin;
+            c.cin = c.cout = std::max(c.cin, 2);
         else if (c.kind == "conv" || c.kind == "fc")
             c.cout = clampChannels(base.cout * factor(rng), limits.quick);
         if (c.kind == "add")

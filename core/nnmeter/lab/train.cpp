@@ -3,7 +3,9 @@
 #include <nlohmann/json.hpp>
 #include <xgboost/c_api.h>
 
+#include <charconv>
 #include <cmath>
+#include <cstdlib>
 #include <deque>
 #include <memory>
 
@@ -62,6 +64,17 @@ double number(const json &v)
     return v.is_string() ? std::stod(v.get<std::string>()) : v.get<double>();
 }
 
+// XGBoost keeps thresholds and leaf values as floats: the shortest decimal that
+// reads back as the same float is exact for XGBoost's comparisons and keeps the
+// forest files half as long as 17-digit doubles.
+double shortestFloat(double v)
+{
+    char buf[32];
+    const auto r = std::to_chars(buf, buf + sizeof buf - 1, float(v));
+    *r.ptr = '\0';
+    return std::strtod(buf, nullptr);
+}
+
 } // namespace
 
 std::optional<Forest> forestFromXgboostJson(const std::string &text, std::string &error)
@@ -70,7 +83,7 @@ std::optional<Forest> forestFromXgboostJson(const std::string &text, std::string
         const json model = json::parse(text);
         const json &learner = model.at("learner");
         Forest f;
-        f.base = number(learner.at("learner_model_param").at("base_score"));
+        f.base = shortestFloat(number(learner.at("learner_model_param").at("base_score")));
         const json &trees = learner.at("gradient_booster").at("model").at("trees");
         for (const json &t : trees) {
             const auto left = t.at("left_children").get<std::vector<int>>();
@@ -110,11 +123,11 @@ std::optional<Forest> forestFromXgboostJson(const std::string &text, std::string
                 const bool leaf = left[std::size_t(v)] < 0;
                 out.feature.push_back(leaf ? 0 : index[std::size_t(v)]);
                 // XGBoost keeps a leaf's value in split_conditions (learning rate applied).
-                out.threshold.push_back(leaf ? 0 : cond[std::size_t(v)]);
+                out.threshold.push_back(leaf ? 0 : shortestFloat(cond[std::size_t(v)]));
                 out.left.push_back(leaf ? -1 : newId[std::size_t(left[std::size_t(v)])]);
                 out.right.push_back(leaf ? -1 : newId[std::size_t(right[std::size_t(v)])]);
                 out.missingLeft.push_back(char(leaf ? 0 : defLeft[std::size_t(v)] != 0));
-                out.value.push_back(leaf ? cond[std::size_t(v)] : 0);
+                out.value.push_back(leaf ? shortestFloat(cond[std::size_t(v)]) : 0);
             }
             f.trees.push_back(std::move(out));
         }

@@ -454,7 +454,8 @@ private slots:
         QVERIFY(r.networks[0].predictedMs > 0);
         const auto files = labFiles(r);
         QCOMPARE(files.size(), std::size_t(5)); // rules, device, two forests, measurements
-        QVERIFY(files.at("measurements.csv").rfind("stage,name,kind,type,set,", 0) == 0);
+        QVERIFY(files.count("onednn_cpu/conv.forest.json"));
+        QVERIFY(files.at("onednn_cpu/measurements.csv").rfind("stage,name,kind,type,set,", 0) == 0);
 
         QTemporaryDir dir;
         const std::string out = dir.path().toStdString() + "/lab";
