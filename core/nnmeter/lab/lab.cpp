@@ -110,8 +110,10 @@ Timed timeNetwork(const Network &net, const FusionRules &rules, const std::strin
     const double once = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
     RunOptions o = runOptions(quick, once);
     if (cold && !quick) {
+        // Cold runs vary more than hot ones (other processes' memory traffic): more of them.
         o.flushBytes = kColdFlushBytes;
         o.warmup = 1;
+        o.repetitions = once > 20 ? 7 : 21;
     }
     t.stats = timeRepeated(run, o, cancel);
     t.ok = true;
@@ -301,7 +303,7 @@ LabResult runKernelLab(const LabOptions &opt, const LabControl &control)
     for (const std::string &k : kinds)
         weightLeft += kindWeight(k);
     const TrainOptions trainOptions = opt.quick ? TrainOptions{8, 4, 0.8, 0.8, 1, 1e-3, opt.seed, 1}
-                                                : TrainOptions{24, 7, 0.8, 0.8, 1, 1e-3, opt.seed, 1};
+                                                : TrainOptions{20, 6, 0.8, 0.8, 1, 1e-3, opt.seed, 1};
     for (const std::string &kind : opt.trainPredictors ? kinds : std::vector<std::string>{}) {
         if (control.cancelled())
             break;
@@ -487,7 +489,7 @@ LabResult runKernelLab(const LabOptions &opt, const LabControl &control)
 std::string measurementsCsv(const LabResult &r)
 {
     std::ostringstream s;
-    s.precision(6);
+    s.precision(5);
     s << "stage,name,kind,type,set,hw,cin,cout,ks,stride,cin2,mflops,kbytes,median_ms,iqr_ms,mad_ms,min_ms,reps,"
          "predicted_ms,primitives,note\n";
     auto timing = [&](const TimingStats &t) {
