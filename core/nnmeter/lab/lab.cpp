@@ -438,6 +438,15 @@ LabResult runKernelLab(const LabOptions &opt, const LabControl &control)
         out.samples.insert(out.samples.end(), samples.begin(), samples.end());
     }
     dev.rulesFile = "onednn_cpu.rules.json";
+    // Kinds without samples (se, softmax, ...) take the median efficiency of the sampled ones
+    // rather than 1, which would make their roofline a bound, not an estimate.
+    if (!dev.efficiency.empty()) {
+        std::vector<double> e;
+        for (const auto &[kind, eff] : dev.efficiency)
+            e.push_back(eff.compute);
+        const double m = quantile(e, 0.5);
+        dev.defaultEfficiency = Efficiency{m, m};
+    }
 
     // ---- 3. end-to-end: each network's kernels in sequence
     Device analytical = dev;
