@@ -16,6 +16,7 @@ PACKAGES=(
     libeigen3-dev
     libdnnl-dev ocl-icd-opencl-dev libxgboost-dev xgboost
     fonts-dejavu-core
+    librsvg2-bin
     desktop-file-utils appstream dpkg-dev file
     clang-14 libclang-rt-14-dev
 )

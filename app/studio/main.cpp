@@ -118,6 +118,11 @@ int main(int argc, char **argv)
                                                          "their data as CSV, inputs, index.html) and exit."),
                                           QStringLiteral("folder"));
     parser.addOption(exportBundle);
+    const QCommandLineOption theme(QStringLiteral("theme"),
+                                   QStringLiteral("light, dark or system: the window's and the plots' colours for this "
+                                                  "run, exports and screenshots included (default: Edit ▸ Preferences)."),
+                                   QStringLiteral("theme"));
+    parser.addOption(theme);
     const QCommandLineOption inputShape(QStringLiteral("input-shape"),
                                         QStringLiteral("Size of a symbolic input of an ONNX model named on the command "
                                                        "line, e.g. input=1x3x640x640 (as roofline-cli); without it the "
@@ -136,6 +141,21 @@ int main(int argc, char **argv)
     }
     studio::setCommandLineImport(importOptions.inputShapes, !headless);
 
+    studio::Preferences::Theme chosenTheme = studio::Preferences::load().theme;
+    if (parser.isSet(theme)) {
+        const QString t = parser.value(theme);
+        if (t == QLatin1String("light"))
+            chosenTheme = studio::Preferences::Theme::Light;
+        else if (t == QLatin1String("dark"))
+            chosenTheme = studio::Preferences::Theme::Dark;
+        else if (t == QLatin1String("system"))
+            chosenTheme = studio::Preferences::Theme::System;
+        else {
+            fail(QStringLiteral("--theme must be light, dark or system, got \"%1\"").arg(t));
+            return 2;
+        }
+    }
+
     int width = 1000, height = 700;
     if (parser.isSet(size)) {
         const auto m = QRegularExpression(QStringLiteral("^(\\d{1,5})x(\\d{1,5})$")).match(parser.value(size));
@@ -146,6 +166,7 @@ int main(int argc, char **argv)
         width = m.captured(1).toInt();
         height = m.captured(2).toInt();
     }
+    studio::applyTheme(chosenTheme); // before the window: its plots take the colours at once
     studio::MainWindow window;
     QStringList files = parser.positionalArguments();
     if (files.isEmpty())
@@ -216,7 +237,6 @@ int main(int argc, char **argv)
     // Interactive: the user's theme; the last session when wanted and no file was named;
     // the autosave of a run that ended abnormally; then keep autosaving.
     const studio::Preferences preferences = studio::Preferences::load();
-    studio::applyTheme(preferences.theme);
     if (preferences.restoreLastSession && parser.positionalArguments().isEmpty()
         && QFile::exists(studio::MainWindow::lastSessionPath())
         && !window.openSession(studio::MainWindow::lastSessionPath(), &error))

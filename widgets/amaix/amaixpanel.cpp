@@ -71,10 +71,10 @@ AmaixPanel::AmaixPanel(AmaixDocument *document, QWidget *parent)
     m_scaling = new QComboBox(modelBox);
     m_scaling->addItem(tr("general (1 op per MAC, 1 byte per element × width)"), int(ScalingModel::General));
     m_scaling->addItem(tr("nvdla (atoms, dark bandwidth, CBUF modes)"), int(ScalingModel::Nvdla));
-    m_scaling->setToolTip(tr("Scaling model of seed 000, section 3.3: general counts ops and bytes as written; "
+    m_scaling->setToolTip(tr("Scaling model of the AMAIX paper (section 3.3): general counts ops and bytes as written; "
                              "nvdla adds MAC-array fragmentation, atom padding, dark bandwidth and CBUF tiling."));
     m_refine = new QCheckBox(tr("Divide and conquer (warm-up, sequential one-group modes)"), modelBox);
-    m_refine->setToolTip(tr("Refined pipes (models.md 2.4): a warm-up phase, and modes 3 and 6 fetch then compute. "
+    m_refine->setToolTip(tr("Refined pipes (the AMAIX paper's divide and conquer, section 3.6): a warm-up phase, and modes 3 and 6 fetch then compute. "
                             "On or off, no unit."));
     m_coloring = new QComboBox(modelBox);
     m_coloring->addItem(tr("processing unit"));

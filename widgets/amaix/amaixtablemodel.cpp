@@ -168,7 +168,7 @@ QVariant AmaixTableModel::headerData(int section, Qt::Orientation orientation, i
         case Intensity: return tr("Operational intensity n_ops / d_total, operations per byte");
         case Performance: return tr("Attained performance n_ops / time, Gops/s");
         case Time: return tr("Time of the pipes this layer heads, microseconds");
-        case Mode: return tr("NVDLA convolution mode 1–6 (seed 000, section 3.4)");
+        case Mode: return tr("NVDLA convolution mode 1–6 (the AMAIX paper, section 3.4)");
         case Baseline: return tr("NVDLA performance-sheet estimate, microseconds (fused layers: 0)");
         case Measured: return tr("Measured time from the loaded CSV, microseconds");
         default: return {};

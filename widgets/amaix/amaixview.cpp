@@ -1,5 +1,8 @@
 #include "amaixview.h"
 
+#include "amaix/goalseek.h"
+#include "goalseekpanel.h"
+
 #include "amaix/baseline.h"
 #include "amaix/io.h"
 #include "amaixdocument.h"
@@ -53,6 +56,18 @@ AmaixView::AmaixView(AmaixDocument *document, QWidget *parent)
     m_tabs->addTab(m_sweep, tr("Sweep"));
     m_sensitivity = new SensitivityChart(this);
     m_tabs->addTab(m_sensitivity, QString());
+    m_goalSeek = new GoalSeekPanel(this);
+    m_goalSeek->setTargets({{QStringLiteral("fps"), tr("Frame rate"), QStringLiteral("FPS"), 1},
+                            {QStringLiteral("time"), tr("Time per inference"), QStringLiteral("ms"), 1e6}});
+    m_goalSeek->setSeeker([this](const QString &key, double target, const QString &pointer) {
+        return seekInference(m_document->network(), m_document->accelerator(), m_document->options(),
+                             pointer.toStdString(), target,
+                             key == QLatin1String("fps") ? InferenceTarget::Fps : InferenceTarget::TimeNs);
+    });
+    m_goalSeek->setApplier([this](const QString &pointer, double value, QString *error) {
+        return applyOverride(pointer + QLatin1Char('=') + QString::number(value, 'g', 17), error);
+    });
+    m_tabs->addTab(m_goalSeek, tr("Goal seek"));
     setSensitivityStep(m_sensitivityStep); // names the tab
 
     m_snapshotBar = new SnapshotBar(this);
@@ -238,6 +253,17 @@ void AmaixView::refresh()
         m_panel->rebuild();
         m_panelScroll->setMinimumWidth(m_panel->sizeHint().width() + 24);
         m_sweep->setParameters(m_panel->sliderPointers(), m_panel->sliderLabels(), m_panel->sliderIntegers());
+        {
+            // Goal seek varies the continuous numbers only (the clock, ops/cycle, bandwidths).
+            QList<GoalSeekPanel::Parameter> parameters;
+            const QStringList pointers = m_panel->sliderPointers(), labels = m_panel->sliderLabels();
+            const std::vector<bool> integers = m_panel->sliderIntegers();
+            for (qsizetype i = 0; i < pointers.size() && i < labels.size() && std::size_t(i) < integers.size(); ++i) {
+                if (!integers[std::size_t(i)])
+                    parameters.append({pointers[i], labels[i]});
+            }
+            m_goalSeek->setParameters(parameters);
+        }
         updateImportNotice();
         // Measured times by layer index, once per structure.
         m_measuredNs.clear();
@@ -255,6 +281,7 @@ void AmaixView::refresh()
     } else {
         m_panel->refreshValues();
     }
+    m_goalSeek->invalidate();
 
     bool fellBack = false; // the network's data type is not offered: the accelerator's default instead
     const Options options = m_document->evaluationOptions(&fellBack);
@@ -706,6 +733,26 @@ bool AmaixView::exportCsv(const QString &path, QString *error) const
         return false;
     }
     return true;
+}
+
+
+QString AmaixView::primer() const
+{
+    return tr(
+        "<h3>AMAIX: a DNN, layer by layer, on an accelerator</h3>\n"
+        "<p><b>What the plot shows.</b> Log-log axes: operational intensity (ops per byte) across, performance up.\n"
+        "The accelerator's units each draw a roofline (compute peak, memory bandwidth); every layer (or pipe of\n"
+        "layers that run together, e.g. convolution → bias → ReLU) is a marker at its intensity and the performance\n"
+        "it attains. The table lists each layer's operations, bytes, time and bound; click a row to find its\n"
+        "marker. The totals give the time per inference and the frame rate.</p>\n"
+        "<p><b>The controls.</b> The clock, each unit's operations per cycle, each memory's bandwidth, and, for\n"
+        "NVDLA, the MAC array (T<sub>k</sub>×T<sub>c</sub>), the convolution buffer and the bus width. <i>Sweep</i>\n"
+        "plots the time over one or two parameters; <i>Sensitivity</i> shows which matters most; <i>Goal seek</i>\n"
+        "finds the clock or bandwidth that reaches a frame rate or a time per inference.</p>\n"
+        "<p><b>Where the equations come from.</b> The AMAIX model (a generic analytical model for deep-learning\n"
+        "accelerators, NVDLA case study): per layer, performance = min(peak, intensity × bandwidth) and time =\n"
+        "operations / performance (section 2); NVDLA's scaling factors, tiling and convolution modes (sections\n"
+        "3.3–3.6). Details and the fidelity against the paper: docs/models/amaix.md.</p>\n");
 }
 
 } // namespace studio

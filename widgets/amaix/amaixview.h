@@ -25,6 +25,7 @@ class AmaixPanel;
 class AmaixPlot;
 class AmaixSweepPanel;
 class AmaixTableModel;
+class GoalSeekPanel;
 class SensitivityChart;
 class SnapshotBar;
 
@@ -39,6 +40,7 @@ public:
     QStringList formatIds() const override;
     QStringList textSuffixes() const override; // measured per-layer times (CSV)
     QStringList exampleFiles() const override;
+    QString primer() const override;
     bool openFile(const QString &path, QString *error, QStringList *warnings) override;
     QString filePath() const override; // the accelerator's file: what Save writes
     QList<QAction *> fileActions() const override { return {m_saveNetworkAction}; }
@@ -97,6 +99,9 @@ public:
 signals:
     void updated(); // after every coalesced evaluate + redraw
 
+public:
+    GoalSeekPanel *goalSeekPanel() const { return m_goalSeek; }
+
 private:
     void scheduleUpdate(bool structural);
     void refresh();
@@ -123,6 +128,7 @@ private:
     SnapshotBar *m_snapshotBar = nullptr;
     QLabel *m_comparisonLabel = nullptr;
     SensitivityChart *m_sensitivity = nullptr;
+    GoalSeekPanel *m_goalSeek = nullptr;
     QString m_comparisonText;
     roofline::amaix::SnapshotComparison m_comparison;
     std::vector<roofline::amaix::Sensitivity> m_sensitivityRows;

@@ -84,7 +84,18 @@ public:
     virtual QList<BundlePlot> bundlePlots(); // brings each plot up to date first
     virtual QList<BundleFile> bundleFiles() const { return {}; }
 
+    // Help ▸ Primer: what the plot shows, what each control means, where the
+    // equations come from (HTML).
+    virtual QString primer() const { return {}; }
+
+    // File ▸ Open Recent's list, for the view's empty state.
+    virtual void setRecentFiles(const QStringList &paths) { Q_UNUSED(paths); }
+
 signals:
+    // From the view's empty state: open this file (an example or a recent one),
+    // or show the open dialog.
+    void openRequested(const QString &path);
+    void openDialogRequested();
     void summaryChanged();
     void modifiedChanged(bool modified);
     void filePathChanged();

@@ -3,6 +3,8 @@
 #include <QDoubleSpinBox>
 #include <QGridLayout>
 #include <QLabel>
+#include <QMouseEvent>
+#include <QStyle>
 #include <QSignalBlocker>
 #include <QSlider>
 
@@ -35,6 +37,7 @@ double SliderScale::toValue(int position) const
 ParameterSlider::ParameterSlider(const QString &label, const QString &unit, SliderScale scale, int decimals,
                                  QWidget *parent)
     : QWidget(parent)
+    , m_fullScale(scale)
     , m_scale(scale)
     , m_label(new QLabel(label, this))
     , m_slider(new QSlider(Qt::Horizontal, this))
@@ -47,7 +50,10 @@ ParameterSlider::ParameterSlider(const QString &label, const QString &unit, Slid
     m_spinBox->setKeyboardTracking(false);
     if (!unit.isEmpty())
         m_spinBox->setSuffix(QLatin1Char(' ') + unit);
-    m_spinBox->setMinimumWidth(m_spinBox->fontMetrics().horizontalAdvance(QStringLiteral("000000.000 Gops/s")));
+    // Fixed: wide enough for seven digits, the decimals and the unit, whatever the value.
+    m_spinBox->setFixedWidth(m_spinBox->fontMetrics().horizontalAdvance(
+                                 QStringLiteral("0000000.") + QString(decimals, QLatin1Char('0')) + QLatin1Char(' ') + unit)
+                             + 34);
     if (m_scale.logarithmic)
         m_spinBox->setStepType(QAbstractSpinBox::AdaptiveDecimalStepType);
     m_label->setBuddy(m_spinBox);
@@ -62,7 +68,11 @@ ParameterSlider::ParameterSlider(const QString &label, const QString &unit, Slid
 
     connect(m_slider, &QSlider::valueChanged, this, &ParameterSlider::onSliderMoved);
     connect(m_slider, &QSlider::sliderPressed, this, &ParameterSlider::dragStarted);
-    connect(m_slider, &QSlider::sliderReleased, this, &ParameterSlider::dragFinished);
+    connect(m_slider, &QSlider::sliderReleased, this, [this] {
+        recentre();
+        emit dragFinished();
+    });
+    m_slider->installEventFilter(this);
     connect(m_spinBox, &QDoubleSpinBox::valueChanged, this, &ParameterSlider::onSpinBoxChanged);
     setValue(m_scale.minimum);
 }
@@ -74,18 +84,79 @@ void ParameterSlider::setValue(double value)
     m_value = value;
     const QSignalBlocker blockSlider(m_slider);
     const QSignalBlocker blockSpin(m_spinBox);
+    if (!m_slider->isSliderDown())
+        recentre();
     m_slider->setValue(m_scale.toPosition(value));
     m_spinBox->setValue(value);
 }
 
 void ParameterSlider::setScale(SliderScale scale)
 {
+    m_fullScale = scale;
     m_scale = scale;
     const QSignalBlocker blockSlider(m_slider);
     const QSignalBlocker blockSpin(m_spinBox);
     m_slider->setRange(0, m_scale.steps);
-    m_spinBox->setRange(m_scale.minimum, m_scale.maximum);
+    m_spinBox->setRange(m_fullScale.minimum, m_fullScale.maximum);
     setValue(m_value);
+}
+
+void ParameterSlider::recentre()
+{
+    SliderScale window = m_fullScale;
+    if (m_fullScale.logarithmic && m_fullScale.minimum > 0 && std::isfinite(m_value) && m_value > 0) {
+        const double full = std::log10(m_fullScale.maximum / m_fullScale.minimum);
+        if (full > kLogWindowDecades) {
+            const double half = kLogWindowDecades / 2;
+            double lo = std::log10(m_value) - half;
+            lo = std::clamp(lo, std::log10(m_fullScale.minimum), std::log10(m_fullScale.maximum) - kLogWindowDecades);
+            window.minimum = std::pow(10.0, lo);
+            window.maximum = std::pow(10.0, lo + kLogWindowDecades);
+            if (m_value >= m_fullScale.maximum)
+                window.maximum = m_fullScale.maximum;
+            if (m_value <= m_fullScale.minimum)
+                window.minimum = m_fullScale.minimum;
+        }
+    }
+    m_scale = window;
+    // Arrow keys: 1 % of the value (log) or of the range (linear); Page Up/Down: 10 %.
+    if (m_scale.logarithmic && m_scale.maximum > m_scale.minimum) {
+        const double perDecade = m_scale.steps / std::log10(m_scale.maximum / m_scale.minimum);
+        m_slider->setSingleStep(std::max(1, int(std::lround(perDecade * std::log10(1.01)))));
+        m_slider->setPageStep(std::max(1, int(std::lround(perDecade * std::log10(1.1)))));
+    } else {
+        m_slider->setSingleStep(std::max(1, m_scale.steps / 100));
+        m_slider->setPageStep(std::max(1, m_scale.steps / 10));
+    }
+    const QSignalBlocker blockSlider(m_slider);
+    m_slider->setValue(m_scale.toPosition(m_value));
+}
+
+bool ParameterSlider::eventFilter(QObject *watched, QEvent *event)
+{
+    // Drags move the value relative to where they started: at the mouse's
+    // pace, or ten times finer while Shift is held (no jump when Shift is
+    // pressed or released mid-drag).
+    if (watched == m_slider && event->type() == QEvent::MouseMove && m_slider->isSliderDown()) {
+        auto *mouse = static_cast<QMouseEvent *>(event);
+        const int x = int(mouse->position().x());
+        if (!m_dragging) {
+            m_dragging = true;
+            m_dragPosition = m_slider->value();
+            m_dragX = x;
+            return true;
+        }
+        const int groove = std::max(1, m_slider->width() - m_slider->style()->pixelMetric(QStyle::PM_SliderLength, nullptr, m_slider));
+        const double gain = (mouse->modifiers() & Qt::ShiftModifier) ? kFineDragFactor : 1.0;
+        m_dragPosition = std::clamp(m_dragPosition + (x - m_dragX) * double(m_slider->maximum() - m_slider->minimum()) / groove * gain,
+                                    double(m_slider->minimum()), double(m_slider->maximum()));
+        m_dragX = x;
+        m_slider->setSliderPosition(int(std::lround(m_dragPosition)));
+        return true;
+    }
+    if (watched == m_slider && (event->type() == QEvent::MouseButtonRelease || event->type() == QEvent::MouseButtonPress))
+        m_dragging = false;
+    return QWidget::eventFilter(watched, event);
 }
 
 void ParameterSlider::setToolTipText(const QString &text)
@@ -108,10 +179,7 @@ void ParameterSlider::onSliderMoved(int position)
 void ParameterSlider::onSpinBoxChanged(double value)
 {
     m_value = value;
-    {
-        const QSignalBlocker blockSlider(m_slider);
-        m_slider->setValue(m_scale.toPosition(value));
-    }
+    recentre();
     emit valueChanged(m_value);
 }
 

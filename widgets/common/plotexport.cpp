@@ -1,5 +1,8 @@
 #include "plotexport.h"
 
+#include "plotstyle.h"
+#include "svgexport.h"
+
 #include <qcustomplot.h>
 
 #include <QFileInfo>
@@ -7,7 +10,6 @@
 #include <QFile>
 #include <QPixmap>
 #include <QSaveFile>
-#include <QSvgGenerator>
 
 namespace studio {
 
@@ -38,6 +40,8 @@ bool exportPlot(QCustomPlot *plot, const QString &path, ExportFormat format, con
                         .arg(options.width)
                         .arg(options.height));
 
+    applyPlotTheme(plot); // exports are drawn in the chosen theme
+
     // Write to a temporary file and move it into place, so a failed export
     // never leaves a truncated file where a good one was.
     QSaveFile target(path);
@@ -47,18 +51,8 @@ bool exportPlot(QCustomPlot *plot, const QString &path, ExportFormat format, con
     bool ok = false;
     switch (format) {
     case ExportFormat::Svg: {
-        QSvgGenerator generator;
-        generator.setOutputDevice(&target);
-        generator.setSize(QSize(options.width, options.height));
-        generator.setViewBox(QRect(0, 0, options.width, options.height));
-        // QSvgGenerator writes both verbatim: a "<" or "&" in a model's name would break the XML.
-        generator.setTitle(options.title.toHtmlEscaped());
-        generator.setDescription(options.description.toHtmlEscaped());
-        QCPPainter painter;
-        if (painter.begin(&generator)) {
-            plot->toPainter(&painter, options.width, options.height);
-            ok = painter.end();
-        }
+        const QByteArray svg = plotToSvg(plot, options);
+        ok = !svg.isEmpty() && target.write(svg) == svg.size();
         break;
     }
     case ExportFormat::Png: {

@@ -1,5 +1,5 @@
-// Exporting a QCustomPlot as SVG (QSvgGenerator + QCPPainter, with title and
-// description), PDF or PNG. Used by the File menu and the headless command line.
+// Exporting a QCustomPlot as SVG (svgexport.h: with title and description,
+// clipped, renders alike everywhere), PDF or PNG. Used by the File menu and the headless command line.
 #pragma once
 
 #include <QString>

@@ -22,4 +22,20 @@ QCPTextElement *setUpRooflineAxes(QCustomPlot *plot, const QString &xLabel, cons
 void setUpBarChart(QCustomPlot *plot, const QSharedPointer<QCPAxisTickerText> &ticker);
 QCPBars *addHorizontalBars(QCustomPlot *plot, const QString &name, const QColor &color, double width);
 
+// --- Theme -------------------------------------------------------------------
+// Plots follow the window's theme: background, axes, grids, text, legends, and
+// the greys the plots draw with (a black roof becomes a light one on dark);
+// chromatic colours stay. Edit ▸ Preferences and --theme set it; exports and
+// screenshots are drawn in it.
+void setPlotThemeDark(bool dark);
+// What setBackground(QBrush) set (QCustomPlot's background() is the pixmap).
+QBrush plotBackgroundBrush(const QCustomPlot *plot);
+bool plotThemeDark();
+// Recolours `plot` for the current theme. Idempotent, and safe to call after a
+// plot's own code has reset its colours (it remembers what it changed).
+void applyPlotTheme(QCustomPlot *plot);
+// applyPlotTheme() now and before every replot of `plot` (a plot rebuilds its
+// items on each update); once per plot.
+void installPlotTheme(QCustomPlot *plot);
+
 } // namespace studio

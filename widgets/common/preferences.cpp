@@ -1,5 +1,7 @@
 #include "preferences.h"
 
+#include "plotstyle.h"
+
 #include <QApplication>
 #include <QCheckBox>
 #include <QComboBox>
@@ -47,9 +49,11 @@ void applyTheme(Preferences::Theme theme)
     if (theme == Preferences::Theme::System) {
         QApplication::setStyle(QStyleFactory::create(platformStyle));
         QApplication::setPalette(platformPalette);
+        setPlotThemeDark(platformPalette.color(QPalette::Window).lightness() < 128);
         return;
     }
     QApplication::setStyle(QStyleFactory::create(QStringLiteral("Fusion")));
+    setPlotThemeDark(theme == Preferences::Theme::Dark);
     if (theme == Preferences::Theme::Light) {
         QApplication::setPalette(QApplication::style()->standardPalette());
         return;
@@ -70,6 +74,13 @@ void applyTheme(Preferences::Theme theme)
     dark.setColor(QPalette::Disabled, QPalette::Text, QColor(128, 128, 128));
     dark.setColor(QPalette::Disabled, QPalette::ButtonText, QColor(128, 128, 128));
     dark.setColor(QPalette::Disabled, QPalette::WindowText, QColor(128, 128, 128));
+    // Greyed table rows and placeholder text stay readable; links and focus rings stay visible.
+    dark.setColor(QPalette::PlaceholderText, QColor(150, 150, 150));
+    dark.setColor(QPalette::Link, QColor(110, 170, 255));
+    dark.setColor(QPalette::Light, QColor(80, 80, 84));
+    dark.setColor(QPalette::Midlight, QColor(65, 65, 68));
+    dark.setColor(QPalette::Mid, QColor(60, 60, 62));
+    dark.setColor(QPalette::Dark, QColor(25, 25, 26));
     QApplication::setPalette(dark);
 }
 
@@ -81,7 +92,7 @@ PreferencesDialog::PreferencesDialog(const Preferences &preferences, QWidget *pa
     m_theme = new QComboBox(this);
     m_theme->addItems({tr("Follow the system"), tr("Light"), tr("Dark")});
     m_theme->setCurrentIndex(int(preferences.theme));
-    m_theme->setToolTip(tr("Colours of the window; exported plots always have a white background."));
+    m_theme->setToolTip(tr("Colours of the window and its plots; exports and screenshots use them too."));
     form->addRow(tr("&Theme:"), m_theme);
 
     m_width = new QSpinBox(this);

@@ -80,7 +80,7 @@ GablesParamPanel::GablesParamPanel(GablesDocument *document, QWidget *parent)
 
 QWidget *GablesParamPanel::makeExtensionsBox()
 {
-    auto *box = new QGroupBox(tr("Extensions (models.md 1.4, our formulation)"), this);
+    auto *box = new QGroupBox(tr("Beyond the paper: system cache, buses, serial work"), this);
     box->setToolTip(tr("Extensions of the basic Gables model. All are off by default; with them off every "
                        "number equals the paper's model."));
     auto *v = new QVBoxLayout(box);

@@ -1,6 +1,9 @@
 #include "gablesview.h"
 
 #include "gables/comparison.h"
+#include "gables/goalseek.h"
+#include "emptystate.h"
+#include "goalseekpanel.h"
 #include "gables/io.h"
 #include "gables/sensitivity.h"
 #include "gablesdocument.h"
@@ -22,6 +25,7 @@
 #include <QSignalBlocker>
 #include <QScrollArea>
 #include <QSplitter>
+#include <QStackedWidget>
 #include <QTabBar>
 #include <QTabWidget>
 #include <QVBoxLayout>
@@ -67,6 +71,15 @@ GablesView::GablesView(GablesDocument *document, QWidget *parent)
     m_bottomTabs = new QTabWidget(bottom);
     m_bottomTabs->addTab(m_terms, tr("Time terms"));
     m_bottomTabs->addTab(m_sensitivity, QString());
+    m_goalSeek = new GoalSeekPanel(this);
+    m_goalSeek->setTargets({{QStringLiteral("patt"), tr("Attainable performance"), QStringLiteral("Gops/s"), 1}});
+    m_goalSeek->setSeeker([this](const QString &, double target, const QString &pointer) {
+        return seekAttainable(m_document->soc(), pointer.toStdString(), target);
+    });
+    m_goalSeek->setApplier([this](const QString &pointer, double value, QString *error) {
+        return applyOverride(pointer + QLatin1Char('=') + QString::number(value, 'g', 17), error);
+    });
+    m_bottomTabs->addTab(m_goalSeek, tr("Goal seek"));
     setSensitivityStep(m_sensitivityStep); // names the tab
     bottomLayout->addWidget(m_bottomTabs, 1);
     // The tornado costs a few model evaluations per parameter: only while it is shown.
@@ -84,9 +97,17 @@ GablesView::GablesView(GablesDocument *document, QWidget *parent)
     split->setStretchFactor(1, 0);
     split->setChildrenCollapsible(false);
 
+    // No model (nothing opened, or a failed open): say what to do next, draw nothing.
+    m_empty = new EmptyState(tr("an SoC model (a Gables file)"), this);
+    m_empty->setExamples(exampleFiles());
+    connect(m_empty, &EmptyState::openRequested, this, &ModelView::openRequested);
+    connect(m_empty, &EmptyState::openDialogRequested, this, &ModelView::openDialogRequested);
+    m_stack = new QStackedWidget(this);
+    m_stack->addWidget(split);
+    m_stack->addWidget(m_empty);
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(split);
+    layout->addWidget(m_stack);
 
     connect(m_document, &GablesDocument::modifiedChanged, this, &ModelView::modifiedChanged);
     connect(m_document, &GablesDocument::filePathChanged, this, &ModelView::filePathChanged);
@@ -121,6 +142,7 @@ void GablesView::refresh()
 {
     m_pending = false;
     const Soc &soc = m_document->soc();
+    m_stack->setCurrentWidget(soc.ips.empty() ? static_cast<QWidget *>(m_empty) : m_stack->widget(0));
     if (soc.ips.empty())
         return;
     if (m_structuralPending) {
@@ -134,6 +156,8 @@ void GablesView::refresh()
     } else {
         m_panel->refreshValues();
     }
+    updateGoalSeekParameters();
+    m_goalSeek->invalidate();
     m_result = evaluate(soc);
     m_plot->setModel(soc, m_result);
     const int compared = m_document->comparedSnapshot();
@@ -154,6 +178,15 @@ void GablesView::refresh()
     terms += QStringLiteral("<b>P<sub>att</sub> = %1</b> &nbsp; bound: <b>%2</b><br>")
                  .arg(formatQuantity(m_result.attainableGops, QStringLiteral("Gops/s"), 5),
                       QString::fromStdString(describe(m_result.bound, soc)).toHtmlEscaped());
+    const Headroom headroom = roofline::gables::headroom(soc, m_result);
+    if (headroom.available && headroom.factor > 1) {
+        // "1.51× more Bpeak before IP[1] GPU link limits (at 2 Gops/s)"
+        terms.chop(4); // the <br>
+        terms += QStringLiteral(" &nbsp; headroom: %1× more %2 before %3 limits (at %4)<br>")
+                     .arg(formatValue(headroom.factor, 3), QString::fromStdString(headroom.label).toHtmlEscaped(),
+                          QString::fromStdString(describe(headroom.next, soc)).toHtmlEscaped(),
+                          formatQuantity(headroom.nextGops, QStringLiteral("Gops/s")));
+    }
     const TimeUnit unit = timeUnitFor(m_result.timeNs);
     terms += QStringLiteral("I<sub>avg</sub> = %1 ops/byte &nbsp; T = 1/P<sub>att</sub> = %2 %5/op &nbsp; "
                             "T<sub>mem</sub> = %3 %5/op (%4 bytes/op at %6)")
@@ -181,6 +214,49 @@ void GablesView::refresh()
     m_terms->replot();
     ++m_updateCount;
     emit updated();
+}
+
+bool GablesView::showsEmptyState() const
+{
+    return m_stack->currentWidget() == m_empty;
+}
+
+void GablesView::setRecentFiles(const QStringList &paths)
+{
+    m_empty->setRecentFiles(paths);
+}
+
+void GablesView::updateGoalSeekParameters()
+{
+    const Soc &soc = m_document->soc();
+    QList<GoalSeekPanel::Parameter> parameters{
+        {QStringLiteral("/soc/ppeak_gops"), tr("Ppeak: IP[0] peak (Gops/s)")},
+        {QStringLiteral("/soc/bpeak_gbps"), tr("Bpeak: DRAM bandwidth (GB/s)")}};
+    if (soc.memorySideMemory && soc.msmBandwidthGBps > 0)
+        parameters.append({QStringLiteral("/soc/memory_side_memory/bandwidth_gbps"),
+                           tr("B_msm: memory-side memory bandwidth (GB/s)")});
+    for (const Bus &bus : soc.buses) {
+        const QString name = QString::fromStdString(bus.name);
+        parameters.append({QStringLiteral("/soc/buses/%1/bandwidth_gbps").arg(name), tr("Bus %1 bandwidth (GB/s)").arg(name)});
+    }
+    for (const Ip &ip : soc.ips) {
+        if (!ip.isActive())
+            continue;
+        const QString name = QString::fromStdString(ip.name);
+        parameters.append({QStringLiteral("/soc/ips/%1/acceleration").arg(name), tr("%1 acceleration A").arg(name)});
+        parameters.append({QStringLiteral("/soc/ips/%1/bandwidth_gbps").arg(name), tr("%1 link bandwidth B (GB/s)").arg(name)});
+        parameters.append({QStringLiteral("/use_case/work/%1/intensity_ops_per_byte").arg(name),
+                           tr("%1 intensity I (ops/byte)").arg(name)});
+        if (soc.memorySideMemory)
+            parameters.append({QStringLiteral("/use_case/work/%1/miss_ratio").arg(name), tr("%1 miss ratio m").arg(name)});
+    }
+    QStringList pointers;
+    for (const GoalSeekPanel::Parameter &p : parameters)
+        pointers << p.pointer + p.label;
+    if (pointers != m_goalSeekPointers) { // the list changes with the IPs and extensions only
+        m_goalSeekPointers = pointers;
+        m_goalSeek->setParameters(parameters);
+    }
 }
 
 SnapshotBar *GablesView::makeSnapshotBar()
@@ -414,6 +490,31 @@ QString GablesView::summary() const
     return QStringLiteral("P_att = %1 · bound: %2 · I_avg = %3 ops/byte")
         .arg(formatQuantity(m_result.attainableGops, QStringLiteral("Gops/s"), 5),
              QString::fromStdString(describe(m_result.bound, m_document->soc())), formatValue(m_result.averageIntensity));
+}
+
+
+QString GablesView::primer() const
+{
+    return tr(
+        "<h3>Gables: the roofline of a whole SoC</h3>\n"
+        "<p><b>What the plot shows.</b> Log-log axes: operational intensity (ops per byte moved off chip) across,\n"
+        "performance (Gops/s) up. Each IP that has work draws its own roofline, scaled by 1/f<sub>i</sub>: the\n"
+        "slanted part is its link B<sub>i</sub>·I, the flat part its peak A<sub>i</sub>·P<sub>peak</sub>. The\n"
+        "slanted black line is DRAM, B<sub>peak</sub>·I. A vertical line at each IP's intensity I<sub>i</sub>\n"
+        "(and one at the average I<sub>avg</sub> for DRAM) ends where it meets its roof; the lowest of those points\n"
+        "is the attainable performance P<sub>att</sub>, and its roof names the bound.</p>\n"
+        "<p><b>The controls.</b> P<sub>peak</sub>: the peak of IP[0], the reference. B<sub>peak</sub>: DRAM\n"
+        "bandwidth. Per IP: work f (its share of the work; the other IPs rebalance so the shares sum to 1),\n"
+        "intensity I, acceleration A (its peak is A·P<sub>peak</sub>) and link bandwidth B. Sliders are\n"
+        "logarithmic and span two decades around the value; Shift+drag is ten times finer; the spin box takes an\n"
+        "exact number. The readout gives P<sub>att</sub>, the bound and the headroom to the next bound; the\n"
+        "<i>Time terms</i> tab shows which term is longest; <i>Sensitivity</i> shows which parameter matters;\n"
+        "<i>Goal seek</i> finds the value of one parameter that reaches a P<sub>att</sub>.</p>\n"
+        "<p><b>Where the equations come from.</b> Hill &amp; Reddi, <i>Gables: A Roofline Model for Mobile\n"
+        "SoCs</i>, HPCA 2019, section III: T<sub>i</sub> = max(D<sub>i</sub>/B<sub>i</sub>, C<sub>i</sub>),\n"
+        "T<sub>mem</sub> = ΣD<sub>i</sub>/B<sub>peak</sub>, P<sub>att</sub> = 1/max(T<sub>i</sub>,\n"
+        "T<sub>mem</sub>). The checks against the paper's Fig. 6 and the extensions beyond it (system cache, buses,\n"
+        "serial work: our formulation) are in docs/models/gables.md.</p>\n");
 }
 
 } // namespace studio

@@ -12,6 +12,7 @@ class QComboBox;
 class QHBoxLayout;
 class QLabel;
 class QScrollArea;
+class QStackedWidget;
 class QTabWidget;
 
 namespace studio {
@@ -19,6 +20,8 @@ namespace studio {
 class GablesDocument;
 class GablesParamPanel;
 class GablesPlot;
+class EmptyState;
+class GoalSeekPanel;
 class SensitivityChart;
 class SnapshotBar;
 class TermsChart;
@@ -33,6 +36,7 @@ public:
     QString title() const override;
     QStringList formatIds() const override;
     QStringList exampleFiles() const override;
+    QString primer() const override;
     bool openFile(const QString &path, QString *error, QStringList *warnings) override;
     bool canSave() const override { return true; }
     bool saveFile(const QString &path, QString *error) override;
@@ -60,6 +64,10 @@ public:
     QTabWidget *bottomTabs() const { return m_bottomTabs; }
     GablesParamPanel *panel() const { return m_panel; }
     QLabel *readout() const { return m_readout; }
+    GoalSeekPanel *goalSeekPanel() const { return m_goalSeek; }
+    EmptyState *emptyState() const { return m_empty; }
+    bool showsEmptyState() const;
+    void setRecentFiles(const QStringList &paths) override;
     SnapshotBar *snapshotBar() const { return m_snapshotBar; }
     QString comparisonText() const { return m_comparisonText; }
     const roofline::gables::Result &result() const { return m_result; }
@@ -75,6 +83,7 @@ signals:
     void updated(); // after every coalesced evaluate + redraw
 
 private:
+    void updateGoalSeekParameters();
     void scheduleUpdate(bool structural);
     void refresh();
     void updateSensitivity();
@@ -84,6 +93,10 @@ private:
     GablesPlot *m_plot = nullptr;
     TermsChart *m_terms = nullptr;
     SensitivityChart *m_sensitivity = nullptr;
+    GoalSeekPanel *m_goalSeek = nullptr;
+    EmptyState *m_empty = nullptr;
+    QStackedWidget *m_stack = nullptr;
+    QStringList m_goalSeekPointers;
     std::vector<roofline::gables::Sensitivity> m_sensitivityRows;
     void showSensitivity(); // the model's rows into the chart
     QTabWidget *m_bottomTabs = nullptr;

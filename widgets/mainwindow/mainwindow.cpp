@@ -13,6 +13,15 @@
 #include "units.h"
 #include "resources.h"
 #include "roofline_version.h"
+#include "plotstyle.h"
+
+#include <qcustomplot.h>
+#include <functional>
+#include <QVBoxLayout>
+#include <QToolButton>
+#include <QTextBrowser>
+#include <QDialogButtonBox>
+#include <QDialog>
 #include "timelinedocument.h"
 #include "timelineview.h"
 
@@ -97,6 +106,7 @@ MainWindow::MainWindow(QWidget *parent)
         m_statusReadout->setText(statusText());
     });
     createMenus();
+    refreshPlotTheme();
     applyPreferences(Preferences::load());
     setAcceptDrops(true);
     updateTitle();
@@ -134,6 +144,8 @@ void MainWindow::addView(ModelView *view)
             m_statusReadout->setText(statusText());
     });
     connect(view, &ModelView::modifiedChanged, this, [this] { updateTitle(); });
+    connect(view, &ModelView::openRequested, this, [this](const QString &path) { openInteractive(path); });
+    connect(view, &ModelView::openDialogRequested, this, [this] { m_openAction->trigger(); });
     connect(view, &ModelView::filePathChanged, this, [this] { updateTitle(); });
 }
 
@@ -159,7 +171,7 @@ ModelView *MainWindow::viewForFormat(const QString &formatId) const
 void MainWindow::createMenus()
 {
     QMenu *file = menuBar()->addMenu(tr("&File"));
-    QAction *open = file->addAction(tr("&Open…"), this, [this] {
+    QAction *open = m_openAction = file->addAction(tr("&Open…"), this, [this] {
         const QString path = QFileDialog::getOpenFileName(this, tr("Open model"), QString(),
                                                           tr("Roofline Studio models (*.json *.onnx *.prototxt *.pbtxt *.csv *.txt);;"
                                                              "All files (*)"));
@@ -255,6 +267,7 @@ void MainWindow::createMenus()
         const Preferences chosen = dialog.preferences();
         chosen.save();
         applyTheme(chosen.theme);
+        refreshPlotTheme();
         applyPreferences(chosen);
     })->setShortcut(QKeySequence::Preferences);
 
@@ -280,6 +293,16 @@ void MainWindow::createMenus()
     })->setShortcut(QKeySequence::PreviousChild);
 
     QMenu *help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&Keyboard Shortcuts"), this, [this] { showHelp(tr("Keyboard shortcuts"), shortcutsHtml()); })
+        ->setShortcut(QKeySequence(tr("Ctrl+/")));
+    help->addAction(tr("&Primer for This View"), this, [this] { showPrimer(); })->setShortcut(QKeySequence::HelpContents);
+    // The same primer from the view: a "?" beside the tabs.
+    auto *primerButton = new QToolButton(m_tabs);
+    primerButton->setText(QStringLiteral("?"));
+    primerButton->setToolTip(tr("What this view shows, what each control means, where the equations come from (F1)"));
+    primerButton->setAutoRaise(true);
+    connect(primerButton, &QToolButton::clicked, this, [this] { showPrimer(); });
+    m_tabs->setCornerWidget(primerButton, Qt::TopRightCorner);
     help->addAction(tr("&About Roofline Studio"), this, [this] {
         QMessageBox::about(this, tr("About Roofline Studio"),
                            tr("<b>Roofline Studio %1</b><p>Interactive analytical performance models of SoCs and "
@@ -584,6 +607,77 @@ void MainWindow::exportInteractive(ExportFormat format)
         statusBar()->showMessage(tr("Exported %1").arg(path), 5000);
 }
 
+void MainWindow::refreshPlotTheme()
+{
+    for (QCustomPlot *plot : findChildren<QCustomPlot *>()) {
+        installPlotTheme(plot);
+        plot->replot(QCustomPlot::rpQueuedReplot);
+    }
+}
+
+QString MainWindow::shortcutsHtml() const
+{
+    QString rows;
+    std::function<void(const QList<QAction *> &, const QString &)> walk = [&](const QList<QAction *> &actions,
+                                                                              const QString &path) {
+        for (QAction *action : actions) {
+            QString text = action->text();
+            text.remove(QLatin1Char('&'));
+            if (action->menu()) {
+                walk(action->menu()->actions(), path.isEmpty() ? text : path + QStringLiteral(" ▸ ") + text);
+                continue;
+            }
+            if (action->shortcut().isEmpty())
+                continue;
+            rows += QStringLiteral("<tr><td>%1 ▸ %2</td><td><b>%3</b></td></tr>")
+                        .arg(path.toHtmlEscaped(), text.toHtmlEscaped(),
+                             action->shortcut().toString(QKeySequence::NativeText).toHtmlEscaped());
+        }
+    };
+    walk(menuBar()->actions(), QString());
+    const QList<QPair<QString, QString>> controls = {
+        {tr("Pin a snapshot of the current design"), tr("Ctrl+P")},
+        {tr("Slider: drag finer (ten times)"), tr("Shift+drag")},
+        {tr("Slider: step by 1 % / 10 %"), tr("Left, Right / Page Up, Page Down")},
+        {tr("Spin box: type an exact value"), tr("Tab to it, type, Enter")},
+        {tr("Plot: pan / zoom"), tr("drag / mouse wheel")},
+        {tr("Plot: reset the zoom"), tr("double-click, or Ctrl+0")},
+        {tr("Plot: exact values"), tr("hover")},
+    };
+    for (const auto &[what, keys] : controls)
+        rows += QStringLiteral("<tr><td>%1</td><td><b>%2</b></td></tr>").arg(what.toHtmlEscaped(), keys.toHtmlEscaped());
+    return QStringLiteral("<table cellspacing='4'>%1</table>").arg(rows);
+}
+
+QString MainWindow::primerHtml(const ModelView *view) const
+{
+    return view ? view->primer() : QString();
+}
+
+void MainWindow::showPrimer()
+{
+    if (ModelView *view = currentView())
+        showHelp(tr("Primer: %1").arg(view->title()), primerHtml(view));
+}
+
+void MainWindow::showHelp(const QString &title, const QString &html)
+{
+    auto *dialog = new QDialog(this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->setWindowTitle(title);
+    auto *text = new QTextBrowser(dialog);
+    text->setHtml(html);
+    text->setOpenExternalLinks(true);
+    auto *buttons = new QDialogButtonBox(QDialogButtonBox::Close, dialog);
+    connect(buttons, &QDialogButtonBox::rejected, dialog, &QDialog::reject);
+    auto *layout = new QVBoxLayout(dialog);
+    layout->addWidget(text);
+    layout->addWidget(buttons);
+    dialog->resize(640, 520);
+    m_lastHelp = dialog;
+    dialog->show();
+}
+
 void MainWindow::updateTitle()
 {
     ModelView *view = currentView();
@@ -620,6 +714,8 @@ void MainWindow::updateRecentMenu()
             ->setToolTip(path);
     }
     m_recentMenu->setEnabled(!files.isEmpty());
+    for (ModelView *view : m_views)
+        view->setRecentFiles(files);
 }
 
 bool MainWindow::maybeSave(ModelView *view)

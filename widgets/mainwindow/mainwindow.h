@@ -6,9 +6,13 @@
 #include "plotexport.h"
 
 #include <QMainWindow>
+#include <QDialog>
+#include <QPointer>
 
 #include <vector>
 
+class QAction;
+class QDialog;
 class QCustomPlot;
 class QLabel;
 class QMenu;
@@ -69,6 +73,14 @@ public:
     QString statusText() const;
     QStringList recentFiles() const;
     QUndoGroup *undoGroup() const { return m_undoGroup; }
+    // Help ▸ Keyboard Shortcuts (every menu shortcut, then the controls') and
+    // Help ▸ Primer (the current view's primer(), also from the "?" beside the tabs).
+    // Every plot of the window in the current theme (after applyTheme()).
+    void refreshPlotTheme();
+    QString shortcutsHtml() const;
+    QString primerHtml(const ModelView *view) const;
+    void showPrimer();
+    QDialog *lastHelpDialog() const { return m_lastHelp; }
     // Unit prefixes and the sensitivity step, to every view (at start-up and after Edit ▸ Preferences).
     void applyPreferences(const Preferences &preferences);
     // The views whose model has changes that Save would write, in tab order.
@@ -101,6 +113,9 @@ private:
     GablesView *m_gablesView = nullptr;
     QLabel *m_statusReadout = nullptr;
     QMenu *m_recentMenu = nullptr;
+    QAction *m_openAction = nullptr;
+    QPointer<QDialog> m_lastHelp;
+    void showHelp(const QString &title, const QString &html);
     QMenu *m_examplesMenu = nullptr;
     QTimer *m_autosave = nullptr;
     QString m_autosaveError;

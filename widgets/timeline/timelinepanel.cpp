@@ -47,7 +47,7 @@ TimelinePanel::TimelinePanel(TimelineDocument *document, QWidget *parent)
 {
     auto *layout = new QVBoxLayout(this);
 
-    auto *pipes = new QGroupBox(tr("Pipes (Th_u, Init_u)"), this);
+    auto *pipes = new QGroupBox(tr("Pipes: throughput and start-up latency"), this);
     auto *pipesLayout = new QVBoxLayout(pipes);
     for (Pipe pipe : kLaneOrder) {
         const QString name = QString::fromLatin1(pipeName(pipe));
@@ -72,7 +72,7 @@ TimelinePanel::TimelinePanel(TimelineDocument *document, QWidget *parent)
     }
     layout->addWidget(pipes);
 
-    auto *bus = new QGroupBox(tr("Bus (MTE2 reads, MTE3 writes of all cores)"), this);
+    auto *bus = new QGroupBox(tr("Shared bus: every core's loads (MTE2) and stores (MTE3)"), this);
     auto *busLayout = new QVBoxLayout(bus);
     m_mode = new QComboBox(bus);
     m_mode->addItem(tr("Half duplex: reads and writes share B_bus"), int(BusMode::HalfDuplex));

@@ -1,5 +1,8 @@
 #include "timelineview.h"
 
+#include "goalseekpanel.h"
+#include "verrocchio/goalseek.h"
+
 #include "resources.h"
 #include "sensitivitychart.h"
 #include "cachedlabel.h"
@@ -115,6 +118,19 @@ TimelineView::TimelineView(TimelineDocument *document, QWidget *parent)
     m_bottomTabs = new QTabWidget(this);
     m_bottomTabs->addTab(m_table, tr("Instructions"));
     m_bottomTabs->addTab(m_sensitivity, QString());
+    m_goalSeek = new GoalSeekPanel(this);
+    m_goalSeek->setTargets({{QStringLiteral("total"), tr("Total time"), QStringLiteral("µs"), 1e3}});
+    m_goalSeek->setSeeker([this](const QString &, double target, const QString &pointer) {
+        QApplication::setOverrideCursor(Qt::WaitCursor); // some fifty simulations
+        const roofline::GoalSeek g =
+            roofline::verrocchio::seekTotalTime(m_document->trace(), m_document->machine(), pointer.toStdString(), target);
+        QApplication::restoreOverrideCursor();
+        return g;
+    });
+    m_goalSeek->setApplier([this](const QString &pointer, double value, QString *error) {
+        return applyOverride(pointer + QLatin1Char('=') + QString::number(value, 'g', 17), error);
+    });
+    m_bottomTabs->addTab(m_goalSeek, tr("Goal seek"));
     setSensitivityStep(m_sensitivityStep); // names the tab
 
     auto *bottom = new QWidget(this);
@@ -277,6 +293,37 @@ void TimelineView::prepareInputs()
     if (m_structuralPending)
         m_panel->refreshValues(true);
     m_structuralPending = false;
+    updateGoalSeekParameters();
+    m_goalSeek->invalidate();
+}
+
+void TimelineView::updateGoalSeekParameters()
+{
+    using namespace roofline::verrocchio;
+    const Machine &machine = m_document->machine();
+    QList<GoalSeekPanel::Parameter> parameters;
+    for (Pipe p : kAllPipes) {
+        const QString name = QString::fromLatin1(pipeName(p));
+        const bool mte = p == Pipe::MTE1 || p == Pipe::MTE2 || p == Pipe::MTE3;
+        parameters.append({QStringLiteral("/pipes/%1/%2").arg(name, mte ? QStringLiteral("bandwidth_gbps")
+                                                                         : QStringLiteral("throughput_gops")),
+                           mte ? tr("%1 bandwidth (GB/s)").arg(name) : tr("%1 throughput (Gops/s)").arg(name)});
+    }
+    if (machine.busMode == BusMode::HalfDuplex) {
+        parameters.append({QStringLiteral("/bus/bandwidth_gbps"), tr("Bus bandwidth (GB/s)")});
+    } else {
+        parameters.append({QStringLiteral("/bus/read_gbps"), tr("Bus read bandwidth (GB/s)")});
+        parameters.append({QStringLiteral("/bus/write_gbps"), tr("Bus write bandwidth (GB/s)")});
+    }
+    for (Pipe p : kAllPipes) {
+        const QString name = QString::fromLatin1(pipeName(p));
+        parameters.append({QStringLiteral("/pipes/%1/init_ns").arg(name), tr("%1 start-up latency Init (ns)").arg(name)});
+    }
+    parameters.append({QStringLiteral("/cores/skew_ns"), tr("Core start skew δt (ns)")});
+    if (parameters.size() != m_goalSeekParameterCount) {
+        m_goalSeekParameterCount = int(parameters.size());
+        m_goalSeek->setParameters(parameters);
+    }
 }
 
 std::optional<TimelineView::GhostRequest> TimelineView::ghostRequest() const
@@ -604,6 +651,25 @@ void TimelineView::setSensitivityStep(double relativeStep)
                                         "by ±%1%, simulated in the background while this tab is shown.").arg(pct));
     if (sensitivityWanted())
         requestSensitivity();
+}
+
+
+QString TimelineView::primer() const
+{
+    return tr(
+        "<h3>Verrocchio: the event timeline of an AI core</h3>\n"
+        "<p><b>What the plot shows.</b> Time across; one lane per pipe (scalar S, the memory-transfer engines MTE1,\n"
+        "MTE2, MTE3, the matrix unit M, the vector unit V) of every core. Each bar is an instruction; hatching marks\n"
+        "stalls on a flag, shading marks time when transfers shared the bus, and the critical path is outlined.\n"
+        "The overview strip below lets you jump along a long trace.</p>\n"
+        "<p><b>The controls.</b> Per pipe its throughput Th (GB/s for transfers, Gops/s for compute) and its\n"
+        "start-up latency Init; the shared bus bandwidth (or separate read and write bandwidths); the number of\n"
+        "cores and their start skew. The readout gives the total time, the critical resource and the bus\n"
+        "contention; <i>Instructions</i> lists every event; <i>Goal seek</i> finds the bandwidth or latency that\n"
+        "reaches a total time.</p>\n"
+        "<p><b>Where the equations come from.</b> The Verrocchio model of the DaVinci AI core (Tang &amp; Wang,\n"
+        "JPDC 2023): pipes run in order, flags synchronise them, transfers share the bus equally, each instruction\n"
+        "takes Init + size/rate. Our choices where the paper is silent: docs/models/verrocchio.md.</p>\n");
 }
 
 } // namespace studio

@@ -33,6 +33,7 @@ class QTabWidget;
 
 namespace studio {
 
+class GoalSeekPanel;
 class SensitivityChart;
 class SnapshotBar;
 class TimelineDocument;
@@ -50,6 +51,7 @@ public:
     QStringList formatIds() const override;
     QStringList textSuffixes() const override;
     QStringList exampleFiles() const override;
+    QString primer() const override;
     bool openFile(const QString &path, QString *error, QStringList *warnings) override;
     bool canSave() const override { return true; } // the machine; traces are read-only here
     bool saveFile(const QString &path, QString *error) override;
@@ -117,7 +119,11 @@ signals:
     void updated(); // after every result drawn
     void sensitivityUpdated(); // after every sensitivity drawn
 
+public:
+    GoalSeekPanel *goalSeekPanel() const { return m_goalSeek; }
+
 private:
+    void updateGoalSeekParameters();
     struct GhostRequest {
         quint64 id = 0;
         std::shared_ptr<const roofline::verrocchio::Trace> trace;
@@ -163,6 +169,8 @@ private:
     SnapshotBar *m_snapshotBar = nullptr;
     QTabWidget *m_bottomTabs = nullptr;
     SensitivityChart *m_sensitivity = nullptr;
+    GoalSeekPanel *m_goalSeek = nullptr;
+    int m_goalSeekParameterCount = -1;
 
     TimelineData m_data;
     std::map<quint64, TimelineData> m_ghosts; // per snapshot id: its simulation (snapshots never change)
