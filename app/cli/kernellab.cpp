@@ -218,9 +218,11 @@ int runKernelLab(const std::vector<std::string> &args)
               << "noise:        IQR/median " << formatNumber(100 * r.medianRelativeIqr, 3) << " % (median), "
               << formatNumber(100 * r.maxRelativeIqr, 3) << " % (worst) over every timing\n";
     for (const auto &[kind, k] : r.predictors)
-        std::printf("predictor %-8s %4d samples, %3d rounds; held-out: %5.1f %% within ±10 %%, RMSE %5.1f %% (%d samples)\n",
-                    kind.c_str(), k.forest.samples, k.rounds, 100 * k.holdout.within10, k.holdout.rmsePercent,
-                    k.holdout.count);
+        std::printf("predictor %-8s %4d samples, %3d rounds; held-out (%d): forest %5.1f %% within ±10 %%, RMSE %5.1f %%;"
+                    " roofline %5.1f %%, RMSE %5.1f %%%s\n",
+                    kind.c_str(), k.forest.samples, k.rounds, k.holdout.count, 100 * k.holdout.within10,
+                    k.holdout.rmsePercent, 100 * k.analyticalHoldout.within10, k.analyticalHoldout.rmsePercent,
+                    k.kept ? "" : "  (forest not kept)");
     int within = 0;
     for (const auto &n : r.networks) {
         within += std::abs(n.errorPercent()) <= 10;

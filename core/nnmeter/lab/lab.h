@@ -82,6 +82,8 @@ struct KindResult
     Forest forest;
     int rounds = 0;            // adaptive sampling rounds
     Accuracy test, holdout;    // final forest on the guiding test set and on the held-out set
+    Accuracy analyticalHoldout; // the calibrated roofline (device efficiency of the kind) on the held-out set
+    bool kept = false;          // the forest beats the roofline on the held-out set: the device uses it
 };
 
 struct NetworkResult
