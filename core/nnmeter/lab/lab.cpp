@@ -113,7 +113,7 @@ Timed timeNetwork(const Network &net, const FusionRules &rules, const std::strin
         // Cold runs vary more than hot ones (other processes' memory traffic): more of them.
         o.flushBytes = kColdFlushBytes;
         o.warmup = 1;
-        o.repetitions = once > 20 ? 7 : 21;
+        o.repetitions = once > 20 ? 7 : 31;
     }
     t.stats = timeRepeated(run, o, cancel);
     t.ok = true;
@@ -326,7 +326,7 @@ LabResult runKernelLab(const LabOptions &opt, const LabControl &control)
             return true;
         };
         // Training samples are capped so the files stay small (and the time goes to repetitions).
-        const int cap = opt.quick ? 1000 : (kind == "conv" || kind == "dwconv" ? 400 : 200);
+        const int cap = opt.quick ? 1000 : kind == "conv" ? 1200 : kind == "dwconv" ? 800 : kind == "fc" ? 300 : 200;
         auto trainSamples = [&] {
             return int(std::count_if(samples.begin(), samples.end(), [](const Sample &x) { return x.set == "train"; }));
         };
