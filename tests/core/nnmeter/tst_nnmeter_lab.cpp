@@ -4,6 +4,7 @@
 // synthetic data and its dump evaluating equal to XGBoost's own prediction,
 // adaptive resampling, and a whole quick lab run written to files that load.
 // Nothing here is timed: measured values are only checked to exist.
+#include "network/import.h"
 #include "nnmeter/io.h"
 #include "nnmeter/lab/lab.h"
 #include "nnmeter/lab/sampling.h"
@@ -12,7 +13,9 @@
 #include <QTest>
 
 #include <cmath>
+#include <fstream>
 #include <random>
+#include <sstream>
 
 using namespace roofline;
 using namespace roofline::nnmeter;
@@ -467,6 +470,49 @@ private slots:
         const Prediction p = predictNetwork(o.networks[0].network, *dev.device);
         QCOMPARE(p.learnedKernels, 1);
         QCOMPARE(p.kernelSumMs, r.networks[0].predictedMs);
+    }
+
+    // The files the lab wrote on this machine (examples/nnmeter/onednn_cpu*): they load, the
+    // rules hold what oneDNN does on any x86 CPU, and the device predicts each network the lab
+    // ran exactly as the lab recorded it (golden: the predicted_ms of measurements.csv).
+    void shippedLabFiles()
+    {
+        const DeviceLoad dev = loadDeviceFile(ROOFLINE_EXAMPLES_DIR "/nnmeter/onednn_cpu.device.json");
+        QVERIFY2(dev.device, dev.diagnostics.toString().c_str());
+        const FusionRules &rules = dev.device->rules;
+        QCOMPARE(rules.backend, std::string("onednn-cpu"));
+        QCOMPARE(rules.pairs.size(), std::size_t(196)); // 14 operators, every ordered pair measured
+        QVERIFY(rules.fuses("conv", "bn"));             // folded
+        QVERIFY(rules.fuses("conv", "relu"));           // an eltwise post-op
+        QVERIFY(!rules.fuses("conv", "conv"));          // two primitives
+        QVERIFY(!rules.fuses("concat", "relu"));        // concat takes no post-ops
+        QVERIFY(dev.device->predictors.count("conv") && dev.device->predictors.count("dwconv"));
+        std::ifstream csv(ROOFLINE_EXAMPLES_DIR "/nnmeter/onednn_cpu/measurements.csv");
+        QVERIFY(csv.good());
+        std::string line;
+        int networks = 0;
+        while (std::getline(csv, line)) {
+            if (line.rfind("network,", 0) != 0)
+                continue;
+            std::vector<std::string> f;
+            std::stringstream ss(line);
+            for (std::string x; std::getline(ss, x, ',');)
+                f.push_back(x);
+            QVERIFY(f.size() > 18);
+            const std::string name = f[1];
+            const double predicted = std::stod(f[18]);
+            std::string path = std::string(ROOFLINE_EXAMPLES_DIR) + "/amaix/" + name;
+            if (!std::ifstream(path).good())
+                path = std::string(ROOFLINE_SOURCE_DIR) + "/tests/data/onnx/" + name;
+            const network::NetworkLoad net = network::loadAnyNetworkFile(path);
+            QVERIFY2(net.network, (name + ": " + net.diagnostics.toString()).c_str());
+            const Prediction p = predictNetwork(*net.network, *dev.device);
+            // The CSV keeps 4 significant digits: within half a unit of the 4th.
+            QVERIFY2(std::abs(p.kernelSumMs / predicted - 1) < 5.1e-4,
+                     (name + ": " + std::to_string(p.kernelSumMs) + " ms, the lab recorded " + f[18]).c_str());
+            ++networks;
+        }
+        QVERIFY(networks >= 6);
     }
 
     void cancelledBeforeItStarts()
