@@ -6,6 +6,8 @@
 
 #include "network/io.h"
 
+#include <cmath>
+
 namespace {
 
 QString writeFile(const QTemporaryDir &dir, const QString &name, const QByteArray &text)
@@ -195,6 +197,29 @@ private slots:
         view.undoStack()->undo(); // the file
         view.flushPendingUpdate();
         QVERIFY(!view.document()->measured());
+    }
+
+    void theLabsMeasurementsOnThisMachine()
+    {
+        // The kernel lab's shipped record: its end-to-end rows, predicted here with the lab's own device
+        // give the lab's own predicted_ms (5 digits in the file).
+        NnmeterView view(new NnmeterDocument);
+        QString error;
+        QVERIFY2(view.openFile(nnExample("onednn_cpu.device.json"), &error, nullptr), qPrintable(error));
+        QVERIFY2(view.openMeasured(nnExample("onednn_cpu/measurements.csv"), &error), qPrintable(error));
+        view.bottomTabs()->setCurrentWidget(view.measuredTab());
+        bool sawResnet50 = false;
+        for (const NnmeterView::MeasuredRow &r : view.measuredRows()) {
+            if (r.network != QLatin1String("resnet50.json"))
+                continue;
+            sawResnet50 = true;
+            QCOMPARE(r.matchedFile, QStringLiteral(":/examples/amaix/resnet50.json"));
+            QCOMPARE(r.measuredMs, 41.6);
+            QVERIFY2(std::abs(r.predictedMs / 38.56 - 1) < 5e-4, qPrintable(QString::number(r.predictedMs)));
+        }
+        QVERIFY(sawResnet50);
+        QVERIFY2(view.measuredSummary()->text().contains(QStringLiteral("networks within ±10 %")),
+                 qPrintable(view.measuredSummary()->text()));
     }
 
     void mainWindowRoutesAndSavesSessions()
