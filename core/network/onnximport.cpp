@@ -19,6 +19,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <filesystem>
+#include <limits>
 #include <fstream>
 #include <map>
 #include <set>
@@ -120,11 +121,22 @@ bool inferShapesIsolated(onnx::ModelProto &model, std::string &why)
     return false;
 }
 
+// Saturating: a hostile model's dimensions (2^61 x 64) must not overflow
+// (undefined behaviour); a saturated count is refused later by the network's
+// limits (NetworkLimits::maxCount).
+std::int64_t mulSat(std::int64_t a, std::int64_t b)
+{
+    std::int64_t p = 0;
+    if (__builtin_mul_overflow(a, b, &p))
+        return (a < 0) != (b < 0) ? std::numeric_limits<std::int64_t>::min() : std::numeric_limits<std::int64_t>::max();
+    return p;
+}
+
 std::int64_t product(const Dims &d)
 {
     std::int64_t p = 1;
     for (std::int64_t v : d)
-        p *= v;
+        p = mulSat(p, v);
     return p;
 }
 
@@ -611,13 +623,13 @@ struct Importer
                 layer.kernelH = spatial >= 2 ? int(std::clamp<std::int64_t>(kernel[kernel.size() - 2], 1, 10000)) : 1;
             }
             layer.groups = int(std::clamp<std::int64_t>(group, 1, 10000000));
-            layer.outChannels = op == "Conv" ? w[0] : w[1] * group;
+            layer.outChannels = op == "Conv" ? w[0] : mulSat(w[1], group);
             layer.hasBias = hasInput(2);
             const std::int64_t taps = product(kernel);
             if (op == "Conv")
-                counts.macs = product(outDims) * w[1] * taps;           // C_in/groups · k_h · k_w per output
+                counts.macs = mulSat(mulSat(product(outDims), w[1]), taps); // C_in/groups · k_h · k_w per output
             else
-                counts.macs = product(x.dims) * w[1] * taps;            // C_out/groups · k_h · k_w per input
+                counts.macs = mulSat(mulSat(product(x.dims), w[1]), taps);  // C_out/groups · k_h · k_w per input
             lastIsBias = true;
         } else if (op == "Gemm" || op == "MatMul") {
             const Dims &a = x.dims;
@@ -630,7 +642,7 @@ struct Importer
                 }
                 const bool ta = intAttr(node, "transA", 0) != 0, tb = intAttr(node, "transB", 0) != 0;
                 const std::int64_t m = ta ? a[1] : a[0], k = ta ? a[0] : a[1], n = tb ? b[0] : b[1];
-                counts.macs = m * k * n;
+                counts.macs = mulSat(mulSat(m, k), n);
                 layer.type = bConstant ? LayerType::FullyConnected : LayerType::MatMul;
                 layer.outChannels = bConstant ? n : 0;
                 layer.hasBias = bConstant && hasInput(2);
@@ -648,7 +660,8 @@ struct Importer
                     return false;
                 }
                 const std::int64_t m = aa[aa.size() - 2], k = aa.back(), n = bb.back();
-                counts.macs = (product(outDims) / std::max<std::int64_t>(1, m * n)) * m * k * n;
+                const std::int64_t mn = std::max<std::int64_t>(1, mulSat(m, n));
+                counts.macs = mulSat(mulSat(mulSat(product(outDims) / mn, m), k), n);
                 if (product(outDims) == 0)
                     counts.macs = 0;
                 if (bConstant) {
@@ -660,7 +673,7 @@ struct Importer
                 } else {
                     layer.type = LayerType::MatMul;
                     layer.heads = int(std::clamp<std::int64_t>(
-                        std::max<std::int64_t>(1, product(outDims) / std::max<std::int64_t>(1, m * n)), 1, 10000000));
+                        std::max<std::int64_t>(1, product(outDims) / mn), 1, 10000000));
                 }
             }
         } else if (op == "BatchNormalization" || op == "InstanceNormalization") {
