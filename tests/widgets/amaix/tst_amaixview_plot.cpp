@@ -2,6 +2,8 @@
 // Helpers and the suite as a whole: amaixviewtesting.h.
 #include "amaixviewtesting.h"
 
+#include <QRegularExpression>
+
 class TestAmaixViewPlot : public QObject
 {
     Q_OBJECT
@@ -314,6 +316,64 @@ private slots:
         QCOMPARE(view->undoStack()->undoText(), QStringLiteral("Apply sweep point"));
         view->undoStack()->undo();
         QVERIFY(view->document()->accelerator() == base);
+    }
+
+    // Issue 13: the plot names the layers that matter (largest time shares,
+    // the selected one) and no two names overlap; the table's cells carry
+    // readable units; the totals stay on one line with the performance sheet
+    // explained; the sweep's axes are plain names with units.
+    void namesUnitsAndAxes()
+    {
+        MainWindow window;
+        window.resize(1280, 800);
+        window.show();
+        AmaixView *view = amaixView(window);
+        window.setCurrentView(view);
+        view->flushPendingUpdate();
+        AmaixPlot *plot = view->plot();
+        plot->replot();
+        const auto &layers = view->layers();
+        const auto largest = std::max_element(layers.begin(), layers.end(),
+                                              [](const LayerSummary &a, const LayerSummary &b) { return a.timeNs < b.timeNs; });
+        const QString largestName = QString::fromStdString(view->document()->network().layers[std::size_t(largest->layer)].name);
+        QStringList names = plot->markerNames();
+        QVERIFY2(names.contains(largestName), qPrintable(names.join(QLatin1Char(','))));
+        QVERIFY(names.size() <= 6);
+        // A small layer named once selected.
+        const auto smallest = std::min_element(layers.begin(), layers.end(), [](const LayerSummary &a, const LayerSummary &b) {
+            return (a.onHost || a.pipelined ? 1e300 : a.timeNs) < (b.onHost || b.pipelined ? 1e300 : b.timeNs);
+        });
+        const QString smallName = QString::fromStdString(view->document()->network().layers[std::size_t(smallest->layer)].name);
+        QVERIFY(!plot->markerNames().contains(smallName));
+        view->selectLayer(smallest->layer);
+        plot->replot();
+        QVERIFY2(plot->markerNames().contains(smallName), qPrintable(plot->markerNames().join(QLatin1Char(','))));
+
+        // Units in the cells, no e-notation anywhere.
+        const QRegularExpression bytes(QStringLiteral("^[0-9.]+ [kMGT]?B$"));
+        const QRegularExpression time(QStringLiteral("^([0-9.]+ (ns|µs|ms|s)|0)$"));
+        for (int row = 0; row < view->proxyModel()->rowCount(); ++row) {
+            for (int column = 0; column < view->proxyModel()->columnCount(); ++column) {
+                const QString text = view->proxyModel()->index(row, column).data().toString();
+                QVERIFY2(!text.contains(QStringLiteral("e+")) && !text.contains(QStringLiteral("e-")), qPrintable(text));
+            }
+            const QString weights = view->proxyModel()->index(row, AmaixTableModel::DWeight).data().toString();
+            QVERIFY2(bytes.match(weights).hasMatch(), qPrintable(weights));
+            const QString t = view->proxyModel()->index(row, AmaixTableModel::Time).data().toString();
+            QVERIFY2(time.match(t).hasMatch() || t == QStringLiteral("–"), qPrintable(t));
+        }
+        QVERIFY(!view->totalsLabel()->wordWrap());
+        QVERIFY(!view->totalsLabel()->text().contains(QStringLiteral("<br")));
+        QVERIFY(view->totalsLabel()->toolTip().contains(QStringLiteral("Performance sheet")));
+
+        QComboBox *x = view->sweep()->parameterBox(0);
+        const int clock = x->findData(QStringLiteral("/clock_ghz"));
+        QVERIFY(clock >= 0);
+        QCOMPARE(x->itemText(clock), QStringLiteral("Clock (GHz)"));
+        QVERIFY(x->itemData(clock, Qt::ToolTipRole).toString().contains(QStringLiteral("/clock_ghz")));
+        for (int i = 0; i < x->count(); ++i)
+            QVERIFY2(!x->itemText(i).contains(QLatin1Char('/')) || x->itemText(i).contains(QStringLiteral("GB/s")),
+                     qPrintable(x->itemText(i)));
     }
 
     void sweepRunsAppliesAndCancels()
