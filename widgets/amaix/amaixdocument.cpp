@@ -292,7 +292,7 @@ bool AmaixDocument::setParameter(const Parameter &parameter, double value)
     // The step names the number in words with its values: "Clock 1 → 1.5 GHz".
     QString label = QString::fromStdString(parameter.pointer);
     QString unit;
-    for (const SettableParameter &info : settableParameters(m_state.accelerator, evaluationOptions().dataType)) {
+    for (const SettableParameter &info : settableParameters(m_state.accelerator, activeDataType(network(), m_state.accelerator, m_state.options))) {
         if (info.pointer == parameter.pointer) {
             label = QString::fromStdString(info.label);
             unit = QString::fromStdString(info.unit);

@@ -284,7 +284,7 @@ void AmaixView::refresh()
         {
             // The sweep's axes: each number's plain name with the unit it is swept in ("Clock (GHz)").
             const QStringList pointers = m_panel->sliderPointers();
-            const std::vector<SettableParameter> infos = settableParameters(acc, m_document->evaluationOptions().dataType);
+            const std::vector<SettableParameter> infos = settableParameters(acc, activeDataType(net, acc, m_document->options()));
             QStringList axisLabels;
             for (const QString &pointer : pointers) {
                 QString label = pointer;
@@ -381,18 +381,19 @@ void AmaixView::refresh()
         const TimeUnit unit = timeUnitFor(t.timeNs);
         // One line at any window width: the parts in readable units; the byte
         // breakdown and what the performance sheet leaves out in the tooltip.
-        totals = tr("<b>Total</b>: %1 %2 per inference, %3 FPS · %4 · %5 moved · %6 of %7 timed layers compute-bound")
+        totals = tr("<b>Total</b>: %1 %2, %3 FPS · %4 · %5 moved · %6/%7 layers compute-bound")
                      .arg(formatValue(t.timeNs * unit.perNs), unit.name, formatValue(t.fps),
                           formatQuantity(t.ops, QStringLiteral("ops"), 3),
                           formatQuantity(t.dIfmap + t.dWeight + t.dOfmap, QStringLiteral("B"), 3))
                      .arg(t.computeBoundLayers)
                      .arg(t.timedLayers);
-        QString totalsTip = tr("Bytes moved: input feature maps %1, weights %2, output feature maps %3.")
+        QString totalsTip = tr("Time per inference and frame rate; operations; bytes moved: input feature maps %1, "
+                               "weights %2, output feature maps %3; timed layers that are compute-bound.")
                                 .arg(formatQuantity(t.dIfmap, QStringLiteral("B"), 3),
                                      formatQuantity(t.dWeight, QStringLiteral("B"), 3),
                                      formatQuantity(t.dOfmap, QStringLiteral("B"), 3));
         if (!baselineNs.empty()) {
-            totals += tr(" · performance sheet %1 %2 (convolution and FC rows only)")
+            totals += tr(" · perf. sheet %1 %2 (conv/FC only)")
                           .arg(formatValue(baselineTotalNs * unit.perNs), unit.name);
             totalsTip += QLatin1Char('\n')
                 + tr("Performance sheet: NVDLA's estimate counts convolution and fully connected layers only, each as "

@@ -135,6 +135,8 @@ void applyPlotTheme(QCustomPlot *plot)
                   [legend](const QColor &c) { legend->setTextColor(c); });
         for (int i = 0; i < legend->itemCount(); ++i) {
             QCPAbstractLegendItem *item = legend->item(i);
+            if (!item)
+                continue; // an empty cell of a wrapped legend grid
             themeSlot(item, "text", [item] { return item->textColor(); }, [item](const QColor &c) { item->setTextColor(c); });
         }
     }

@@ -373,6 +373,7 @@ void GablesPlot::setModel(const Soc &soc, const Result &result)
             label->setText(formatQuantity(sel.selected.y, QStringLiteral("Gops/s")));
             label->setColor(selectionColor(soc, sel));
             label->position->setCoords(sel.selected.x, sel.selected.y);
+            label->setProperty("rs_point", QPointF(sel.selected.x, sel.selected.y)); // placeValueLabels() offsets from it
             // The attainable point's own value is in its label.
             const bool atAttainable = std::abs(sel.selected.x / g.attainable.x - 1) < 1e-9
                 && std::abs(sel.selected.y / g.attainable.y - 1) < 1e-9;
@@ -618,6 +619,7 @@ QCPItemText *GablesPlot::takeValueLabel(std::size_t index)
         label->setLayer(QStringLiteral("labels"));
         label->setClipToAxisRect(true);
         label->position->setType(QCPItemPosition::ptPlotCoords);
+        label->setBrush(QColor(255, 255, 255, 200)); // readable over a roof it crosses
         QFont f = font();
         f.setPointSize(8);
         label->setFont(f);
@@ -639,10 +641,15 @@ void GablesPlot::placeValueLabels()
     for (QCPItemText *label : m_valueLabels) {
         if (!label->visible())
             continue;
-        const double fx = std::log10(label->position->coords().x() / xr.lower) / std::log10(xr.upper / xr.lower);
+        const QPointF at = label->property("rs_point").toPointF();
+        const double fx = std::log10(at.x() / xr.lower) / std::log10(xr.upper / xr.lower);
         const bool left = fx > 0.85;
         label->setPositionAlignment((left ? Qt::AlignRight : Qt::AlignLeft) | Qt::AlignBottom);
-        label->setPadding(left ? QMargins(0, 0, 7, 3) : QMargins(7, 0, 0, 3));
+        label->setPadding(QMargins(2, 0, 2, 0));
+        // A few pixels up and aside from the point, so the box leaves the circle visible.
+        const double x = xAxis->coordToPixel(at.x()) + (left ? -6 : 6);
+        const double y = yAxis->coordToPixel(at.y()) - 4;
+        label->position->setPixelPosition(QPointF(x, y));
     }
 }
 
