@@ -293,6 +293,24 @@ std::string serializeForest(const Forest &f)
 
 DeviceLoad parseDevice(const std::string &text, const std::string &fileLabel, const std::string &directory)
 {
+    return parseDevice(text, fileLabel, directory,
+                       [](const std::string &path, std::string &out, Diagnostics &d) { return readTextFile(path, out, d); });
+}
+
+DeviceLoad parseDevice(const std::string &text, const std::string &fileLabel, const std::string &directory,
+                       const FileReader &reader)
+{
+    // The rules and forests the device names, read through `reader`.
+    auto loadRules = [&](const std::string &path) {
+        RulesLoad r;
+        std::string t;
+        return reader(path, t, r.diagnostics) ? parseRules(t, path) : r;
+    };
+    auto loadForest = [&](const std::string &path) {
+        ForestLoad f;
+        std::string t;
+        return reader(path, t, f.diagnostics) ? parseForest(t, path) : f;
+    };
     DeviceLoad out;
     Diagnostics &d = out.diagnostics;
     JsonModelFile file(text, fileLabel, kDeviceFormatId, kDeviceFormatVersion, d);
@@ -332,7 +350,7 @@ DeviceLoad parseDevice(const std::string &text, const std::string &fileLabel, co
     }
     if (auto rulesFile = top.string("fusion_rules")) {
         dev.rulesFile = *rulesFile;
-        RulesLoad rules = directory.empty() ? RulesLoad{} : loadRulesFile(joinPath(directory, *rulesFile));
+        RulesLoad rules = directory.empty() ? RulesLoad{} : loadRules(joinPath(directory, *rulesFile));
         if (directory.empty())
             d.error("/fusion_rules", "cannot open \"" + *rulesFile + "\" (no directory to resolve it in)");
         for (const Diagnostic &x : rules.diagnostics.all())
@@ -354,7 +372,7 @@ DeviceLoad parseDevice(const std::string &text, const std::string &fileLabel, co
                     d.error(at, "unknown kernel kind \"" + item.key() + "\"");
                     continue;
                 }
-                ForestLoad f = directory.empty() ? ForestLoad{} : loadForestFile(joinPath(directory, *name));
+                ForestLoad f = directory.empty() ? ForestLoad{} : loadForest(joinPath(directory, *name));
                 if (directory.empty())
                     d.error(at, "cannot open \"" + *name + "\" (no directory to resolve it in)");
                 for (const Diagnostic &x : f.diagnostics.all())

@@ -7,6 +7,7 @@
 
 #include "predict.h"
 
+#include <functional>
 #include <optional>
 #include <string>
 
@@ -38,6 +39,14 @@ struct DeviceLoad
 // device text without a directory (fuzzing) may only name files that do not
 // need reading: it then fails with "cannot open".
 DeviceLoad parseDevice(const std::string &text, const std::string &fileLabel, const std::string &directory);
+// Reads the file at `path` into `text`, or adds an error naming it and
+// returns false. The studio passes one that also reads its embedded examples
+// (Qt resource paths such as ":/examples/nnmeter"), which the file system
+// cannot open.
+using FileReader = std::function<bool(const std::string &path, std::string &text, Diagnostics &diagnostics)>;
+// As above, reading the rules and predictor files the device names through `reader`.
+DeviceLoad parseDevice(const std::string &text, const std::string &fileLabel, const std::string &directory,
+                       const FileReader &reader);
 DeviceLoad loadDeviceFile(const std::string &path);
 std::string serializeDevice(const Device &device);
 

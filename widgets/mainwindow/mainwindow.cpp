@@ -24,6 +24,8 @@
 #include <QDialog>
 #include "timelinedocument.h"
 #include "timelineview.h"
+#include "nnmeterdocument.h"
+#include "nnmeterview.h"
 
 #include <nlohmann/json.hpp>
 
@@ -99,6 +101,7 @@ MainWindow::MainWindow(QWidget *parent)
     addView(m_gablesView);
     addView(new AmaixView(new AmaixDocument(this), this));
     addView(new TimelineView(new TimelineDocument(this), this)); // Verrocchio
+    addView(new NnmeterView(new NnmeterDocument(this), this));   // nn-Meter kernels
 
     connect(m_tabs, &QTabWidget::currentChanged, this, [this] {
         m_undoGroup->setActiveStack(currentView() ? currentView()->undoStack() : nullptr);

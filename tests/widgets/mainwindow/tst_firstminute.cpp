@@ -274,7 +274,7 @@ private slots:
         }
         auto *corner = qobject_cast<QToolButton *>(qobject_cast<QTabWidget *>(window.centralWidget())->cornerWidget(Qt::TopRightCorner));
         QVERIFY(corner);
-        window.setCurrentView(window.views().back());
+        window.setCurrentView(window.views()[2]); // the Verrocchio timeline
         QTest::mouseClick(corner, Qt::LeftButton);
         QVERIFY(window.lastHelpDialog());
         QTRY_VERIFY(window.lastHelpDialog()->isVisible());

@@ -1,0 +1,202 @@
+// The nn-Meter view's kernels: the tree and the bars show the core's
+// detection and prediction; a real rule check box detects again and redraws;
+// undo brings the kernels back; the tree and the chart select each other.
+#include "nnmeterviewtesting.h"
+
+class TestNnmeterViewKernels : public QObject
+{
+    Q_OBJECT
+private slots:
+    void defaultShowsTheCoresPrediction()
+    {
+        NnmeterView view(new NnmeterDocument);
+        // ResNet-50 (shipped, v1 with batch norm) on the mobile CPU of the seed.
+        QCOMPARE(QString::fromStdString(view.document()->network().name), QStringLiteral("ResNet-50"));
+        QVERIFY(view.document()->device() == sourceDevice("cortexa76_tflite_cpu.device.json"));
+        const Prediction core = corePrediction(view.document());
+        QVERIFY(view.prediction() == core);
+        QCOMPARE(countType(core, "conv-bn-relu"), 33);
+        // The tree: one top-level item per kernel, its members as children.
+        QCOMPARE(view.kernelTree()->topLevelItemCount(), int(core.detection.kernels.size()));
+        for (int k = 0; k < view.kernelTree()->topLevelItemCount(); ++k)
+            QCOMPARE(view.kernelTree()->topLevelItem(k)->childCount(), int(core.detection.kernels[std::size_t(k)].layers.size()));
+        // The bars: one per kernel, heights in the axis unit, summing to the kernel sum.
+        const std::vector<double> &bars = view.plot()->barValues();
+        QCOMPARE(bars.size(), core.detection.kernels.size());
+        double sum = 0;
+        for (std::size_t i = 0; i < bars.size(); ++i) {
+            ROOFLINE_COMPARE_REL(bars[i] / view.plot()->unitPerMs(), core.kernels[i].ms, 1e-12);
+            sum += bars[i];
+        }
+        ROOFLINE_COMPARE_REL(sum / view.plot()->unitPerMs(), core.kernelSumMs, 1e-9);
+        QCOMPARE(view.plot()->valueUnit(), QStringLiteral("ms"));
+        QVERIFY(view.plot()->yAxis->label().contains(QStringLiteral("(ms)")));
+        QVERIFY(view.plot()->barsOf(QStringLiteral("conv-bn-relu")));
+        QVERIFY(view.readout()->text().contains(QStringLiteral("Kernel sum")));
+        QVERIFY(view.summary().contains(QStringLiteral("73 kernels")));
+        // The totals chart: kernel sum, operator sum, FLOPs estimate as the core has them.
+        auto *bars3 = qobject_cast<QCPBars *>(view.totalsChart()->plottable(0));
+        QVERIFY(bars3);
+        ROOFLINE_COMPARE_REL(bars3->data()->at(0)->value, core.kernelSumMs, 1e-12);
+        ROOFLINE_COMPARE_REL(bars3->data()->at(1)->value, core.operatorSumMs, 1e-12);
+        ROOFLINE_COMPARE_REL(bars3->data()->at(2)->value, core.flopsMs, 1e-12);
+        QVERIFY(core.operatorSumMs > core.kernelSumMs); // what fusion saves
+    }
+
+    void bnReluCheckBoxSplitsKernels()
+    {
+        NnmeterView view(new NnmeterDocument);
+        view.resize(1600, 1000);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        const Prediction before = view.prediction();
+        QCheckBox *box = view.panel()->ruleBox("bn_relu");
+        QVERIFY(box);
+        QVERIFY(box->isChecked());
+        QVERIFY(box->text().contains(QStringLiteral("33×")));
+        const quint64 updates = view.updateCount();
+        QTest::mouseClick(box, Qt::LeftButton, {}, QPoint(8, box->height() / 2));
+        QVERIFY(waitForUpdate(&view, updates));
+        QVERIFY(!box->isChecked());
+        QVERIFY(box->text().contains(QStringLiteral("changed")));
+        // Each conv-bn-relu becomes conv-bn + relu: 33 more kernels, none conv-bn-relu.
+        const Prediction after = view.prediction();
+        QCOMPARE(after.detection.kernels.size(), before.detection.kernels.size() + 33);
+        QCOMPARE(countType(after, "conv-bn-relu"), 0);
+        QVERIFY(after == corePrediction(view.document()));
+        FusionRules expected = sourceDevice("cortexa76_tflite_cpu.device.json").rules;
+        expected.pairs["bn_relu"].fuses = false;
+        QVERIFY(after == predictNetwork(view.document()->network(), view.document()->device(), expected));
+        QCOMPARE(view.kernelTree()->topLevelItemCount(), int(after.detection.kernels.size()));
+        QCOMPARE(view.plot()->barValues().size(), after.detection.kernels.size());
+        QVERIFY(!view.plot()->barsOf(QStringLiteral("conv-bn-relu")));
+        QVERIFY(view.plot()->barsOf(QStringLiteral("relu")));
+        // The relu tensors now go to memory and back: a longer kernel sum.
+        QVERIFY(after.kernelSumMs > before.kernelSumMs);
+        QVERIFY(view.panel()->resetRulesButton()->isEnabled());
+
+        // One undo step brings the fused kernels back.
+        QCOMPARE(view.undoStack()->count(), 1);
+        const quint64 undone = view.updateCount();
+        view.undoStack()->undo();
+        QVERIFY(waitForUpdate(&view, undone));
+        QVERIFY(view.prediction() == before);
+        QVERIFY(box->isChecked());
+        QCOMPARE(view.kernelTree()->topLevelItemCount(), int(before.detection.kernels.size()));
+        view.undoStack()->redo();
+        view.flushPendingUpdate();
+        QCOMPARE(countType(view.prediction(), "conv-bn-relu"), 0);
+        view.panel()->resetRulesButton()->click();
+        view.flushPendingUpdate();
+        QVERIFY(view.prediction() == before);
+    }
+
+    void multiOutboundAndUnitsRedetect()
+    {
+        NnmeterView view(new NnmeterDocument);
+        // With BF_relu_conv on, relu fuses into the next convolution, except where the
+        // relu (a block's output) has two consumers (seed Fig. 4(b))...
+        view.panel()->ruleBox("relu_conv")->click();
+        view.flushPendingUpdate();
+        const std::size_t kernels = view.prediction().detection.kernels.size();
+        // ...until multi-outbound is on: then it fuses with its first consumer too, so fewer kernels.
+        view.panel()->multiOutboundBox()->click();
+        view.flushPendingUpdate();
+        QVERIFY(view.document()->rules().multiOutbound);
+        QVERIFY(view.prediction() == corePrediction(view.document()));
+        QVERIFY(view.prediction().detection.kernels.size() < kernels);
+        view.panel()->resetRulesButton()->click();
+
+        // MobileNetV3-Small through the import path: 9 SE kernels, none with the unit off.
+        QString error;
+        QVERIFY2(view.panel()->openPath(onnxFixture("mobilenet_v3_small"), &error, nullptr), qPrintable(error));
+        view.flushPendingUpdate();
+        QCOMPARE(countType(view.prediction(), "se"), 9);
+        view.panel()->unitBox("se")->click();
+        view.flushPendingUpdate();
+        QCOMPARE(countType(view.prediction(), "se"), 0);
+        QVERIFY(view.prediction() == corePrediction(view.document()));
+        QVERIFY(!view.plot()->barsOf(QStringLiteral("se")));
+    }
+
+    void onnxResNet50MatchesTheCli()
+    {
+        // The torchvision fixture gives the figures pinned for roofline-cli nnmeter.
+        NnmeterView view(new NnmeterDocument);
+        QString error;
+        QVERIFY2(view.panel()->openPath(onnxFixture("resnet50"), &error, nullptr), qPrintable(error));
+        view.flushPendingUpdate();
+        QCOMPARE(view.prediction().detection.operators, 174);
+        QCOMPARE(view.prediction().detection.kernels.size(), std::size_t(72));
+        QCOMPARE(countType(view.prediction(), "add-relu"), 16);
+        ROOFLINE_COMPARE_REL(view.prediction().kernelSumMs, 214.10, 1e-3);
+        QCOMPARE(view.panel()->networkBox()->currentText(), QStringLiteral("resnet50"));
+        QCOMPARE(view.panel()->networkBox()->currentData().toString(), onnxFixture("resnet50"));
+    }
+
+    void treeAndChartSelectEachOther()
+    {
+        NnmeterView view(new NnmeterDocument);
+        view.resize(1600, 1000);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        view.plot()->replot();
+        // A click on bar 5 selects kernel 5 in the tree.
+        const int k = 4;
+        const QPoint at(int(view.plot()->xAxis->coordToPixel(k + 1)),
+                        int(view.plot()->yAxis->coordToPixel(view.plot()->barValues()[k] / 2)));
+        QCOMPARE(view.plot()->kernelAt(at), k);
+        QTest::mouseClick(view.plot(), Qt::LeftButton, {}, at);
+        QCOMPARE(view.selectedKernel(), k);
+        QCOMPARE(view.kernelTree()->currentItem(), view.kernelTree()->topLevelItem(k));
+        // Choosing an operator in the tree selects its kernel on the chart.
+        QTreeWidgetItem *member = view.kernelTree()->topLevelItem(9)->child(0);
+        view.kernelTree()->setCurrentItem(member);
+        QCOMPARE(view.selectedKernel(), 9);
+        QCOMPARE(view.plot()->selectedKernel(), 9);
+    }
+
+    void deviceSliderIsOneUndoStep()
+    {
+        NnmeterView view(new NnmeterDocument);
+        ParameterSlider *peak = view.panel()->slider(QStringLiteral("/peak_gflops"));
+        QVERIFY(peak);
+        const double before = view.prediction().kernelSumMs;
+        peak->spinBox()->setValue(77.44); // twice the A76's peak
+        view.flushPendingUpdate();
+        QCOMPARE(view.document()->device().peakGflops, 77.44);
+        QVERIFY(view.prediction().kernelSumMs < before);
+        QVERIFY(view.prediction() == corePrediction(view.document()));
+        QCOMPARE(view.undoStack()->count(), 1);
+        // --set reaches the same numbers and the rules.
+        QString error;
+        QVERIFY2(view.applyOverride(QStringLiteral("/fusions/BF_conv_bn=false"), &error), qPrintable(error));
+        QCOMPARE(countType(view.prediction(), "conv-bn-relu"), 0);
+        QVERIFY(!view.applyOverride(QStringLiteral("/bandwidth_gbps=-3"), &error));
+        QVERIFY2(error.contains(QStringLiteral("/bandwidth_gbps")) && error.contains(QStringLiteral("above 0")), qPrintable(error));
+    }
+
+    void goalSeekFindsThePeak()
+    {
+        NnmeterView view(new NnmeterDocument);
+        GoalSeekPanel *panel = view.goalSeekPanel();
+        const double target = 0.8 * view.prediction().kernelSumMs;
+        panel->valueBox()->setValue(target);
+        const int peak = panel->parameterBox()->findData(QStringLiteral("/peak_gflops"));
+        QVERIFY(peak >= 0);
+        panel->parameterBox()->setCurrentIndex(peak);
+        QTest::mouseClick(panel->seekButton(), Qt::LeftButton);
+        QVERIFY2(panel->lastResult().found(), panel->lastResult().message.c_str());
+        const double expected = seekLatency(view.document()->network(), view.document()->device(), "/peak_gflops",
+                                            panel->valueBox()->value()).value;
+        QCOMPARE(panel->lastResult().value, expected);
+        QTest::mouseClick(panel->applyButton(), Qt::LeftButton);
+        view.flushPendingUpdate();
+        QCOMPARE(view.document()->device().peakGflops, expected);
+        ROOFLINE_COMPARE_REL(view.prediction().kernelSumMs, panel->valueBox()->value(), 1e-5);
+        QCOMPARE(view.undoStack()->count(), 1);
+    }
+};
+
+QTEST_MAIN(TestNnmeterViewKernels)
+#include "tst_nnmeterview_kernels.moc"

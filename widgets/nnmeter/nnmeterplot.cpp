@@ -1,0 +1,202 @@
+#include "nnmeterplot.h"
+
+#include "units.h"
+
+#include <algorithm>
+#include <map>
+
+namespace studio {
+
+using namespace roofline::nnmeter;
+
+namespace {
+
+// Tableau-like categorical colours, distinct on light and dark backgrounds.
+const QColor kPalette[] = {QColor(0x1f, 0x77, 0xb4), QColor(0xff, 0x7f, 0x0e), QColor(0x2c, 0xa0, 0x2c),
+                           QColor(0xd6, 0x27, 0x28), QColor(0x94, 0x67, 0xbd), QColor(0x8c, 0x56, 0x4b),
+                           QColor(0xe3, 0x77, 0xc2), QColor(0xbc, 0xbd, 0x22), QColor(0x17, 0xbe, 0xcf)};
+const QColor kOther(0x9a, 0x9a, 0x9a);
+
+QString otherTypes()
+{
+    return QObject::tr("other types");
+}
+
+} // namespace
+
+NnmeterPlot::NnmeterPlot(QWidget *parent)
+    : QCustomPlot(parent)
+{
+    setMinimumHeight(220);
+    setPlottingHint(QCP::phImmediateRefresh, false);
+    setAntialiasedElements(QCP::aeNone);
+    plotLayout()->insertRow(0);
+    m_title = new QCPTextElement(this, QString(), QFont(font().family(), 11, QFont::Bold));
+    plotLayout()->addElement(0, 0, m_title);
+    xAxis->setLabel(tr("kernel, in execution order (#)"));
+    for (QCPAxis *axis : {xAxis, yAxis}) {
+        QFont f = axis->tickLabelFont();
+        f.setPointSize(9);
+        axis->setTickLabelFont(f);
+        QFont lf = axis->labelFont();
+        lf.setPointSize(10);
+        axis->setLabelFont(lf);
+        axis->grid()->setPen(QPen(QColor(215, 215, 215), 0, Qt::SolidLine));
+    }
+    xAxis->grid()->setVisible(false);
+    legend->setVisible(true);
+    QFont lf = font();
+    lf.setPointSize(9);
+    legend->setFont(lf);
+    legend->setBorderPen(Qt::NoPen);
+    // The legend in a row of its own under the title, so it never hides a bar.
+    legend->setFillOrder(QCPLegend::foColumnsFirst);
+    legend->setWrap(4);
+    axisRect()->insetLayout()->take(legend);
+    plotLayout()->insertRow(1);
+    plotLayout()->addElement(1, 0, legend);
+    legend->setMargins(QMargins(4, 0, 4, 0));
+    plotLayout()->setRowStretchFactor(0, 0.001);
+    plotLayout()->setRowStretchFactor(1, 0.001);
+    addLayer(QStringLiteral("highlight"), layer(QStringLiteral("main")), QCustomPlot::limAbove);
+    m_ghost = addGraph();
+    m_ghost->setLineStyle(QCPGraph::lsStepCenter);
+    m_ghost->setPen(QPen(QColor(120, 120, 120, 170), 1.5, Qt::DashLine));
+    m_ghost->removeFromLegend();
+    m_highlight = new QCPBars(xAxis, yAxis);
+    m_highlight->setPen(QPen(QColor(20, 20, 20), 2.5));
+    m_highlight->setBrush(Qt::NoBrush);
+    m_highlight->setWidth(0.9);
+    m_highlight->setLayer(QStringLiteral("highlight"));
+    m_highlight->removeFromLegend();
+}
+
+QColor NnmeterPlot::colorOf(const QString &type) const
+{
+    const auto it = std::find(m_types.begin(), m_types.end(), type);
+    if (it == m_types.end() || std::size_t(it - m_types.begin()) >= std::size(kPalette))
+        return kOther;
+    return kPalette[it - m_types.begin()];
+}
+
+QCPBars *NnmeterPlot::barsOf(const QString &type) const
+{
+    for (QCPBars *b : m_bars)
+        if (b->name().startsWith(type + QLatin1String(" (")))
+            return b;
+    return nullptr;
+}
+
+void NnmeterPlot::setPrediction(const Prediction &prediction, const QString &title, const std::vector<double> &ghostMs,
+                                const QString &ghostName)
+{
+    const auto &kernels = prediction.detection.kernels;
+    // Types ordered by their share of the latency: the largest get the colours.
+    std::map<QString, std::pair<double, int>> byType; // type -> (ms, count)
+    double maxMs = 0;
+    for (std::size_t i = 0; i < kernels.size(); ++i) {
+        auto &entry = byType[QString::fromStdString(kernels[i].type)];
+        entry.first += prediction.kernels[i].ms;
+        ++entry.second;
+        maxMs = std::max(maxMs, prediction.kernels[i].ms);
+    }
+    for (double g : ghostMs)
+        maxMs = std::max(maxMs, g);
+    std::vector<std::pair<QString, std::pair<double, int>>> order(byType.begin(), byType.end());
+    std::stable_sort(order.begin(), order.end(), [](const auto &a, const auto &b) { return a.second.first > b.second.first; });
+    m_types.clear();
+    for (const auto &entry : order)
+        m_types.push_back(entry.first);
+
+    const TimeUnit unit = timeUnitFor(maxMs * 1e6);
+    m_perMs = unit.perNs * 1e6;
+    m_unit = unit.name;
+    yAxis->setLabel(tr("predicted latency per kernel (%1)").arg(m_unit));
+
+    // One bar series per coloured type, one for the rest.
+    for (QCPBars *b : m_bars)
+        removePlottable(b);
+    m_bars.clear();
+    const std::size_t colored = std::min<std::size_t>(m_types.size(), maxColoredTypes);
+    std::vector<QVector<double>> keys(colored + 1), values(colored + 1);
+    m_kernelTypes.assign(kernels.size(), QString());
+    m_values.assign(kernels.size(), 0);
+    for (std::size_t i = 0; i < kernels.size(); ++i) {
+        const QString type = QString::fromStdString(kernels[i].type);
+        const std::size_t t = std::size_t(std::find(m_types.begin(), m_types.end(), type) - m_types.begin());
+        const std::size_t series = std::min(t, colored);
+        m_kernelTypes[i] = series < colored ? type : otherTypes();
+        m_values[i] = prediction.kernels[i].ms * m_perMs;
+        keys[series].append(double(i + 1));
+        values[series].append(m_values[i]);
+    }
+    int otherCount = 0;
+    for (std::size_t t = colored; t < order.size(); ++t)
+        otherCount += order[t].second.second;
+    for (std::size_t s = 0; s <= colored; ++s) {
+        if (keys[s].isEmpty())
+            continue;
+        auto *bars = new QCPBars(xAxis, yAxis);
+        const QColor color = s < colored ? kPalette[s] : kOther;
+        const int count = s < colored ? order[s].second.second : otherCount;
+        bars->setName(s < colored ? QStringLiteral("%1 (%2)").arg(m_types[s]).arg(count)
+                                  : QStringLiteral("%1 (%2)").arg(otherTypes()).arg(count));
+        bars->setPen(QPen(color.darker(125), 0.8));
+        bars->setBrush(color);
+        bars->setWidth(0.8);
+        bars->setData(keys[s], values[s], true);
+        bars->setSelectable(QCP::stNone);
+        m_bars.push_back(bars);
+    }
+    QVector<double> gk, gv;
+    for (std::size_t i = 0; i < ghostMs.size(); ++i) {
+        gk.append(double(i + 1));
+        gv.append(ghostMs[i] * m_perMs);
+    }
+    m_ghost->setData(gk, gv, true);
+    m_ghost->setName(tr("snapshot \"%1\"").arg(ghostName));
+    if (gk.isEmpty())
+        m_ghost->removeFromLegend();
+    else
+        m_ghost->addToLegend();
+
+    m_title->setText(title);
+    const double n = double(std::max<std::size_t>(kernels.size(), ghostMs.size()));
+    xAxis->setRange(0.3, n + 0.7);
+    yAxis->setRange(0, maxMs > 0 ? maxMs * m_perMs * 1.08 : 1);
+    if (m_selected >= int(kernels.size()))
+        m_selected = -1;
+    setSelectedKernel(m_selected);
+}
+
+void NnmeterPlot::setSelectedKernel(int kernel)
+{
+    m_selected = kernel >= 0 && std::size_t(kernel) < m_values.size() ? kernel : -1;
+    if (m_selected < 0)
+        m_highlight->data()->clear();
+    else
+        m_highlight->setData({double(m_selected + 1)}, {m_values[std::size_t(m_selected)]}, true);
+}
+
+int NnmeterPlot::kernelAt(const QPointF &pixel) const
+{
+    if (!axisRect()->rect().contains(pixel.toPoint()))
+        return -1;
+    const int k = int(std::lround(xAxis->pixelToCoord(pixel.x()))) - 1;
+    return k >= 0 && std::size_t(k) < m_values.size() ? k : -1;
+}
+
+void NnmeterPlot::mouseReleaseEvent(QMouseEvent *event)
+{
+    QCustomPlot::mouseReleaseEvent(event);
+    if (event->button() != Qt::LeftButton)
+        return;
+    const int k = kernelAt(event->position());
+    if (k >= 0) {
+        setSelectedKernel(k);
+        replot(QCustomPlot::rpQueuedReplot);
+        emit kernelClicked(k);
+    }
+}
+
+} // namespace studio

@@ -1,0 +1,64 @@
+// The nn-Meter kernel chart: one bar per kernel in execution order, its
+// height the predicted latency (seed 004: model latency = Σ kernel
+// latencies), coloured by kernel type with a legend; the compared snapshot's
+// kernels as a faded step line; the selected kernel outlined. A click on a bar
+// selects that kernel (the view links it to the kernel tree).
+#pragma once
+
+#include "nnmeter/predict.h"
+
+#include <QColor>
+#include <QString>
+
+#include <qcustomplot.h>
+
+#include <vector>
+
+namespace studio {
+
+class NnmeterPlot : public QCustomPlot
+{
+    Q_OBJECT
+public:
+    explicit NnmeterPlot(QWidget *parent = nullptr);
+
+    // Shows `prediction` (titled with the network and device names); `ghost`
+    // are the compared snapshot's kernel latencies in ms (empty: none).
+    void setPrediction(const roofline::nnmeter::Prediction &prediction, const QString &title,
+                       const std::vector<double> &ghostMs, const QString &ghostName);
+    void setSelectedKernel(int kernel); // -1: none
+    int selectedKernel() const { return m_selected; }
+
+    // The types in legend order and their colours (the tree uses the same).
+    const std::vector<QString> &types() const { return m_types; }
+    QColor colorOf(const QString &type) const;
+    static constexpr int maxColoredTypes = 9; // the rest share "other types"
+
+    // What is drawn, for tests: per kernel its bar height in the axis unit, and the unit.
+    const std::vector<double> &barValues() const { return m_values; }
+    QString valueUnit() const { return m_unit; }
+    double unitPerMs() const { return m_perMs; }
+    QCPBars *barsOf(const QString &type) const; // nullptr if not shown
+    int kernelAt(const QPointF &pixel) const;   // the bar under a pixel, or -1
+
+signals:
+    void kernelClicked(int kernel);
+
+protected:
+    void mouseReleaseEvent(QMouseEvent *event) override;
+
+private:
+    QCPTextElement *m_title = nullptr;
+    QCPGraph *m_ghost = nullptr;
+    QCPBars *m_highlight = nullptr;
+    std::vector<QCPBars *> m_bars;
+    std::vector<QString> m_types;
+    std::vector<QString> m_kernelTypes; // per kernel, the legend type it is drawn as
+    std::vector<double> m_values;
+    QString m_unit;
+    double m_perMs = 1;
+    int m_selected = -1;
+    QPoint m_pressAt;
+};
+
+} // namespace studio

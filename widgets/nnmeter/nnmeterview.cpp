@@ -1,0 +1,622 @@
+#include "nnmeterview.h"
+
+#include "goalseekpanel.h"
+#include "nnmeterdocument.h"
+#include "nnmeterpanel.h"
+#include "nnmeterplot.h"
+#include "plotstyle.h"
+#include "resources.h"
+#include "sensitivitychart.h"
+#include "snapshotbar.h"
+#include "units.h"
+
+#include "nnmeter/io.h"
+#include "nnmeter/parameters.h"
+
+#include <QFileInfo>
+#include <QHash>
+#include <QPixmap>
+#include <QHeaderView>
+#include <QLabel>
+#include <QScrollArea>
+#include <QSignalBlocker>
+#include <QSplitter>
+#include <QTabBar>
+#include <QTabWidget>
+#include <QTreeWidget>
+#include <QVBoxLayout>
+
+#include <cmath>
+
+namespace studio {
+
+using namespace roofline;
+using namespace roofline::nnmeter;
+
+namespace {
+
+const QString kDefaultDevice = QStringLiteral(":/examples/nnmeter/cortexa76_tflite_cpu.device.json");
+const QString kDefaultNetwork = QStringLiteral(":/examples/amaix/resnet50.json");
+
+QString msText(double ms)
+{
+    return formatQuantity(ms * 1e-3, QStringLiteral("s"));
+}
+
+QString flopsText(double flops)
+{
+    return formatQuantity(flops, QStringLiteral("FLOP/s")).chopped(2); // "8.218 GFLOP"
+}
+
+QString percent(double ratio)
+{
+    return QStringLiteral("%1%2 %").arg(ratio >= 0 ? QStringLiteral("+") : QString(), formatValue(ratio * 100, 3));
+}
+
+QString number(double v)
+{
+    return QString::number(v, 'g', 17);
+}
+
+QString csvText(QString s)
+{
+    return QLatin1Char('"') + s.replace(QLatin1Char('"'), QStringLiteral("\"\"")) + QLatin1Char('"');
+}
+
+} // namespace
+
+NnmeterView::NnmeterView(NnmeterDocument *document, QWidget *parent)
+    : ModelView(parent)
+    , m_document(document)
+{
+    m_plot = new NnmeterPlot(this);
+    m_tree = new QTreeWidget(this);
+    m_tree->setColumnCount(3);
+    m_tree->setHeaderLabels({tr("Kernel / operator"), tr("Latency"), tr("Share")});
+    m_tree->setUniformRowHeights(true);
+    m_tree->setRootIsDecorated(true);
+    m_tree->setAlternatingRowColors(true);
+    m_tree->header()->setStretchLastSection(false);
+    m_tree->header()->setSectionResizeMode(0, QHeaderView::Stretch);
+    for (int c = 1; c < 3; ++c)
+        m_tree->header()->setSectionResizeMode(c, QHeaderView::ResizeToContents);
+    m_tree->setToolTip(tr("Each kernel the backend runs, with the operators fused into it; selecting one shows it on the chart"));
+    m_tree->setMinimumWidth(250);
+
+    m_panel = new NnmeterPanel(document, this);
+    m_panelScroll = new QScrollArea(this);
+    m_panelScroll->setWidget(m_panel);
+    m_panelScroll->setWidgetResizable(true);
+    m_panelScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    m_panelScroll->setMinimumWidth(m_panel->sizeHint().width() + 24);
+
+    m_readout = new QLabel(this);
+    m_readout->setTextFormat(Qt::RichText);
+    m_readout->setWordWrap(true);
+    m_readout->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_readout->setMargin(4);
+    m_readout->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Fixed);
+    m_readout->setFixedHeight(m_readout->fontMetrics().lineSpacing() * 5 + 12);
+    m_message = new QLabel(this);
+    m_message->setWordWrap(true);
+    m_message->setStyleSheet(QStringLiteral("color:#b00020"));
+    m_message->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_message->hide();
+
+    m_totals = new QCustomPlot(this);
+    auto ticker = QSharedPointer<QCPAxisTickerText>::create();
+    setUpBarChart(m_totals, ticker);
+    m_totals->xAxis->setLabel(tr("predicted latency of the network (ms)"));
+    m_sensitivity = new SensitivityChart(this);
+    m_bottomTabs = new QTabWidget(this);
+    m_bottomTabs->addTab(m_totals, tr("Totals"));
+    m_bottomTabs->setTabToolTip(0, tr("Kernel sum (nn-Meter), operator sum and FLOPs estimate of the network"));
+    m_bottomTabs->addTab(m_sensitivity, QString());
+    m_goalSeek = new GoalSeekPanel(this);
+    m_goalSeek->setTargets({{QStringLiteral("time"), tr("Kernel sum (latency)"), QStringLiteral("ms"), 1}});
+    m_goalSeek->setSeeker([this](const QString &, double target, const QString &pointer) {
+        return seekLatency(m_document->network(), m_document->device(), pointer.toStdString(), target);
+    });
+    m_goalSeek->setApplier([this](const QString &pointer, double value, QString *error) {
+        return applyOverride(pointer + QLatin1Char('=') + QString::number(value, 'g', 17), error);
+    });
+    m_bottomTabs->addTab(m_goalSeek, tr("Goal seek"));
+    m_bottomTabs->setTabToolTip(2, tr("The device number (peak, bandwidth, overhead, an efficiency) at which the kernel sum "
+                                      "reaches a latency"));
+    setSensitivityStep(m_sensitivityStep);
+    connect(m_bottomTabs, &QTabWidget::currentChanged, this, [this] { updateSensitivity(); });
+
+    m_snapshotBar = makeSnapshotBar();
+    auto *bottom = new QWidget(this);
+    auto *bottomLayout = new QVBoxLayout(bottom);
+    bottomLayout->setContentsMargins(0, 0, 0, 0);
+    bottomLayout->addWidget(m_snapshotBar);
+    bottomLayout->addWidget(m_readout);
+    bottomLayout->addWidget(m_message);
+    bottomLayout->addWidget(m_bottomTabs, 1);
+
+    // The tree beside the chart on top; the snapshot row, the readout and the
+    // tabs across both below; the panel on the right.
+    auto *top = new QSplitter(Qt::Horizontal, this);
+    top->addWidget(m_tree);
+    top->addWidget(m_plot);
+    top->setStretchFactor(0, 0);
+    top->setStretchFactor(1, 1);
+    top->setChildrenCollapsible(false);
+    top->setSizes({330, 900});
+
+    auto *left = new QSplitter(Qt::Vertical, this);
+    left->addWidget(top);
+    left->addWidget(bottom);
+    left->setStretchFactor(0, 3);
+    left->setStretchFactor(1, 2);
+    left->setChildrenCollapsible(false);
+    left->setSizes({560, 300});
+
+    auto *split = new QSplitter(Qt::Horizontal, this);
+    split->addWidget(left);
+    split->addWidget(m_panelScroll);
+    split->setStretchFactor(0, 1);
+    split->setStretchFactor(1, 0);
+    split->setChildrenCollapsible(false);
+
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(split);
+
+    connect(m_document, &NnmeterDocument::modifiedChanged, this, &ModelView::modifiedChanged);
+    connect(m_document, &NnmeterDocument::filePathChanged, this, &ModelView::filePathChanged);
+    connect(this, &NnmeterView::updated, this, &ModelView::summaryChanged);
+    connect(m_document, &NnmeterDocument::valuesChanged, this, &NnmeterView::scheduleUpdate);
+    connect(m_document, &NnmeterDocument::structureChanged, this, &NnmeterView::scheduleUpdate);
+    connect(m_panel, &NnmeterPanel::message, this, &NnmeterView::showMessage);
+    connect(m_plot, &NnmeterPlot::kernelClicked, this, &NnmeterView::selectKernel);
+    connect(m_tree, &QTreeWidget::currentItemChanged, this, [this](QTreeWidgetItem *item) {
+        if (m_selecting || !item)
+            return;
+        QTreeWidgetItem *top = item->parent() ? item->parent() : item;
+        selectKernel(m_tree->indexOfTopLevelItem(top));
+    });
+
+    // The default example: ResNet-50 on the mobile CPU of the seed.
+    QString error;
+    m_document->loadDevice(kDefaultDevice, &error);
+    m_document->loadNetwork(kDefaultNetwork, &error);
+    m_document->undoStack()->clear();
+    m_document->setModified(false);
+    m_pending = true;
+    refresh();
+}
+
+void NnmeterView::scheduleUpdate()
+{
+    if (m_pending)
+        return; // one detection and redraw per event-loop turn
+    m_pending = true;
+    QMetaObject::invokeMethod(this, &NnmeterView::flushPendingUpdate, Qt::QueuedConnection);
+}
+
+void NnmeterView::flushPendingUpdate()
+{
+    if (m_pending)
+        refresh();
+}
+
+void NnmeterView::showMessage(const QString &text)
+{
+    m_message->setText(text);
+    m_message->setVisible(!text.isEmpty());
+}
+
+void NnmeterView::refresh()
+{
+    m_pending = false;
+    if (!m_document->hasModel())
+        return;
+    const network::Network &net = m_document->network();
+    const Device &device = m_document->device();
+    m_prediction = predictNetwork(net, device, device.rules);
+
+    std::vector<double> ghostMs;
+    QString ghostName;
+    m_hasGhost = false;
+    m_comparisonText.clear();
+    if (const int compared = m_document->comparedSnapshot(); compared >= 0) {
+        const auto &snapshot = m_document->snapshots()[std::size_t(compared)];
+        if (snapshot.state.network) {
+            m_ghost = predictNetwork(*snapshot.state.network, snapshot.state.device, snapshot.state.device.rules);
+            m_hasGhost = true;
+            for (const KernelPrediction &k : m_ghost.kernels)
+                ghostMs.push_back(k.ms);
+            ghostName = snapshot.name;
+            const double change = m_ghost.kernelSumMs > 0 ? m_prediction.kernelSumMs / m_ghost.kernelSumMs - 1 : 0;
+            m_comparisonText = tr("kernel sum %1, %2 vs %3 (%4); %5 kernels (was %6)")
+                                   .arg(msText(m_prediction.kernelSumMs), percent(change), snapshot.name,
+                                        msText(m_ghost.kernelSumMs))
+                                   .arg(m_prediction.detection.kernels.size())
+                                   .arg(m_ghost.detection.kernels.size());
+        }
+    }
+    const QString title = tr("%1: %2 kernels from %3 operators\non %4")
+                              .arg(QString::fromStdString(net.name))
+                              .arg(m_prediction.detection.kernels.size())
+                              .arg(m_prediction.detection.operators)
+                              .arg(QString::fromStdString(device.name));
+    m_plot->setPrediction(m_prediction, title, ghostMs, ghostName);
+    rebuildTree();
+    updateTotals();
+    m_panel->refresh();
+
+    // The readout: the three totals and what fusion changes.
+    const Prediction &p = m_prediction;
+    QString text = tr("<b>Kernel sum %1</b> (%2 kernels) &nbsp; operator sum %3 (%4 operators, %5) &nbsp; "
+                      "FLOPs estimate %6")
+                       .arg(msText(p.kernelSumMs))
+                       .arg(p.detection.kernels.size())
+                       .arg(msText(p.operatorSumMs))
+                       .arg(p.detection.operators)
+                       .arg(p.kernelSumMs > 0 ? percent(p.operatorSumMs / p.kernelSumMs - 1) : QStringLiteral("—"),
+                            msText(p.flopsMs));
+    text += QStringLiteral("<br>") + tr("Fusion saves %1 of memory traffic and overhead; FLOPs alone (%2 at %3) miss %4.")
+                                         .arg(msText(std::max(0.0, p.operatorSumMs - p.kernelSumMs)), flopsText(p.flops),
+                                              formatQuantity(device.peakGflops * device.efficiencyOf("conv").compute,
+                                                             QStringLiteral("GFLOP/s")),
+                                              msText(std::max(0.0, p.kernelSumMs - p.flopsMs)));
+    text += QStringLiteral("<br>") + (p.learnedKernels > 0
+                                          ? tr("%1 of %2 kernels from learned predictors, the rest analytical (roofline).")
+                                                .arg(p.learnedKernels)
+                                                .arg(p.kernels.size())
+                                          : tr("Every kernel analytical: the device's roofline (no learned predictor)."));
+    if (!m_comparisonText.isEmpty())
+        text += QStringLiteral("<br><i>%1</i>").arg(m_comparisonText.toHtmlEscaped());
+    m_readout->setText(text);
+
+    const std::vector<NumberParameter> numbers = numberParameters(device);
+    if (int(numbers.size()) != m_goalSeekParameters) {
+        QList<GoalSeekPanel::Parameter> parameters;
+        for (const NumberParameter &n : numbers)
+            parameters.append({QString::fromStdString(n.pointer),
+                               n.unit.empty() ? QString::fromStdString(n.label)
+                                              : QStringLiteral("%1 (%2)").arg(QString::fromStdString(n.label), QString::fromStdString(n.unit))});
+        m_goalSeek->setParameters(parameters);
+        m_goalSeekParameters = int(numbers.size());
+    }
+    m_goalSeek->invalidate();
+
+    updateSensitivity();
+    m_plot->replot();
+    m_totals->replot();
+    ++m_updateCount;
+    emit updated();
+}
+
+void NnmeterView::rebuildTree()
+{
+    const QSignalBlocker block(m_tree);
+    m_tree->setUpdatesEnabled(false);
+    m_tree->clear();
+    const network::Network &net = m_document->network();
+    const Prediction &p = m_prediction;
+    const double total = p.kernelSumMs > 0 ? p.kernelSumMs : 1;
+    QList<QTreeWidgetItem *> items;
+    items.reserve(qsizetype(p.detection.kernels.size()));
+    for (std::size_t i = 0; i < p.detection.kernels.size(); ++i) {
+        const Kernel &k = p.detection.kernels[i];
+        const KernelPrediction &kp = p.kernels[i];
+        const QString type = QString::fromStdString(k.type);
+        auto *item = new QTreeWidgetItem({QStringLiteral("#%1 %2").arg(i + 1).arg(type), msText(kp.ms),
+                                          QStringLiteral("%1 %").arg(formatValue(100 * kp.ms / total, 3))});
+        item->setData(0, Qt::DecorationRole, swatch(m_plot->colorOf(type)));
+        item->setToolTip(0, tr("%1: %2 operator(s), %9, %3, %4 moved; input %5×%6, CIN %7, COUT %8")
+                                .arg(type)
+                                .arg(k.layers.size())
+                                .arg(kp.source == Source::Learned ? tr("learned predictor")
+                                                                  : kp.computeBound ? tr("compute-bound") : tr("memory-bound"),
+                                     formatQuantity(k.bytes, QStringLiteral("B")))
+                                .arg(k.hw)
+                                .arg(k.hw)
+                                .arg(k.cin)
+                                .arg(k.cout)
+                                .arg(flopsText(k.flops)));
+        for (int layer : k.layers) {
+            const auto &l = net.layers[std::size_t(layer)];
+            auto *child = new QTreeWidgetItem(item, {QStringLiteral("%1 (%2)").arg(QString::fromStdString(l.name),
+                                                                                   QString::fromStdString(operatorType(net, std::size_t(layer)))),
+                                                     QString(), QString()});
+            child->setToolTip(0, QString::fromStdString(l.name));
+        }
+        items.append(item);
+    }
+    m_tree->addTopLevelItems(items);
+    m_tree->setUpdatesEnabled(true);
+    if (m_selected >= int(items.size()))
+        m_selected = -1;
+    if (m_selected >= 0) {
+        m_selecting = true;
+        m_tree->setCurrentItem(items[m_selected]);
+        m_selecting = false;
+    }
+    m_plot->setSelectedKernel(m_selected);
+}
+
+QPixmap NnmeterView::swatch(const QColor &color)
+{
+    // One pixmap per colour: a QColor as decoration makes the delegate render
+    // a new pixmap on every paint (the soak test saw the heap grow by it).
+    QPixmap &p = m_swatches[color.rgba()];
+    if (p.isNull()) {
+        p = QPixmap(12, 12);
+        p.fill(color);
+    }
+    return p;
+}
+
+void NnmeterView::selectKernel(int kernel)
+{
+    m_selected = kernel >= 0 && kernel < m_tree->topLevelItemCount() ? kernel : -1;
+    m_selecting = true;
+    if (m_selected >= 0) {
+        QTreeWidgetItem *item = m_tree->topLevelItem(m_selected);
+        m_tree->setCurrentItem(item);
+        m_tree->scrollToItem(item);
+    } else {
+        m_tree->setCurrentItem(nullptr);
+    }
+    m_selecting = false;
+    m_plot->setSelectedKernel(m_selected);
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void NnmeterView::updateTotals()
+{
+    const Prediction &p = m_prediction;
+    m_totals->clearPlottables();
+    auto ticker = qSharedPointerDynamicCast<QCPAxisTickerText>(m_totals->yAxis->ticker());
+    ticker->clear();
+    ticker->addTick(1, tr("kernel sum (nn-Meter)"));
+    ticker->addTick(2, tr("operator sum"));
+    ticker->addTick(3, tr("FLOPs estimate"));
+    auto *now = addHorizontalBars(m_totals, tr("current"), QColor(0x1f, 0x77, 0xb4), m_hasGhost ? 0.38 : 0.6);
+    now->setData({1, 2, 3}, {p.kernelSumMs, p.operatorSumMs, p.flopsMs}, true);
+    double hi = std::max({p.kernelSumMs, p.operatorSumMs, p.flopsMs});
+    if (m_hasGhost) {
+        auto *ghost = addHorizontalBars(m_totals, tr("snapshot \"%1\"").arg(m_document->snapshots()[std::size_t(m_document->comparedSnapshot())].name),
+                                        QColor(170, 170, 170), 0.38);
+        ghost->setData({1.4, 2.4, 3.4}, {m_ghost.kernelSumMs, m_ghost.operatorSumMs, m_ghost.flopsMs}, true);
+        now->setData({0.8, 1.8, 2.8}, {p.kernelSumMs, p.operatorSumMs, p.flopsMs}, true);
+        hi = std::max({hi, m_ghost.kernelSumMs, m_ghost.operatorSumMs, m_ghost.flopsMs});
+    }
+    m_totals->yAxis->setRange(0.4, 3.6);
+    m_totals->xAxis->setRange(0, hi > 0 ? hi * 1.1 : 1);
+}
+
+void NnmeterView::setSensitivityStep(double relativeStep)
+{
+    ModelView::setSensitivityStep(relativeStep);
+    const QString pct = QString::number(relativeStep * 100, 'g', 3);
+    const int tab = m_bottomTabs->indexOf(m_sensitivity);
+    m_bottomTabs->setTabText(tab, tr("Sensitivity ±%1%").arg(pct));
+    m_bottomTabs->setTabToolTip(tab, tr("Which device number matters: the kernel sum when each alone moves by ±%1%").arg(pct));
+    updateSensitivity();
+}
+
+void NnmeterView::updateSensitivity(bool evenIfHidden)
+{
+    if (!m_document->hasModel() || (!evenIfHidden && m_bottomTabs->currentWidget() != m_sensitivity))
+        return;
+    m_sensitivityRows = sensitivity(m_document->network(), m_document->device(), m_sensitivityStep);
+    std::vector<SensitivityChart::Row> rows;
+    for (const Sensitivity &s : m_sensitivityRows)
+        rows.push_back({QString::fromStdString(s.label), s.lowMs, s.highMs});
+    m_sensitivity->setRows(rows, m_prediction.kernelSumMs, m_sensitivityStep, tr("kernel sum"), QStringLiteral("ms"));
+    m_sensitivity->replot();
+}
+
+SnapshotBar *NnmeterView::makeSnapshotBar()
+{
+    auto *bar = new SnapshotBar(this);
+    connect(bar, &SnapshotBar::pinRequested, m_document, [this] { m_document->pinSnapshot(); });
+    connect(bar, &SnapshotBar::compareRequested, m_document, &NnmeterDocument::setComparedSnapshot);
+    connect(bar, &SnapshotBar::restoreRequested, m_document, &NnmeterDocument::restoreSnapshot);
+    connect(bar, &SnapshotBar::removeRequested, m_document, &NnmeterDocument::removeSnapshot);
+    connect(bar, &SnapshotBar::renameRequested, m_document, &NnmeterDocument::renameSnapshot);
+    auto sync = [this, bar] {
+        QStringList names;
+        for (const auto &snapshot : m_document->snapshots())
+            names << snapshot.name;
+        bar->setSnapshots(names, m_document->comparedSnapshot());
+    };
+    connect(m_document, &NnmeterDocument::snapshotsChanged, this, sync);
+    sync();
+    return bar;
+}
+
+// ---------------------------------------------------------------- ModelView
+
+QString NnmeterView::title() const
+{
+    return tr("nn-Meter kernels");
+}
+
+QStringList NnmeterView::formatIds() const
+{
+    return {QString::fromLatin1(kDeviceFormatId), QString::fromLatin1(kRulesFormatId)};
+}
+
+QStringList NnmeterView::exampleFiles() const
+{
+    QStringList files;
+    for (const QString &path : resources::exampleFiles(QStringLiteral("nnmeter")))
+        if (path.endsWith(QLatin1String(".device.json")))
+            files << path;
+    return files;
+}
+
+QString NnmeterView::primer() const
+{
+    return tr(
+        "<h3>nn-Meter: a network's latency, kernel by kernel</h3>\n"
+        "<p><b>What the plot shows.</b> One bar per kernel, in the order the kernels run: its predicted latency\n"
+        "(µs or ms on the axis), coloured by kernel type (conv-bn-relu, add-relu, ...). A kernel is what the\n"
+        "backend fuses and runs as one: the tree on the left lists each kernel and the operators in it; click a bar\n"
+        "or a tree row to find the other. Below, <i>Totals</i> compares the kernel sum (nn-Meter's prediction) with\n"
+        "the sum over operators run one by one and with a FLOPs-proportional estimate: the gap is what fusion and\n"
+        "memory traffic change.</p>\n"
+        "<p><b>The controls.</b> The network (shipped, or ONNX, Caffe and JSON files you open), the device (its\n"
+        "peak P<sub>peak</sub>, bandwidth B<sub>peak</sub>, per-kernel overhead, efficiencies and learned predictors)\n"
+        "and the fusion rules: each BF_&lt;first&gt;_&lt;second&gt; check box says whether the backend fuses that\n"
+        "pair; multi-outbound and multi-inbound are the connection rules of seed Fig. 4; the units (SE, hswish,\n"
+        "channel shuffle, ...) collapse patterns first. Every toggle detects the kernels again at once.\n"
+        "<i>Sensitivity</i> shows which device number matters; <i>Goal seek</i> finds the one that reaches a latency.</p>\n"
+        "<p><b>Where the equations come from.</b> nn-Meter (Zhang et al., MobiSys 2021; seed 004): kernels are\n"
+        "detected by the backend's fusion rules (section 4), each kernel's latency is predicted and the model\n"
+        "latency is their sum (section 2.2). Here a kernel's latency is its roofline on the device,\n"
+        "overhead + max(FLOPs / (P<sub>peak</sub>·e<sub>compute</sub>), bytes / (B<sub>peak</sub>·e<sub>memory</sub>)),\n"
+        "or a learned random forest when the device has one. Our readings of the seed: docs/models/nnmeter.md.</p>\n");
+}
+
+bool NnmeterView::openFile(const QString &path, QString *error, QStringList *warnings)
+{
+    if (!m_panel->openPath(path, error, warnings))
+        return false;
+    showMessage(QString());
+    flushPendingUpdate();
+    return true;
+}
+
+QString NnmeterView::filePath() const
+{
+    return m_document->devicePath();
+}
+
+bool NnmeterView::isModified() const
+{
+    return false; // nothing to save: the rules and numbers live in sessions
+}
+
+QUndoStack *NnmeterView::undoStack() const
+{
+    return m_document->undoStack();
+}
+
+QJsonObject NnmeterView::sessionState() const
+{
+    QJsonObject state = m_document->sessionState();
+    if (state.isEmpty())
+        return state;
+    state[QStringLiteral("view")] = QJsonObject{{QStringLiteral("selected_kernel"), m_selected},
+                                                {QStringLiteral("bottom_tab"), m_bottomTabs->currentIndex()}};
+    return state;
+}
+
+bool NnmeterView::restoreSessionState(const QJsonObject &state, const QString &sessionFile, QString *error)
+{
+    if (!m_document->restoreSession(state, sessionFile, error))
+        return false;
+    showMessage(QString());
+    const QJsonObject view = state.value(QStringLiteral("view")).toObject();
+    m_bottomTabs->setCurrentIndex(view.value(QStringLiteral("bottom_tab")).toInt(0));
+    flushPendingUpdate();
+    selectKernel(view.value(QStringLiteral("selected_kernel")).toInt(-1));
+    return true;
+}
+
+bool NnmeterView::applyOverride(const QString &assignment, QString *error)
+{
+    return applyOverrideWith(m_document->device(), m_document->devicePath(), assignment, error, roofline::nnmeter::applyOverride,
+                             [&](const Device &device) { m_document->setOverridden(device, assignment); });
+}
+
+QCustomPlot *NnmeterView::exportPlot() const
+{
+    return m_plot;
+}
+
+QString NnmeterView::exportTitle() const
+{
+    return tr("nn-Meter kernels: %1 on %2")
+        .arg(QString::fromStdString(m_document->network().name), QString::fromStdString(m_document->device().name));
+}
+
+QString NnmeterView::summary() const
+{
+    return tr("kernel sum %1 · %2 kernels · operator sum %3 · FLOPs estimate %4")
+        .arg(msText(m_prediction.kernelSumMs))
+        .arg(m_prediction.detection.kernels.size())
+        .arg(msText(m_prediction.operatorSumMs), msText(m_prediction.flopsMs));
+}
+
+void NnmeterView::resetZoom()
+{
+    m_plot->xAxis->setRange(0.3, double(m_prediction.detection.kernels.size()) + 0.7);
+    m_plot->replot();
+}
+
+QList<ModelView::BundlePlot> NnmeterView::bundlePlots()
+{
+    flushPendingUpdate();
+    updateSensitivity(true);
+    return {{QStringLiteral("nnmeter-kernels"), tr("Predicted latency per kernel, coloured by kernel type"), m_plot},
+            {QStringLiteral("nnmeter-totals"), tr("Kernel sum, operator sum and FLOPs estimate"), m_totals},
+            {QStringLiteral("nnmeter-sensitivity"), tr("Sensitivity of the kernel sum at ±%1%").arg(m_sensitivityStep * 100),
+             m_sensitivity}};
+}
+
+QList<ModelView::BundleFile> NnmeterView::bundleFiles() const
+{
+    QList<BundleFile> files;
+    const network::Network &net = m_document->network();
+    const Prediction &p = m_prediction;
+    QString kernels = QStringLiteral("kernel,type,kind,operators,members,latency_ms,analytical_ms,source,bound,flops,bytes,hw,cin,cout\n");
+    for (std::size_t i = 0; i < p.detection.kernels.size(); ++i) {
+        const Kernel &k = p.detection.kernels[i];
+        const KernelPrediction &kp = p.kernels[i];
+        QStringList members;
+        for (int layer : k.layers)
+            members << QString::fromStdString(net.layers[std::size_t(layer)].name);
+        kernels += QStringLiteral("%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14\n")
+                       .arg(i + 1)
+                       .arg(QString::fromStdString(k.type), QString::fromStdString(k.kind))
+                       .arg(k.layers.size())
+                       .arg(csvText(members.join(QLatin1Char(' '))), number(kp.ms), number(kp.analyticalMs),
+                            kp.source == Source::Learned ? QStringLiteral("learned") : QStringLiteral("analytical"),
+                            kp.computeBound ? QStringLiteral("compute") : QStringLiteral("memory"), number(k.flops),
+                            number(k.bytes))
+                       .arg(k.hw)
+                       .arg(k.cin)
+                       .arg(k.cout);
+    }
+    files.append({QStringLiteral("nnmeter-kernels.csv"), tr("Every kernel: members, latency, bound"), kernels.toUtf8()});
+    QString totals = QStringLiteral("quantity,ms\n");
+    totals += QStringLiteral("kernel_sum,%1\noperator_sum,%2\nflops_estimate,%3\n")
+                  .arg(number(p.kernelSumMs), number(p.operatorSumMs), number(p.flopsMs));
+    files.append({QStringLiteral("nnmeter-totals.csv"), tr("Kernel sum, operator sum, FLOPs estimate"), totals.toUtf8()});
+    QString tornado = QStringLiteral("parameter,pointer,low_value,high_value,kernel_sum_low_ms,kernel_sum_high_ms\n");
+    for (const Sensitivity &r : sensitivity(net, m_document->device(), m_sensitivityStep))
+        tornado += QStringLiteral("%1,%2,%3,%4,%5,%6\n")
+                       .arg(csvText(QString::fromStdString(r.label)), QString::fromStdString(r.pointer), number(r.lowValue),
+                            number(r.highValue), number(r.lowMs), number(r.highMs));
+    files.append({QStringLiteral("nnmeter-sensitivity.csv"), tr("Sensitivity at ±%1%").arg(m_sensitivityStep * 100), tornado.toUtf8()});
+    files.append({QStringLiteral("nnmeter-device.json"), tr("The device as evaluated (input)"),
+                  QByteArray::fromStdString(serializeDevice(m_document->device()))});
+    files.append({QStringLiteral("nnmeter-rules.json"), tr("The fusion rules in force (input)"),
+                  QByteArray::fromStdString(serializeRules(m_document->rules()))});
+    files.append({QStringLiteral("nnmeter-network.json"), tr("The network (input)"),
+                  QByteArray::fromStdString(network::serialize(net))});
+    QString table = QStringLiteral("snapshot,kernel_sum_ms,kernels,current_kernel_sum_ms,current_kernels,relative_change\n");
+    for (const auto &snapshot : m_document->snapshots()) {
+        if (!snapshot.state.network)
+            continue;
+        const Prediction s = predictNetwork(*snapshot.state.network, snapshot.state.device, snapshot.state.device.rules);
+        table += QStringLiteral("%1,%2,%3,%4,%5,%6\n")
+                     .arg(csvText(snapshot.name), number(s.kernelSumMs))
+                     .arg(s.detection.kernels.size())
+                     .arg(number(p.kernelSumMs))
+                     .arg(p.detection.kernels.size())
+                     .arg(number(s.kernelSumMs > 0 ? p.kernelSumMs / s.kernelSumMs - 1 : 0));
+    }
+    files.append({QStringLiteral("nnmeter-snapshots.csv"), tr("Snapshots compared with the current configuration"), table.toUtf8()});
+    return files;
+}
+
+} // namespace studio

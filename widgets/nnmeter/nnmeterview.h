@@ -1,0 +1,117 @@
+// The nn-Meter view (seed 004): a network's operators grouped into the
+// kernels a backend runs (a tree: kernel → member operators) linked both ways
+// to the per-kernel latency chart; the totals (kernel sum, operator sum,
+// FLOPs estimate) that show why kernels matter; the panel with the network,
+// device and fusion-rule check boxes. A rule toggle detects the kernels again
+// and redraws in the same event-loop turn (coalesced like the other views).
+#pragma once
+
+#include "modelview.h"
+#include "nnmeter/parameters.h"
+#include "nnmeter/predict.h"
+
+#include <QHash>
+#include <QPixmap>
+
+class QLabel;
+class QScrollArea;
+class QTabWidget;
+class QTreeWidget;
+class QTreeWidgetItem;
+
+namespace studio {
+
+class GoalSeekPanel;
+class NnmeterDocument;
+class NnmeterPanel;
+class NnmeterPlot;
+class SensitivityChart;
+class SnapshotBar;
+
+class NnmeterView : public ModelView
+{
+    Q_OBJECT
+public:
+    explicit NnmeterView(NnmeterDocument *document, QWidget *parent = nullptr);
+
+    // ModelView
+    QString title() const override;
+    QStringList formatIds() const override; // nn-Meter devices and fusion rules
+    QStringList exampleFiles() const override;
+    QString primer() const override;
+    bool openFile(const QString &path, QString *error, QStringList *warnings) override;
+    QString filePath() const override; // the device's file
+    bool isModified() const override;
+    QUndoStack *undoStack() const override;
+    QString sessionKey() const override { return QStringLiteral("nnmeter"); }
+    QJsonObject sessionState() const override;
+    bool restoreSessionState(const QJsonObject &state, const QString &sessionFile, QString *error) override;
+    QList<BundlePlot> bundlePlots() override;
+    QList<BundleFile> bundleFiles() const override;
+    void setSensitivityStep(double relativeStep) override;
+    void refreshDisplay() override { scheduleUpdate(); }
+    bool applyOverride(const QString &assignment, QString *error) override;
+    QCustomPlot *exportPlot() const override;
+    QString exportTitle() const override;
+    QString summary() const override;
+    void resetZoom() override;
+    void flushPendingUpdate() override;
+
+    NnmeterDocument *document() const { return m_document; }
+    NnmeterPlot *plot() const { return m_plot; }
+    NnmeterPanel *panel() const { return m_panel; }
+    QTreeWidget *kernelTree() const { return m_tree; }
+    QCustomPlot *totalsChart() const { return m_totals; }
+    SensitivityChart *sensitivityChart() const { return m_sensitivity; }
+    const std::vector<roofline::nnmeter::Sensitivity> &sensitivityRows() const { return m_sensitivityRows; }
+    QTabWidget *bottomTabs() const { return m_bottomTabs; }
+    GoalSeekPanel *goalSeekPanel() const { return m_goalSeek; }
+    QLabel *readout() const { return m_readout; }
+    QLabel *messageLabel() const { return m_message; }
+    SnapshotBar *snapshotBar() const { return m_snapshotBar; }
+    QString comparisonText() const { return m_comparisonText; }
+    // What is shown, as the core computed it.
+    const roofline::nnmeter::Prediction &prediction() const { return m_prediction; }
+    quint64 updateCount() const { return m_updateCount; }
+    int selectedKernel() const { return m_selected; }
+    void selectKernel(int kernel); // in the tree and the chart; -1: none
+
+signals:
+    void updated(); // after every coalesced detection + redraw
+
+private:
+    void scheduleUpdate();
+    void refresh();
+    void rebuildTree();
+    void updateTotals();
+    void updateSensitivity(bool evenIfHidden = false);
+    void showMessage(const QString &text);
+    SnapshotBar *makeSnapshotBar();
+    QPixmap swatch(const QColor &color);
+
+    NnmeterDocument *m_document;
+    NnmeterPlot *m_plot = nullptr;
+    NnmeterPanel *m_panel = nullptr;
+    QScrollArea *m_panelScroll = nullptr;
+    QTreeWidget *m_tree = nullptr;
+    QCustomPlot *m_totals = nullptr;
+    SensitivityChart *m_sensitivity = nullptr;
+    GoalSeekPanel *m_goalSeek = nullptr;
+    int m_goalSeekParameters = -1; // how many the panel lists (the device's efficiencies add some)
+    QTabWidget *m_bottomTabs = nullptr;
+    QLabel *m_readout = nullptr;
+    QLabel *m_message = nullptr;
+    SnapshotBar *m_snapshotBar = nullptr;
+    QString m_comparisonText;
+    roofline::nnmeter::Prediction m_prediction;
+    roofline::nnmeter::Prediction m_ghost; // the compared snapshot's
+    bool m_hasGhost = false;
+    std::vector<roofline::nnmeter::Sensitivity> m_sensitivityRows;
+    QHash<QRgb, QPixmap> m_swatches;
+    int m_selected = -1;
+    bool m_selecting = false;
+    bool m_pending = false;
+    quint64 m_updateCount = 0;
+};
+
+} // namespace studio
