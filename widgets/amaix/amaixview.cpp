@@ -130,8 +130,11 @@ AmaixView::AmaixView(AmaixDocument *document, QWidget *parent)
         if (!path.isEmpty() && !saveNetworkAs(path, &error))
             QMessageBox::warning(this, tr("Save failed"), error);
     });
-    m_csvButton = new QPushButton(tr("Export table as CSV…"), this);
-    m_csvButton->setToolTip(tr("One row per AMAIX stage (tiles and bias stages separate), as roofline-cli writes it"));
+    // Short, so the totals beside it keep one line at 1280 px.
+    m_csvButton = new QPushButton(tr("CSV…"), this);
+    m_csvButton->setObjectName(QStringLiteral("exportTableCsv"));
+    m_csvButton->setToolTip(tr("Export the table as CSV: one row per AMAIX stage (tiles and bias stages separate), "
+                               "as roofline-cli writes it"));
 
     m_panel = new AmaixPanel(document, this);
     m_panelScroll = new QScrollArea(this);
@@ -381,7 +384,7 @@ void AmaixView::refresh()
         const TimeUnit unit = timeUnitFor(t.timeNs);
         // One line at any window width: the parts in readable units; the byte
         // breakdown and what the performance sheet leaves out in the tooltip.
-        totals = tr("<b>Total</b>: %1 %2, %3 FPS · %4 · %5 moved · %6/%7 layers compute-bound")
+        totals = tr("<b>Total</b>: %1 %2, %3 FPS · %4 · %5 · %6/%7 layers compute-bound")
                      .arg(formatValue(t.timeNs * unit.perNs), unit.name, formatValue(t.fps),
                           formatQuantity(t.ops, QStringLiteral("ops"), 3),
                           formatQuantity(t.dIfmap + t.dWeight + t.dOfmap, QStringLiteral("B"), 3))
@@ -393,7 +396,7 @@ void AmaixView::refresh()
                                      formatQuantity(t.dWeight, QStringLiteral("B"), 3),
                                      formatQuantity(t.dOfmap, QStringLiteral("B"), 3));
         if (!baselineNs.empty()) {
-            totals += tr(" · perf. sheet %1 %2 (conv/FC only)")
+            totals += tr(" · perf. sheet %1 %2")
                           .arg(formatValue(baselineTotalNs * unit.perNs), unit.name);
             totalsTip += QLatin1Char('\n')
                 + tr("Performance sheet: NVDLA's estimate counts convolution and fully connected layers only, each as "

@@ -524,11 +524,7 @@ private slots:
         const int compare = int(viewOrder.indexOf(view->snapshotBar()->comboBox()));
         const int table = int(viewOrder.indexOf(view->table()));
         QVERIFY(pin > 0 && compare > pin && table > compare);
-        QPushButton *csv = nullptr;
-        for (QPushButton *b : view->findChildren<QPushButton *>()) {
-            if (b->text().startsWith(QStringLiteral("Export table as CSV")))
-                csv = b;
-        }
+        auto *csv = view->findChild<QPushButton *>(QStringLiteral("exportTableCsv"));
         QVERIFY(csv);
         QCOMPARE(viewOrder.back(), static_cast<QWidget *>(csv));
         // The snapshot bar's pin has its shortcut.

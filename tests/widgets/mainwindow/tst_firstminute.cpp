@@ -4,6 +4,8 @@
 #include "amaixdocument.h"
 #include "amaixview.h"
 #include "emptystate.h"
+#include "plotstyle.h"
+#include "preferences.h"
 #include "timelinedocument.h"
 #include "timelineview.h"
 #include "units.h"
@@ -255,6 +257,37 @@ private slots:
         QUndoStack *timelineStack = timeline->document()->undoStack();
         QCOMPARE(timelineStack->text(timelineStack->count() - 1),
                  QStringLiteral("Bus bandwidth %1 → 30 GB/s").arg(formatValue(bus)));
+    }
+
+    // Dark theme: every legend of every plot stays readable, started dark or
+    // switched, replotted any number of times (a legend passes its text colour
+    // on to its items; each was once themed a second time, dark on dark).
+    void darkThemeLegendsReadable()
+    {
+        applyTheme(Preferences::Theme::Dark);
+        {
+            MainWindow window;
+            window.resize(1280, 800);
+            window.show();
+            QString error;
+            QVERIFY2(window.openFile(QStringLiteral(":/examples/gables/gables-fig6b.json"), &error), qPrintable(error));
+            for (int round = 0; round < 2; ++round) {
+                for (ModelView *view : window.views()) {
+                    for (const ModelView::BundlePlot &plot : view->bundlePlots()) {
+                        plot.plot->replot();
+                        const int background = plotBackgroundBrush(plot.plot).color().lightness();
+                        QVERIFY2(background < 100, qPrintable(plot.name));
+                        QCPLegend *legend = plot.plot->legend;
+                        for (int i = 0; i < legend->itemCount(); ++i) {
+                            if (QCPAbstractLegendItem *item = legend->item(i))
+                                QVERIFY2(item->textColor().lightness() - background > 100,
+                                         qPrintable(QStringLiteral("%1: legend item %2").arg(plot.name).arg(i)));
+                        }
+                    }
+                }
+            }
+        }
+        applyTheme(Preferences::Theme::Light);
     }
 
     // Help ▸ Keyboard Shortcuts lists the menus' shortcuts and the controls';
