@@ -5,7 +5,7 @@
 // compared and with the sensitivity tab shown.
 //
 //   QT_QPA_PLATFORM=offscreen roofline-bench [--quick] [--iterations N] [--ips N]
-//       [--instructions N] [--layers N] [--only gables|timeline|amaix|import]
+//       [--instructions N] [--layers N] [--only gables|timeline|amaix|import|brouwer]
 //
 // "Slider to replot" is measured from QSlider::setValue() (what a drag does)
 // through the document edit, the coalesced evaluation, both charts' replot and
@@ -17,6 +17,10 @@
 #include "amaixpanel.h"
 #include "amaixplot.h"
 #include "amaixview.h"
+#include "brouwerdocument.h"
+#include "brouwerpanel.h"
+#include "brouwerplots.h"
+#include "brouwerview.h"
 #include "gables/geometry.h"
 #include "gables/model.h"
 #include "gablesdocument.h"
@@ -432,6 +436,72 @@ void benchAmaix(int iterations, int layers)
     }
 }
 
+// The Brouwer view (issue 11) on SoS_GoogleNet (EdgeCaffe's GoogLeNet, 142
+// layers) with the seed's Table 2 (both regimes): the memory slider moved
+// across 16 MiB – 1 GiB, so layers switch regime, to a finished replot of the
+// bars, the curve's current point, the table and the readout.
+void benchBrouwer(int iterations)
+{
+    studio::MainWindow window;
+    window.resize(1400, 900);
+    window.show();
+    auto *view = window.findChild<studio::BrouwerView *>();
+    window.setCurrentView(view);
+    studio::BrouwerDocument *doc = view->document();
+    for (std::size_t i = 0; i < doc->networks().size(); ++i) {
+        if (doc->networks()[i]->name == QLatin1String("SoS_GoogleNet"))
+            doc->selectNetwork(int(i));
+    }
+    for (std::size_t i = 0; i < doc->devices().size(); ++i) {
+        if (doc->devices()[i].path.endsWith(QLatin1String("seed-table2-fe.json")))
+            doc->selectDevice(int(i));
+    }
+    view->flushPendingUpdate();
+    QApplication::processEvents();
+    QSlider *slider = view->panel()->memorySlider();
+    const int top = studio::BrouwerPanel::memoryScale().toPosition(1024.0 * 1024 * 1024);
+    auto drag = [&] {
+        std::vector<double> samples;
+        QElapsedTimer timer;
+        for (int i = 0; i < iterations; ++i) {
+            const int position = (i * 37) % top;
+            const quint64 before = view->updateCount();
+            timer.start();
+            slider->setValue(position == slider->value() ? position + 1 : position);
+            while (view->updateCount() == before)
+                QApplication::processEvents();
+            QApplication::processEvents(); // the paint events
+            samples.push_back(double(timer.nsecsElapsed()) / 1e6);
+        }
+        std::sort(samples.begin(), samples.end());
+        return samples;
+    };
+    auto at = [](const std::vector<double> &sorted, double q) {
+        return sorted[std::min(sorted.size() - 1, std::size_t(q * double(sorted.size())))];
+    };
+    const std::vector<double> s = drag();
+    std::printf("brouwer replot %-28s slider -> finished replot (ms): median %6.2f  p95 %6.2f  p99 %6.2f  max %6.2f  "
+                "(n=%d, %zu layers, %zu knees)\n",
+                "SoS_GoogleNet", at(s, 0.5), at(s, 0.95), at(s, 0.99), s.back(), iterations,
+                view->result().layers.size(), view->curve().knees.size());
+    const auto &layers = doc->network()->layers;
+    printStage("evaluate (core)", iterations, [&] { (void)roofline::brouwer::evaluate(*doc->device(), layers, doc->params()); });
+    printStage("bars: replot", iterations, [&] { view->barsPlot()->replot(); });
+    printStage("curve: replot", iterations, [&] { view->curvePlot()->replot(); });
+    printStage("memory curve (160 + knees, core)", iterations, [&] {
+        (void)roofline::brouwer::memoryCurve(*doc->device(), layers, 4, studio::BrouwerDocument::kMinMemory,
+                                             studio::BrouwerDocument::kMaxMemory, 160);
+    });
+    printStage("whole window repaint", iterations, [&] { window.repaint(); });
+    const int pinned = doc->pinSnapshot();
+    doc->setComparedSnapshot(pinned);
+    view->flushPendingUpdate();
+    QApplication::processEvents();
+    const std::vector<double> g = drag();
+    std::printf("brouwer replot %-28s snapshot compared:  median %6.2f  p95 %6.2f  p99 %6.2f  max %6.2f\n",
+                "SoS_GoogleNet", at(g, 0.5), at(g, 0.95), at(g, 0.99), g.back());
+}
+
 } // namespace
 
 // Opening an ONNX network in the studio (issue 10): File ▸ Open's path from
@@ -548,7 +618,7 @@ int main(int argc, char **argv)
             only = QString::fromLocal8Bit(argv[++i]);
         else {
             std::fprintf(stderr, "usage: roofline-bench [--quick] [--iterations N] [--ips N] [--instructions N] "
-                                 "[--layers N] [--only gables|timeline|amaix|import]\n");
+                                 "[--layers N] [--only gables|timeline|amaix|import|brouwer]\n");
             return 2;
         }
     }
@@ -569,5 +639,7 @@ int main(int argc, char **argv)
         benchAmaix(iterations, layers);
     if (wanted("import"))
         benchImport(iterations);
+    if (wanted("brouwer"))
+        benchBrouwer(iterations);
     return 0;
 }

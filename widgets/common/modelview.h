@@ -29,6 +29,9 @@ public:
     virtual QStringList formatIds() const = 0;   // "format" values of the files this view opens
     virtual QStringList textSuffixes() const { return {}; } // non-JSON files it opens, by suffix ("txt")
     virtual QStringList exampleFiles() const = 0; // embedded examples for File ▸ Open Example
+    // A file this view recognises by its content (e.g. a CSV by its header),
+    // asked before files are routed by suffix; false by default.
+    virtual bool claimsFile(const QString &path) const { Q_UNUSED(path); return false; }
 
     // Loads one file of a format this view opens. On failure the current
     // model stays as it was and `error` names the file, the field and the reason.

@@ -3,6 +3,8 @@
 
 #include "amaixdocument.h"
 #include "amaixview.h"
+#include "brouwerdocument.h"
+#include "brouwerview.h"
 #include "common/jsondocument.h"
 #include "gablesdocument.h"
 #include "gablesplot.h"
@@ -102,6 +104,7 @@ MainWindow::MainWindow(QWidget *parent)
     addView(new AmaixView(new AmaixDocument(this), this));
     addView(new TimelineView(new TimelineDocument(this), this)); // Verrocchio
     addView(new NnmeterView(new NnmeterDocument(this), this));   // nn-Meter kernels
+    addView(new BrouwerView(new BrouwerDocument(this), this));
 
     connect(m_tabs, &QTabWidget::currentChanged, this, [this] {
         m_undoGroup->setActiveStack(currentView() ? currentView()->undoStack() : nullptr);
@@ -327,7 +330,12 @@ bool MainWindow::openFile(const QString &path, QString *error, QStringList *warn
         m_statusReadout->setText(statusText());
         return true;
     };
-    // Non-JSON formats (e.g. compact text traces) are routed by suffix.
+    // Files a view recognises by content (Brouwer's measured CSVs), then
+    // non-JSON formats (e.g. compact text traces) routed by suffix.
+    for (ModelView *view : m_views) {
+        if (view->claimsFile(path))
+            return openIn(view);
+    }
     const QString suffix = QFileInfo(path).suffix().toLower();
     for (ModelView *view : m_views) {
         if (!suffix.isEmpty() && view->textSuffixes().contains(suffix))

@@ -1,6 +1,7 @@
 // Brouwer's model (seed 002 §3.1–3.2): required memory and overflow of every
 // AgeNet layer worked out by hand, the regime switch exactly where F crosses 0,
 // equation 1, and the memory curve's knees.
+#include "brouwer/goalseek.h"
 #include "brouwer/io.h"
 #include "brouwer/model.h"
 #include "network/import.h"
@@ -122,6 +123,40 @@ private slots:
         QCOMPARE(far.overflow, 890624.0 - 256);
         QCOMPARE(far.exec.logTime, 2.326 + 0.376 * std::log10(m) + 0.394 * std::log10(890624.0 - 256));
         QCOMPARE(far.exec.ms, std::pow(10.0, far.exec.logTime) * 1e-6);
+    }
+
+    // Goal seek: the least memory that reaches a total time. With Table 2, AgeNet's
+    // fc6 (9,653,632 elements, 38,614,528 B in fp32) costs orders of magnitude more
+    // when it swaps, so any target between the all-in-memory total and the total
+    // one byte below the knee needs exactly the knee.
+    void goalSeekMemory()
+    {
+        const auto layers = ageNet();
+        const Device d = seedFe();
+        const Params now{64.0 * 1024 * 1024, 4};
+        const double lo = 16.0 * 1024 * 1024, hi = 16.0 * 1024 * 1024 * 1024;
+        const double fits = evaluate(d, layers, {1e9, 4}).totalMs(false);
+        const double swaps = evaluate(d, layers, {38614527, 4}).totalMs(false);
+        QVERIFY(swaps > 100 * fits);
+        const GoalSeek g = seekMemory(d, layers, now, fits * 1.5, false, lo, hi);
+        QVERIFY2(g.found(), g.message.c_str());
+        QCOMPARE(g.relation, std::string("≥"));
+        QVERIFY2(std::abs(g.value - 38614528) <= 38614528 * 1e-9, std::to_string(g.value).c_str());
+        QVERIFY(g.achieved <= fits * 1.5);
+        QVERIFY(evaluate(d, layers, {g.value * (1 - 1e-6), 4}).totalMs(false) > fits * 1.5);
+        QVERIFY2(g.message.find("needs available memory ≥ 36.83 MiB") != std::string::npos, g.message.c_str());
+        // Within the swapping range the F term moves the total: a target between the total at
+        // 16 MiB and just below the knee is met strictly inside (16 MiB, knee).
+        const double at20 = evaluate(d, layers, {20.0 * 1024 * 1024, 4}).totalMs(false);
+        const GoalSeek inside = seekMemory(d, layers, now, at20, false, lo, hi);
+        QVERIFY2(inside.found(), inside.message.c_str());
+        QVERIFY2(std::abs(inside.value - 20.0 * 1024 * 1024) < 20.0 * 1024 * 1024 * 1e-6, std::to_string(inside.value).c_str());
+        // Faster than every layer in memory: no memory does it.
+        const GoalSeek none = seekMemory(d, layers, now, fits * 0.5, false, lo, hi);
+        QCOMPARE(none.status, GoalSeek::Status::Unreachable);
+        QVERIFY(std::abs(none.cap - fits) <= fits * 1e-12);
+        QVERIFY2(none.message.find("no memory up to 16 GiB") != std::string::npos, none.message.c_str());
+        QCOMPARE(seekMemory(d, layers, now, -1, false, lo, hi).status, GoalSeek::Status::Invalid);
     }
 
     // Equation 1 as printed: O_D O_H O_W (P_D P_H P_W)^2 / G + O_D.

@@ -47,6 +47,8 @@ QString changeFor(const studio::ModelView *view)
         return QStringLiteral("/clock_ghz=1.5");
     if (view->sessionKey() == QLatin1String("nnmeter"))
         return QStringLiteral("/peak_gflops=50");
+    if (view->sessionKey() == QLatin1String("brouwer"))
+        return QStringLiteral("/memory=512MB");
     return QStringLiteral("/bus/bandwidth_gbps=30");
 }
 
@@ -70,31 +72,31 @@ private slots:
         QStandardPaths::setTestModeEnabled(true); // settings and the last session go to a test location
     }
 
-    void quittingWithThreeUnsavedViewsAsksOnce()
+    void quittingWithFourUnsavedViewsAsksOnce()
     {
         studio::MainWindow window;
         window.show();
-        QCOMPARE(window.views().size(), std::size_t(4)); // Gables, AMAIX, timeline, nn-Meter (no Save)
+        QCOMPARE(window.views().size(), std::size_t(5)); // Gables, AMAIX, timeline, nn-Meter (no Save), Brouwer
         QString error;
         QVERIFY2(window.openFile(QStringLiteral(":/examples/gables/snapdragon835.json"), &error), qPrintable(error));
         changeEveryView(window);
-        QCOMPARE(window.unsavedViews().size(), 3);
+        QCOMPARE(window.unsavedViews().size(), 4);
         {
             DialogAnswerer cancel(QMessageBox::Cancel);
             QVERIFY(!window.close()); // Cancel: nothing closes
             QCOMPARE(cancel.texts.size(), 1);
             const QString &text = cancel.texts.front();
-            QVERIFY2(text.contains(QStringLiteral("3 models have unsaved changes")), qPrintable(text));
+            QVERIFY2(text.contains(QStringLiteral("4 models have unsaved changes")), qPrintable(text));
             for (studio::ModelView *view : window.unsavedViews())
                 QVERIFY2(text.contains(view->title()), qPrintable(text));
             QVERIFY2(text.contains(QStringLiteral("snapdragon835.json, an example")), qPrintable(text));
         }
         QVERIFY(window.isVisible());
-        QCOMPARE(window.unsavedViews().size(), 3);
+        QCOMPARE(window.unsavedViews().size(), 4);
         DialogAnswerer discard(QMessageBox::Discard);
         QVERIFY(window.close());
         QCOMPARE(discard.texts.size(), 1);
-        QCOMPARE(window.unsavedViews().size(), 3); // nothing was written
+        QCOMPARE(window.unsavedViews().size(), 4); // nothing was written
     }
 
     void oneUnsavedViewAsksAboutIt()
@@ -116,7 +118,7 @@ private slots:
         QTemporaryDir dir;
         QVERIFY(dir.isValid());
         const QStringList examples{QStringLiteral("gables/snapdragon835.json"), QStringLiteral("amaix/nv_full.json"),
-                                   QStringLiteral("verrocchio/ascend310.json")};
+                                   QStringLiteral("verrocchio/ascend310.json"), QStringLiteral("brouwer/edgecaffe-fe.json")};
         QStringList copies;
         for (const QString &example : examples) {
             const QString copy = dir.filePath(example.section(QLatin1Char('/'), 1));
@@ -142,6 +144,8 @@ private slots:
         QVERIFY2(contents(copies[0]).contains(QStringLiteral("31")), qPrintable(contents(copies[0])));
         QVERIFY2(contents(copies[1]).contains(QStringLiteral("1.5")), qPrintable(contents(copies[1])));
         QVERIFY2(contents(copies[2]).contains(QStringLiteral("30")), qPrintable(contents(copies[2])));
+        // The Brouwer view saves its device (the memory is the view's, kept in sessions).
+        QVERIFY2(contents(copies[3]).contains(QStringLiteral("roofline-studio/brouwer-device")), qPrintable(contents(copies[3])));
     }
 };
 

@@ -1,0 +1,217 @@
+// The Brouwer view with measurements: the predicted-vs-measured scatter and its
+// metrics, fits on a worker thread (run, cancel), saving the device, bad files
+// refused with the current work kept, sessions. Helpers: brouwerviewtesting.h.
+#include "brouwerviewtesting.h"
+
+#include <QFile>
+#include <QTimer>
+
+class TestBrouwerViewFit : public QObject
+{
+    Q_OBJECT
+private slots:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QCOMPARE(edgeCaffeMeasurements().size(), 34);
+    }
+
+    void measurementsFillTheScatter()
+    {
+        MainWindow window;
+        BrouwerView *view = brouwerView(window);
+        BrouwerDocument *doc = view->document();
+        QCOMPARE(view->scatterPlot()->points().size(), std::size_t(0));
+        QVERIFY(!view->fitPanel()->fitButton()->isEnabled()); // nothing to fit on yet
+        QString error;
+        QStringList warnings;
+        QVERIFY2(doc->loadMeasurements(edgeCaffeMeasurements(), &error, &warnings), qPrintable(error));
+        view->flushPendingUpdate();
+        // 82 layers of AgeNet, GenderNet, FaceNet and SoS × (load, exec); the "input" rows match no layer.
+        const Observations obs = doc->observations();
+        QCOMPARE(obs.items.size(), std::size_t(164));
+        QCOMPARE(view->observationCount(), 164);
+        QCOMPARE(view->scatterPlot()->points().size(), std::size_t(164));
+        QCOMPARE(view->scatterPlot()->loadGraph()->data()->size() + view->scatterPlot()->execGraph()->data()->size(), 164);
+        const Metrics core = evaluateMetrics(*doc->device(), obs.items);
+        QCOMPARE(view->metrics().rows, core.rows);
+        ROOFLINE_COMPARE_REL(view->metrics().mapeLog, core.mapeLog, 1e-12);
+        ROOFLINE_COMPARE_REL(view->metrics().r2Log, core.r2Log, 1e-12);
+        // Our EdgeCaffe fit on its own training data: the figures docs/models/brouwer.md gives (5.28 %, 0.852).
+        QVERIFY2(std::abs(core.mapeLog - 5.28) < 0.01, qPrintable(QString::number(core.mapeLog)));
+        QVERIFY(view->scatterPlot()->metricsLabel()->text().contains(QStringLiteral("MAPE")));
+        // Each point: the core's prediction against the median measured time.
+        const Observation &o = obs.items.front();
+        const PartPrediction p = predictPart(*doc->device(), o.submodel, o.features, o.overflow);
+        ROOFLINE_COMPARE_REL(view->scatterPlot()->points().front().predictedMs, p.ms, 1e-12);
+        ROOFLINE_COMPARE_REL(view->scatterPlot()->points().front().measuredMs, o.timeNs * 1e-6, 1e-12);
+        QVERIFY(view->fitPanel()->fitButton()->isEnabled());
+    }
+
+    void fitRunsInTheBackgroundAndBecomesTheDevice()
+    {
+        MainWindow window;
+        BrouwerView *view = brouwerView(window);
+        BrouwerDocument *doc = view->document();
+        QString error;
+        QVERIFY(doc->loadMeasurements(edgeCaffeMeasurements(), &error));
+        view->flushPendingUpdate();
+        BrouwerFitPanel *fit = view->fitPanel();
+        fit->modelBox()->setCurrentIndex(0); // feature engineering
+        fit->bootstrapBox()->setValue(20);
+        QSignalSpy finished(fit, &BrouwerFitPanel::finished);
+        QTest::mouseClick(fit->fitButton(), Qt::LeftButton);
+        QVERIFY(finished.wait(20000));
+        QCOMPARE(finished.front().front().toBool(), true);
+        QVERIFY(!fit->isRunning());
+        QVERIFY(doc->devicePath().isEmpty()); // an unsaved fit
+        QVERIFY(doc->device()->fit.has_value());
+        QCOMPARE(doc->device()->fit->bootstrap, 20);
+        // The fit is what the core fits on the same observations with the same options.
+        FitOptions options = fit->options();
+        const FitOutcome core = fitDevice(doc->observations().items, options);
+        QVERIFY(core.device);
+        QCOMPARE(doc->device()->fe, core.device->fe);
+        view->flushPendingUpdate();
+        QCOMPARE(view->result(), coreResult(*doc));
+        QVERIFY(fit->statusLabel()->text().contains(QStringLiteral("MAPE")));
+        // Undo returns to the device before the fit.
+        doc->undoStack()->undo();
+        QVERIFY(doc->devicePath().endsWith(QStringLiteral("edgecaffe-fe.json")));
+        doc->undoStack()->redo();
+
+        // Saved atomically as a device file that reads back equal.
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("fit.json"));
+        QVERIFY2(view->saveFile(path, &error), qPrintable(error));
+        QCOMPARE(doc->devicePath(), path);
+        QVERIFY(!doc->isModified());
+        const DeviceLoad back = loadDeviceFile(path.toStdString());
+        QVERIFY(back.device);
+        QCOMPARE(*back.device, *doc->device());
+        QCOMPARE(QDir(dir.path()).entryList(QDir::Files), QStringList{QStringLiteral("fit.json")}); // no temporary left
+    }
+
+    void fitCancelsAndTheWindowStaysResponsive()
+    {
+        MainWindow window;
+        BrouwerView *view = brouwerView(window);
+        BrouwerDocument *doc = view->document();
+        QString error;
+        QVERIFY(doc->loadMeasurements(edgeCaffeMeasurements(), &error));
+        view->flushPendingUpdate();
+        const auto before = doc->state().device;
+        BrouwerFitPanel *fit = view->fitPanel();
+        fit->modelBox()->setCurrentIndex(1); // LASSO, order 6 on the raw expansion, cross-validated: seconds of work
+        fit->orderBox()->setValue(6);
+        fit->pcaBox()->setChecked(false);
+        fit->crossValidateBox()->setChecked(true);
+        QSignalSpy finished(fit, &BrouwerFitPanel::finished);
+        int ticks = 0;
+        QTimer timer;
+        connect(&timer, &QTimer::timeout, [&] { ++ticks; });
+        timer.start(5);
+        QTest::mouseClick(fit->fitButton(), Qt::LeftButton);
+        QVERIFY(fit->isRunning());
+        QVERIFY(fit->cancelButton()->isEnabled());
+        QVERIFY(!fit->fitButton()->isEnabled());
+        // The GUI thread keeps running its event loop while the worker fits: the memory slider still works.
+        QTest::qWait(150);
+        QVERIFY(ticks >= 5);
+        const quint64 updates = view->updateCount();
+        view->panel()->memorySlider()->setValue(view->panel()->memorySlider()->value() + 50);
+        QVERIFY(waitForUpdate(view, updates));
+        QTest::mouseClick(fit->cancelButton(), Qt::LeftButton);
+        QVERIFY(finished.wait(20000));
+        QCOMPARE(finished.front().front().toBool(), false);
+        QVERIFY(fit->statusLabel()->text().contains(QStringLiteral("Cancelled")));
+        QCOMPARE(doc->state().device, before); // the device shown is unchanged
+        QVERIFY(fit->fitButton()->isEnabled());
+    }
+
+    void badFilesAreRefusedAndTheWorkKept()
+    {
+        MainWindow window;
+        BrouwerView *view = brouwerView(window);
+        BrouwerDocument *doc = view->document();
+        QString error;
+        QVERIFY(doc->setAvailableBytes(100.0 * 1024 * 1024));
+        view->flushPendingUpdate();
+        const BrouwerState before = doc->state();
+        const Result result = view->result();
+        QTemporaryDir dir;
+        const QString csv = dir.filePath(QStringLiteral("bad.csv"));
+        {
+            QFile f(csv);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write("network,layer,load_ns,exec_ns,memory_bytes\nAgeNet,fc6,x,1,\n");
+        }
+        // Through the window's routing: the header sends it to the Brouwer view.
+        QVERIFY(!window.openFile(csv, &error));
+        QVERIFY2(error.contains(QStringLiteral("bad.csv")) && error.contains(QStringLiteral("line 2"))
+                     && error.contains(QStringLiteral("load_ns")),
+                 qPrintable(error));
+        const QString device = dir.filePath(QStringLiteral("bad.json"));
+        {
+            QFile f(device);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(R"({"format": "roofline-studio/brouwer-device", "version": 1, "name": "x", "model": "feature_engineering",
+                       "log_base": 10, "time_unit": "ns", "submodels": {"conv": {"predictor": "Q", "standard": {"intercept": 1, "slope": 1}}}})");
+        }
+        QVERIFY(!window.openFile(device, &error));
+        QVERIFY2(error.contains(QStringLiteral("bad.json")) && error.contains(QStringLiteral("/submodels/conv/predictor")),
+                 qPrintable(error));
+        const QString network = dir.filePath(QStringLiteral("bad.prototxt"));
+        {
+            QFile f(network);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write("name: \"x\"\nlayer { name: \"a\" type: \"Convolution\" bottom: \"nothing\" top: \"a\" }\n");
+        }
+        QVERIFY(!doc->loadNetwork(network, &error));
+        QVERIFY2(error.contains(QStringLiteral("bad.prototxt")), qPrintable(error));
+        view->flushPendingUpdate();
+        QCOMPARE(doc->state().device, before.device);
+        QCOMPARE(doc->state().network, before.network);
+        QCOMPARE(doc->state().measured, before.measured);
+        QCOMPARE(doc->params(), before.params);
+        QCOMPARE(view->result(), result);
+    }
+
+    void sessionRoundTripsAndRefusesBadParts()
+    {
+        QString error;
+        QJsonObject saved;
+        Result result;
+        {
+            MainWindow window;
+            BrouwerView *view = brouwerView(window);
+            BrouwerDocument *doc = view->document();
+            doc->selectNetwork(4); // SoS_GoogleNet
+            doc->selectDevice(deviceIndex(*doc, QStringLiteral("seed-table2-fe.json")));
+            QVERIFY(doc->loadMeasurements(edgeCaffeMeasurements().mid(0, 2), &error));
+            doc->setAvailableBytes(48.0 * 1024 * 1024);
+            doc->pinSnapshot(QStringLiteral("48 MiB"));
+            view->flushPendingUpdate();
+            result = view->result();
+            saved = view->sessionState();
+        }
+        MainWindow window;
+        BrouwerView *view = brouwerView(window);
+        QVERIFY2(view->restoreSessionState(saved, QStringLiteral("s.json"), &error), qPrintable(error));
+        view->flushPendingUpdate();
+        QCOMPARE(view->document()->network()->name, QStringLiteral("SoS_GoogleNet"));
+        QCOMPARE(view->result(), result);
+        QCOMPARE(view->document()->snapshots().size(), std::size_t(1));
+        QCOMPARE(view->document()->measured()->files.size(), std::size_t(2));
+        QVERIFY(view->observationCount() > 0);
+        // A bad part: nothing changes, the message names the session, the pointer and the reason.
+        QJsonObject bad = saved;
+        bad[QStringLiteral("available_bytes")] = 1.0;
+        QVERIFY(!view->restoreSessionState(bad, QStringLiteral("s.json"), &error));
+        QVERIFY2(error.contains(QStringLiteral("s.json: /views/brouwer/available_bytes")), qPrintable(error));
+        QCOMPARE(view->result(), result);
+    }
+};
+
+QTEST_MAIN(TestBrouwerViewFit)
+#include "tst_brouwerview_fit.moc"

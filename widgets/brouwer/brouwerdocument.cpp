@@ -1,0 +1,643 @@
+#include "brouwerdocument.h"
+
+#include "network/import.h"
+#include "network/io.h"
+#include "resources.h"
+#include "snapshotlist.h"
+
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QUndoStack>
+
+#include <algorithm>
+#include <cmath>
+
+namespace studio {
+
+using namespace roofline;
+using namespace roofline::brouwer;
+
+namespace {
+
+QString errorsOf(const Diagnostics &diagnostics)
+{
+    return QString::fromStdString(diagnostics.toString()).trimmed();
+}
+
+void appendWarnings(const Diagnostics &diagnostics, QStringList *warnings)
+{
+    if (!warnings)
+        return;
+    for (const Diagnostic &d : diagnostics.warnings())
+        warnings->append(QString::fromStdString(d.toString()));
+}
+
+bool readBytes(const QString &path, std::string *text, QString *error)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly)) {
+        if (error)
+            *error = QStringLiteral("%1: cannot open the file for reading: %2").arg(path, file.errorString());
+        return false;
+    }
+    *text = file.readAll().toStdString();
+    return true;
+}
+
+QString stemOf(const QString &path)
+{
+    return QFileInfo(path).completeBaseName();
+}
+
+// The names EdgeCaffe's measurements give the shipped networks (the prototxts all say "CaffeNet").
+QStringList aliasesFor(const QString &stem)
+{
+    if (stem == QLatin1String("SoS"))
+        return {QStringLiteral("Salient Object Subitizing")};
+    if (stem == QLatin1String("SoS_GoogleNet"))
+        return {QStringLiteral("SoS GoogleNet")};
+    return {};
+}
+
+std::shared_ptr<const BrouwerNetwork> fromNetwork(network::Network net, const QString &name, const QString &path)
+{
+    auto out = std::make_shared<BrouwerNetwork>();
+    out->name = name;
+    out->path = path;
+    out->aliases = aliasesFor(name);
+    out->layers = layerFeatures(net);
+    out->network = std::move(net);
+    return out;
+}
+
+} // namespace
+
+std::shared_ptr<const BrouwerNetwork> readBrouwerNetwork(const QString &path, QString *error, QStringList *warnings)
+{
+    std::string bytes;
+    if (!readBytes(path, &bytes, error))
+        return nullptr;
+    const std::string label = path.toStdString();
+    network::NetworkLoad load;
+    switch (network::networkFileKind(label)) {
+    case network::NetworkFileKind::Onnx: load = network::importOnnx(bytes, label); break;
+    case network::NetworkFileKind::Caffe: load = network::importCaffe(bytes, label); break;
+    case network::NetworkFileKind::Json: load = network::parseNetwork(bytes, label); break;
+    }
+    if (!load.network) {
+        if (error)
+            *error = errorsOf(load.diagnostics);
+        return nullptr;
+    }
+    if (load.network->layers.empty()) {
+        if (error)
+            *error = QStringLiteral("%1: /layers: the network has no layers").arg(path);
+        return nullptr;
+    }
+    appendWarnings(load.diagnostics, warnings);
+    return fromNetwork(std::move(*load.network), stemOf(path), path);
+}
+
+BrouwerDocument::BrouwerDocument(QObject *parent)
+    : QObject(parent)
+    , m_undoStack(new QUndoStack(this))
+    , m_history(m_undoStack, [this](const BrouwerState &state, bool structural) { show(state, structural); })
+{
+    connect(m_undoStack, &QUndoStack::cleanChanged, this, &BrouwerDocument::updateModified);
+    // The shipped networks and devices (examples/brouwer/), in the selectors from the start.
+    for (const QString &stem : {QStringLiteral("AgeNet"), QStringLiteral("GenderNet"), QStringLiteral("FaceNet"),
+                                QStringLiteral("SoS"), QStringLiteral("SoS_GoogleNet")}) {
+        const QString path = QStringLiteral(":/examples/brouwer/networks/%1.prototxt").arg(stem);
+        if (auto net = readBrouwerNetwork(path, nullptr, nullptr))
+            m_networks.push_back(std::move(net));
+    }
+    for (const QString &path : resources::exampleFiles(QStringLiteral("brouwer"))) {
+        std::string text;
+        if (!path.endsWith(QLatin1String(".json")) || !readBytes(path, &text, nullptr))
+            continue;
+        DeviceLoad load = parseDevice(text, path.toStdString());
+        if (load.device)
+            m_devices.push_back({path, std::make_shared<const Device>(std::move(*load.device))});
+    }
+    // Start with AgeNet on our EdgeCaffe fit at 256 MiB (AgeNet's fc6 swaps below 37 MiB).
+    if (!m_networks.empty())
+        m_state.network = m_networks.front();
+    for (const DeviceEntry &d : m_devices) {
+        if (d.path.endsWith(QLatin1String("edgecaffe-fe.json"))) {
+            m_state.device = d.device;
+            m_state.devicePath = d.path;
+        }
+    }
+    if (!m_state.device && !m_devices.empty()) {
+        m_state.device = m_devices.front().device;
+        m_state.devicePath = m_devices.front().path;
+    }
+    m_history.reset(m_state);
+}
+
+void BrouwerDocument::commit(const BrouwerState &next, const QString &key, bool structural, const QString &text)
+{
+    const bool pathChanged = next.devicePath != m_state.devicePath;
+    m_state = next;
+    m_history.record(m_state, key, structural, text);
+    if (pathChanged)
+        emit filePathChanged();
+    if (structural)
+        emit structureChanged();
+    else
+        emit valuesChanged();
+}
+
+void BrouwerDocument::show(const BrouwerState &state, bool structural)
+{
+    const bool pathChanged = state.devicePath != m_state.devicePath;
+    structural = structural || state.network != m_state.network || state.device != m_state.device
+        || state.measured != m_state.measured || state.params.bytesPerElement != m_state.params.bytesPerElement
+        || state.smeared != m_state.smeared;
+    m_state = state;
+    m_history.setCommitted(state);
+    if (pathChanged)
+        emit filePathChanged();
+    if (structural)
+        emit structureChanged();
+    else
+        emit valuesChanged();
+}
+
+int BrouwerDocument::addNetwork(std::shared_ptr<const BrouwerNetwork> network)
+{
+    for (std::size_t i = 0; i < m_networks.size(); ++i) {
+        if (m_networks[i]->path == network->path) {
+            m_networks[i] = std::move(network); // opened again: the file may have changed
+            emit listsChanged();
+            return int(i);
+        }
+    }
+    m_networks.push_back(std::move(network));
+    emit listsChanged();
+    return int(m_networks.size()) - 1;
+}
+
+int BrouwerDocument::addDevice(const QString &path, std::shared_ptr<const Device> device)
+{
+    for (std::size_t i = 0; i < m_devices.size(); ++i) {
+        if (!path.isEmpty() && m_devices[i].path == path) {
+            m_devices[i].device = std::move(device);
+            emit listsChanged();
+            return int(i);
+        }
+    }
+    m_devices.push_back({path, std::move(device)});
+    emit listsChanged();
+    return int(m_devices.size()) - 1;
+}
+
+bool BrouwerDocument::loadNetwork(const QString &path, QString *error, QStringList *warnings)
+{
+    std::shared_ptr<const BrouwerNetwork> net = readBrouwerNetwork(path, error, warnings);
+    if (!net)
+        return false;
+    addNetwork(net);
+    BrouwerState next = m_state;
+    next.network = std::move(net);
+    commit(next, QString(), true, tr("Open network %1").arg(QFileInfo(path).fileName()));
+    return true;
+}
+
+bool BrouwerDocument::loadDevice(const QString &path, QString *error, QStringList *warnings)
+{
+    std::string text;
+    if (!readBytes(path, &text, error))
+        return false;
+    DeviceLoad load = parseDevice(text, path.toStdString());
+    if (!load.device) {
+        if (error)
+            *error = errorsOf(load.diagnostics);
+        return false;
+    }
+    appendWarnings(load.diagnostics, warnings);
+    auto device = std::make_shared<const Device>(std::move(*load.device));
+    addDevice(path, device);
+    BrouwerState next = m_state;
+    next.device = std::move(device);
+    next.devicePath = path;
+    commit(next, QString(), true, tr("Open device %1").arg(QFileInfo(path).fileName()));
+    m_undoStack->setClean(); // what is shown is the file
+    return true;
+}
+
+bool BrouwerDocument::loadMeasurements(const QStringList &paths, QString *error, QStringList *warnings)
+{
+    auto measured = std::make_shared<BrouwerMeasurements>();
+    if (m_state.measured)
+        *measured = *m_state.measured;
+    std::vector<MeasuredRow> added;
+    for (const QString &path : paths) {
+        BrouwerMeasurements::File file{path, {}};
+        if (!readBytes(path, &file.text, error))
+            return false;
+        MeasuredLoad load = parseMeasuredCsv(file.text, path.toStdString());
+        if (load.diagnostics.hasErrors()) {
+            if (error)
+                *error = errorsOf(load.diagnostics);
+            return false;
+        }
+        if (load.rows.empty()) {
+            if (error)
+                *error = QStringLiteral("%1: no measured rows (a header and at least one row are needed)").arg(path);
+            return false;
+        }
+        appendWarnings(load.diagnostics, warnings);
+        added.insert(added.end(), load.rows.begin(), load.rows.end());
+        measured->rows.insert(measured->rows.end(), load.rows.begin(), load.rows.end());
+        measured->files.push_back(std::move(file));
+    }
+    // Rows that match no known layer are reported (as roofline-cli brouwer-fit does), not refused.
+    appendWarnings(buildObservations(added, namedNetworks(), m_state.params.bytesPerElement).diagnostics, warnings);
+    BrouwerState next = m_state;
+    next.measured = std::move(measured);
+    const bool wasClean = m_undoStack->isClean();
+    commit(next, QString(), true,
+           paths.size() == 1 ? tr("Open measurements %1").arg(QFileInfo(paths.front()).fileName())
+                             : tr("Open %1 measurement files").arg(paths.size()));
+    if (wasClean)
+        m_undoStack->setClean(); // the device still matches its file
+    return true;
+}
+
+void BrouwerDocument::clearMeasurements()
+{
+    if (!m_state.measured)
+        return;
+    BrouwerState next = m_state;
+    next.measured.reset();
+    commit(next, QString(), true, tr("Close the measurements"));
+}
+
+void BrouwerDocument::selectNetwork(int index)
+{
+    if (index < 0 || std::size_t(index) >= m_networks.size() || m_networks[std::size_t(index)] == m_state.network)
+        return;
+    BrouwerState next = m_state;
+    next.network = m_networks[std::size_t(index)];
+    const bool wasClean = m_undoStack->isClean();
+    commit(next, QString(), true, tr("Network %1").arg(next.network->name));
+    if (wasClean)
+        m_undoStack->setClean();
+}
+
+void BrouwerDocument::selectDevice(int index)
+{
+    if (index < 0 || std::size_t(index) >= m_devices.size() || m_devices[std::size_t(index)].device == m_state.device)
+        return;
+    BrouwerState next = m_state;
+    next.device = m_devices[std::size_t(index)].device;
+    next.devicePath = m_devices[std::size_t(index)].path;
+    commit(next, QString(), true, tr("Device %1").arg(QString::fromStdString(next.device->name)));
+}
+
+void BrouwerDocument::setFittedDevice(const Device &device)
+{
+    auto shared = std::make_shared<const Device>(device);
+    addDevice(QString(), shared);
+    BrouwerState next = m_state;
+    next.device = std::move(shared);
+    next.devicePath.clear();
+    commit(next, QString(), true, tr("Fit %1").arg(QString::fromStdString(device.name)));
+}
+
+bool BrouwerDocument::saveDevice(const QString &path, QString *error)
+{
+    if (!m_state.device)
+        return false;
+    Diagnostics diagnostics;
+    if (!saveDeviceFile(*m_state.device, path.toStdString(), diagnostics)) { // atomic: temporary, sync, rename
+        if (error)
+            *error = errorsOf(diagnostics);
+        return false;
+    }
+    for (DeviceEntry &d : m_devices) {
+        if (d.device == m_state.device && d.path.isEmpty())
+            d.path = path; // the unsaved fit is that file now
+    }
+    bool known = false;
+    for (const DeviceEntry &d : m_devices)
+        known |= d.path == path;
+    if (!known)
+        m_devices.push_back({path, m_state.device});
+    emit listsChanged();
+    const bool pathChanged = m_state.devicePath != path;
+    m_state.devicePath = path;
+    m_history.setCommitted(m_state);
+    setModified(false);
+    if (pathChanged)
+        emit filePathChanged();
+    return true;
+}
+
+bool BrouwerDocument::setAvailableBytes(double bytes)
+{
+    if (!std::isfinite(bytes) || bytes < kMinMemory * 0.999 || bytes > kMaxMemory * 1.001)
+        return false;
+    if (bytes == m_state.params.availableBytes)
+        return true;
+    BrouwerState next = m_state;
+    next.params.availableBytes = bytes;
+    commit(next, QStringLiteral("memory"), false, tr("Available memory %1").arg(QString::fromStdString(formatBytes(bytes))));
+    return true;
+}
+
+bool BrouwerDocument::setBytesPerElement(double bytes)
+{
+    if (!std::isfinite(bytes) || bytes < kMinBytesPerElement || bytes > kMaxBytesPerElement)
+        return false;
+    if (bytes == m_state.params.bytesPerElement)
+        return true;
+    BrouwerState next = m_state;
+    next.params.bytesPerElement = bytes;
+    commit(next, QString(), true, tr("%1 bytes per element").arg(bytes));
+    return true;
+}
+
+void BrouwerDocument::setSmeared(bool smeared)
+{
+    if (smeared == m_state.smeared)
+        return;
+    BrouwerState next = m_state;
+    next.smeared = smeared;
+    commit(next, QString(), true, smeared ? tr("Smeared times") : tr("Plain back-transformed times"));
+}
+
+void BrouwerDocument::setParams(const Params &params, const QString &text)
+{
+    BrouwerState next = m_state;
+    next.params = params;
+    commit(next, QString(), true, text);
+}
+
+std::vector<NamedNetwork> BrouwerDocument::namedNetworks() const
+{
+    std::vector<NamedNetwork> out;
+    std::vector<const BrouwerNetwork *> all;
+    for (const auto &n : m_networks)
+        all.push_back(n.get());
+    if (m_state.network && std::find(all.begin(), all.end(), m_state.network.get()) == all.end())
+        all.push_back(m_state.network.get());
+    for (const BrouwerNetwork *n : all) {
+        NamedNetwork named;
+        named.names.push_back(n->name.toStdString());
+        for (const QString &a : n->aliases)
+            named.names.push_back(a.toStdString());
+        named.names.push_back(n->network.name);
+        named.layers = n->layers;
+        out.push_back(std::move(named));
+    }
+    return out;
+}
+
+Observations BrouwerDocument::observations() const
+{
+    if (!m_state.measured)
+        return {};
+    return buildObservations(m_state.measured->rows, namedNetworks(), m_state.params.bytesPerElement);
+}
+
+void BrouwerDocument::beginDrag() { m_history.beginDrag(); }
+void BrouwerDocument::endDrag() { m_history.endDrag(); }
+
+void BrouwerDocument::resetHistory()
+{
+    m_history.reset(m_state);
+    setModified(false);
+}
+
+void BrouwerDocument::setModified(bool modified)
+{
+    if (!modified)
+        m_undoStack->setClean();
+    else if (m_undoStack->isClean())
+        m_undoStack->resetClean();
+    updateModified();
+}
+
+void BrouwerDocument::updateModified()
+{
+    const bool modified = !m_undoStack->isClean();
+    if (m_modified == modified)
+        return;
+    m_modified = modified;
+    emit modifiedChanged(modified);
+}
+
+// --- Snapshots ---------------------------------------------------------------
+
+int BrouwerDocument::pinSnapshot(const QString &name)
+{
+    const int index = snapshots::pin(m_snapshots, {snapshots::newName(name, m_snapshots.size()), m_state}, m_compared);
+    emit snapshotsChanged();
+    emit valuesChanged(); // the compared curve and bars
+    return index;
+}
+
+void BrouwerDocument::renameSnapshot(int index, const QString &name)
+{
+    if (snapshots::rename(m_snapshots, index, name))
+        emit snapshotsChanged();
+}
+
+void BrouwerDocument::removeSnapshot(int index)
+{
+    if (!snapshots::remove(m_snapshots, index, m_compared))
+        return;
+    emit snapshotsChanged();
+    emit valuesChanged();
+}
+
+void BrouwerDocument::restoreSnapshot(int index)
+{
+    if (!snapshots::valid(m_snapshots, index))
+        return;
+    commit(m_snapshots[std::size_t(index)].state, QString(), true,
+           tr("Restore snapshot %1").arg(m_snapshots[std::size_t(index)].name));
+}
+
+void BrouwerDocument::setComparedSnapshot(int index)
+{
+    const int compared = snapshots::valid(m_snapshots, index) ? index : -1;
+    if (compared == m_compared)
+        return;
+    m_compared = compared;
+    emit snapshotsChanged();
+    emit valuesChanged();
+}
+
+// --- Sessions ----------------------------------------------------------------
+
+namespace {
+
+QJsonObject stateToQt(const BrouwerState &s)
+{
+    QJsonObject o;
+    if (s.network) {
+        o[QStringLiteral("network_name")] = s.network->name;
+        o[QStringLiteral("network_path")] = s.network->path;
+        o[QStringLiteral("network")] = QString::fromStdString(network::serialize(s.network->network));
+    }
+    if (s.device) {
+        o[QStringLiteral("device_path")] = s.devicePath;
+        o[QStringLiteral("device")] = QString::fromStdString(serialize(*s.device));
+    }
+    o[QStringLiteral("available_bytes")] = s.params.availableBytes;
+    o[QStringLiteral("bytes_per_element")] = s.params.bytesPerElement;
+    o[QStringLiteral("smeared")] = s.smeared;
+    if (s.measured) {
+        QJsonArray files;
+        for (const BrouwerMeasurements::File &f : s.measured->files)
+            files.append(QJsonObject{{QStringLiteral("path"), f.path}, {QStringLiteral("text"), QString::fromStdString(f.text)}});
+        o[QStringLiteral("measurements")] = files;
+    }
+    return o;
+}
+
+std::optional<BrouwerState> stateFromQt(const QJsonObject &o, const QString &sessionFile, const QString &where,
+                                        QString *error)
+{
+    auto fail = [&](const QString &pointer, const QString &reason) {
+        if (error)
+            *error = QStringLiteral("%1: %2/%3: %4").arg(sessionFile, where, pointer, reason);
+        return std::nullopt;
+    };
+    BrouwerState s;
+    const QString networkText = o.value(QStringLiteral("network")).toString();
+    if (networkText.isEmpty())
+        return fail(QStringLiteral("network"), QStringLiteral("required network (our JSON, as a string) is missing"));
+    const QString networkLabel = QStringLiteral("%1: %2/network").arg(sessionFile, where);
+    network::NetworkLoad net = network::parseNetwork(networkText.toStdString(), networkLabel.toStdString());
+    if (!net.network) {
+        if (error)
+            *error = errorsOf(net.diagnostics);
+        return std::nullopt;
+    }
+    if (net.network->layers.empty())
+        return fail(QStringLiteral("network"), QStringLiteral("the network has no layers"));
+    QString name = o.value(QStringLiteral("network_name")).toString();
+    if (name.isEmpty())
+        name = QString::fromStdString(net.network->name);
+    s.network = fromNetwork(std::move(*net.network), name, o.value(QStringLiteral("network_path")).toString());
+
+    const QString deviceText = o.value(QStringLiteral("device")).toString();
+    if (deviceText.isEmpty())
+        return fail(QStringLiteral("device"), QStringLiteral("required device (a brouwer device file, as a string) is missing"));
+    DeviceLoad dev = parseDevice(deviceText.toStdString(), QStringLiteral("%1: %2/device").arg(sessionFile, where).toStdString());
+    if (!dev.device) {
+        if (error)
+            *error = errorsOf(dev.diagnostics);
+        return std::nullopt;
+    }
+    s.device = std::make_shared<const Device>(std::move(*dev.device));
+    s.devicePath = o.value(QStringLiteral("device_path")).toString();
+
+    const QJsonValue memory = o.value(QStringLiteral("available_bytes"));
+    if (!memory.isDouble() || !(memory.toDouble() >= BrouwerDocument::kMinMemory * 0.999)
+        || !(memory.toDouble() <= BrouwerDocument::kMaxMemory * 1.001))
+        return fail(QStringLiteral("available_bytes"), QStringLiteral("must be a number of bytes from 16 MiB to 16 GiB"));
+    s.params.availableBytes = memory.toDouble();
+    const QJsonValue bpe = o.value(QStringLiteral("bytes_per_element"));
+    if (!bpe.isDouble() || !(bpe.toDouble() >= BrouwerDocument::kMinBytesPerElement)
+        || !(bpe.toDouble() <= BrouwerDocument::kMaxBytesPerElement))
+        return fail(QStringLiteral("bytes_per_element"), QStringLiteral("must be a number from 0.125 to 64"));
+    s.params.bytesPerElement = bpe.toDouble();
+    const QJsonValue smeared = o.value(QStringLiteral("smeared"));
+    if (!smeared.isUndefined() && !smeared.isBool())
+        return fail(QStringLiteral("smeared"), QStringLiteral("must be true or false"));
+    s.smeared = smeared.toBool(false);
+
+    const QJsonValue files = o.value(QStringLiteral("measurements"));
+    if (!files.isUndefined()) {
+        if (!files.isArray())
+            return fail(QStringLiteral("measurements"), QStringLiteral("expected an array of {path, text}"));
+        auto m = std::make_shared<BrouwerMeasurements>();
+        const QJsonArray array = files.toArray();
+        for (qsizetype i = 0; i < array.size(); ++i) {
+            const QJsonObject f = array[i].toObject();
+            const QString path = f.value(QStringLiteral("path")).toString();
+            const std::string text = f.value(QStringLiteral("text")).toString().toStdString();
+            MeasuredLoad load = parseMeasuredCsv(
+                text, QStringLiteral("%1: %2/measurements/%3 (%4)").arg(sessionFile, where).arg(i).arg(path).toStdString());
+            if (load.diagnostics.hasErrors()) {
+                if (error)
+                    *error = errorsOf(load.diagnostics);
+                return std::nullopt;
+            }
+            m->rows.insert(m->rows.end(), load.rows.begin(), load.rows.end());
+            m->files.push_back({path, text});
+        }
+        if (!m->files.empty())
+            s.measured = std::move(m);
+    }
+    return s;
+}
+
+} // namespace
+
+QJsonObject BrouwerDocument::sessionState() const
+{
+    QJsonObject state = stateToQt(m_state);
+    QJsonArray list;
+    for (const Snapshot &snapshot : m_snapshots)
+        list.append(QJsonObject{{QStringLiteral("name"), snapshot.name}, {QStringLiteral("state"), stateToQt(snapshot.state)}});
+    state[QStringLiteral("snapshots")] = list;
+    state[QStringLiteral("compared")] = m_compared;
+    state[QStringLiteral("modified")] = m_modified;
+    return state;
+}
+
+bool BrouwerDocument::restoreSession(const QJsonObject &state, const QString &sessionFile, QString *error)
+{
+    const QString where = QStringLiteral("/views/brouwer");
+    std::optional<BrouwerState> current = stateFromQt(state, sessionFile, where, error);
+    if (!current)
+        return false;
+    std::vector<Snapshot> list;
+    const QJsonValue value = state.value(QStringLiteral("snapshots"));
+    if (!value.isUndefined() && !value.isArray()) {
+        if (error)
+            *error = tr("%1: %2/snapshots: expected an array").arg(sessionFile, where);
+        return false;
+    }
+    const QJsonArray array = value.toArray();
+    for (qsizetype i = 0; i < array.size(); ++i) {
+        const QString at = QStringLiteral("%1/snapshots/%2").arg(where).arg(i);
+        const QJsonObject entry = array[i].toObject();
+        const QString name = entry.value(QStringLiteral("name")).toString().trimmed();
+        if (name.isEmpty()) {
+            if (error)
+                *error = tr("%1: %2/name: expected a non-empty name").arg(sessionFile, at);
+            return false;
+        }
+        std::optional<BrouwerState> pinned = stateFromQt(entry.value(QStringLiteral("state")).toObject(), sessionFile,
+                                                         at + QStringLiteral("/state"), error);
+        if (!pinned)
+            return false;
+        list.push_back({name, std::move(*pinned)});
+    }
+    const int compared = state.value(QStringLiteral("compared")).toInt(-1);
+
+    // Everything checked: now change.
+    addNetwork(current->network);
+    addDevice(current->devicePath, current->device);
+    m_snapshots = std::move(list);
+    m_compared = snapshots::valid(m_snapshots, compared) ? compared : -1;
+    const bool pathChanged = current->devicePath != m_state.devicePath;
+    m_state = std::move(*current);
+    m_history.reset(m_state);
+    setModified(state.value(QStringLiteral("modified")).toBool(false));
+    if (pathChanged)
+        emit filePathChanged();
+    emit snapshotsChanged();
+    emit structureChanged();
+    return true;
+}
+
+} // namespace studio
