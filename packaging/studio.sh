@@ -14,6 +14,7 @@ PACKAGES=(
     libqcustomplot-dev nlohmann-json3-dev zlib1g-dev
     libonnx-dev libprotobuf-dev protobuf-compiler libonnx-testdata
     libeigen3-dev
+    libdnnl-dev ocl-icd-opencl-dev libxgboost-dev xgboost
     fonts-dejavu-core
     librsvg2-bin
     desktop-file-utils appstream dpkg-dev file

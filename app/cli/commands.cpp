@@ -23,6 +23,7 @@ int runNetwork(const std::vector<std::string> &args);     // network.cpp
 int runBrouwer(const std::vector<std::string> &args);     // brouwer.cpp
 int runBrouwerFit(const std::vector<std::string> &args);  // brouwer.cpp
 int runNnmeter(const std::vector<std::string> &args);     // nnmeter.cpp
+int runKernelLab(const std::vector<std::string> &args);   // kernellab.cpp
 
 const std::vector<Command> &extraCommands()
 {
@@ -68,6 +69,11 @@ const std::vector<Command> &extraCommands()
          "           nn-Meter kernels (fusion rules) and kernel-level latency on a device, beside the\n"
          "           operator sum and a FLOPs estimate; see roofline-cli nnmeter --help\n",
          runNnmeter},
+        {"kernel-lab",
+         "  kernel-lab --out DIR [--budget 10m] [--kernels conv,dwconv,...] [--networks FILE,...] [--quick]\n"
+         "           measure this machine's CPU with oneDNN: fusion rules, learned kernel predictors,\n"
+         "           end-to-end network latency; see roofline-cli kernel-lab --help\n",
+         runKernelLab},
     };
     return commands;
 }

@@ -1,0 +1,534 @@
+// The kernel lab (issue 12): timing statistics, the fusion test of seed 004
+// eq. 1 on synthetic times, the lab's small networks and their features, the
+// oneDNN runner on tiny kernels (a few ms in all), XGBoost's random forest on
+// synthetic data and its dump evaluating equal to XGBoost's own prediction,
+// adaptive resampling, and a whole quick lab run written to files that load.
+// Nothing here is timed: measured values are only checked to exist.
+#include "network/import.h"
+#include "nnmeter/io.h"
+#include "nnmeter/lab/lab.h"
+#include "nnmeter/lab/sampling.h"
+
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <cmath>
+#include <fstream>
+#include <random>
+#include <sstream>
+
+using namespace roofline;
+using namespace roofline::nnmeter;
+using namespace roofline::nnmeter::lab;
+using network::Network;
+using network::Shape;
+
+namespace {
+
+FusionRules convChainRules()
+{
+    FusionRules r;
+    r.backend = "test";
+    r.pairs["conv_bn"].fuses = true;
+    r.pairs["bn_relu"].fuses = true;
+    r.pairs["dwconv_bn"].fuses = true;
+    return r;
+}
+
+TimingStats at(double ms)
+{
+    TimingStats s;
+    s.medianMs = ms;
+    s.repetitions = 1;
+    return s;
+}
+
+} // namespace
+
+class TestNnmeterLab : public QObject
+{
+    Q_OBJECT
+private slots:
+    void initTestCase() { setThreads(1); }
+
+    void statistics()
+    {
+        const TimingStats s = summarize({3, 1, 100, 2, 4});
+        QCOMPARE(s.medianMs, 3.0);
+        QCOMPARE(s.iqrMs, 2.0);  // 4 - 2 (quartiles by linear interpolation)
+        QCOMPARE(s.madMs, 1.0);  // |x - 3| = 0 1 1 2 97
+        QCOMPARE(s.minMs, 1.0);
+        QCOMPARE(s.repetitions, 5);
+        QCOMPARE(quantile({1, 2}, 0.5), 1.5);
+        QCOMPARE(summarize({}).medianMs, 0.0);
+    }
+
+    void fusionTest_data()
+    {
+        QTest::addColumn<double>("t1");
+        QTest::addColumn<double>("t2");
+        QTest::addColumn<double>("t12");
+        QTest::addColumn<bool>("fuses");
+        // Seed 7.1: conv 0.404 ms and conv-bn 0.404 ms on the GPU: bn costs nothing once fused.
+        QTest::newRow("seed 7.1: conv-bn, bn free when fused") << 0.404 << 0.10 << 0.404 << true;
+        QTest::newRow("run one after the other") << 0.404 << 0.10 << 0.504 << false;
+        QTest::newRow("saves exactly alpha*min: not more") << 1.0 << 0.2 << 1.1 << false;
+        QTest::newRow("saves just over alpha*min") << 1.0 << 0.2 << 1.0999 << true;
+        QTest::newRow("cheap first operator") << 0.05 << 1.0 << 1.02 << true;
+        QTest::newRow("fused but slower") << 0.3 << 0.3 << 0.7 << false;
+    }
+    void fusionTest()
+    {
+        QFETCH(double, t1);
+        QFETCH(double, t2);
+        QFETCH(double, t12);
+        QFETCH(bool, fuses);
+        QCOMPARE(fusesByTest(t1, t2, t12), fuses);
+        QCOMPARE(fusesByTest(t1, t2, t12, 0.5), fuses);
+    }
+
+    void twoPrimitivesNeverFuse()
+    {
+        // T2 tiny beside T1: the noise of T1 alone satisfies eq. 1, but the pair ran as two primitives.
+        PairTiming p{"fc", "relu", at(0.0350), at(0.0002), at(0.0347), 2};
+        decide(p);
+        QVERIFY(!p.fuses);
+        QVERIFY(p.noiseOnly);
+        p.primitives = 1;
+        decide(p);
+        QVERIFY(p.fuses);
+        QVERIFY(!p.noiseOnly);
+    }
+
+    void rulesFileFromPairs()
+    {
+        std::vector<PairTiming> pairs = {{"conv", "relu", at(0.412), at(0.061), at(0.415), 1},
+                                         {"conv", "add", at(0.412), at(0.080), at(0.490), 1},
+                                         {"relu", "conv", at(0.061), at(0.412), at(0.470), 2}};
+        const FusionRules r = rulesFromPairs(pairs, "onednn-cpu", "test", "synthetic");
+        QCOMPARE(r.backend, std::string("onednn-cpu"));
+        QVERIFY(r.fuses("conv", "relu"));
+        QVERIFY(!r.fuses("conv", "add"));
+        QVERIFY(!r.fuses("relu", "conv"));
+        QVERIFY(!r.multiOutbound);
+        QVERIFY(r.multiInbound);
+        QVERIFY(r.unit("se"));
+        QVERIFY(r.pairs.at("conv_relu").measured);
+        QCOMPARE(r.pairs.at("conv_relu").t12Ms, 0.415);
+        // What the lab writes, the core reads back unchanged.
+        const RulesLoad back = parseRules(serializeRules(r), "lab.rules.json");
+        QVERIFY2(back.rules, back.diagnostics.toString().c_str());
+        QVERIFY(*back.rules == r);
+    }
+
+    void pairNetworks()
+    {
+        const Network n = pairNetwork("conv", "add", Shape{8, 6, 6, 1});
+        QCOMPARE(n.layers.size(), std::size_t(2));
+        QCOMPARE(n.inputs.size(), std::size_t(2)); // add's other operand is a second input
+        QCOMPARE(n.layers[1].output, (Shape{8, 6, 6, 1}));
+        const Network f = pairNetwork("fc", "relu", Shape{4, 3, 3, 1});
+        QCOMPARE(f.layers[0].output, (Shape{4, 1, 1, 1}));
+        FusionRules r;
+        r.pairs["conv_add"].fuses = true;
+        const Detection d = detectKernels(n, r);
+        QCOMPARE(d.kernels.size(), std::size_t(1));
+        QCOMPARE(d.kernels[0].type, std::string("conv-add"));
+        for (const std::string &op : pairOperators())
+            QCOMPARE(operatorNetwork(op, Shape{4, 5, 5, 1}).layers.size(), std::size_t(1));
+    }
+
+    void configNetworksAndFeatures_data()
+    {
+        QTest::addColumn<QString>("kind");
+        QTest::addColumn<int>("hw");
+        QTest::addColumn<int>("cin");
+        QTest::addColumn<int>("cout");
+        QTest::addColumn<int>("ks");
+        QTest::addColumn<int>("stride");
+        QTest::addColumn<int>("cin2");
+        QTest::addColumn<QString>("type");
+        QTest::newRow("conv-bn-relu 56x56 64->128 3x3/2") << "conv" << 56 << 64 << 128 << 3 << 2 << 0 << "conv-bn-relu";
+        QTest::newRow("dwconv-bn-relu 28x28 96 5x5/1") << "dwconv" << 28 << 96 << 96 << 5 << 1 << 0 << "dwconv-bn-relu";
+        QTest::newRow("fc 1280->1000") << "fc" << 1 << 1280 << 1000 << 1 << 1 << 0 << "fc";
+        QTest::newRow("maxpool 112x112 64 3x3/2") << "maxpool" << 112 << 64 << 64 << 3 << 2 << 0 << "maxpool";
+        QTest::newRow("avgpool 14x14 256 2x2/2") << "avgpool" << 14 << 256 << 256 << 2 << 2 << 0 << "avgpool";
+        QTest::newRow("add 28x28 128") << "add" << 28 << 128 << 128 << 1 << 1 << 128 << "add";
+        QTest::newRow("concat 14x14 64+32") << "concat" << 14 << 64 << 96 << 1 << 1 << 32 << "concat";
+    }
+    void configNetworksAndFeatures()
+    {
+        QFETCH(QString, kind);
+        QFETCH(int, hw);
+        QFETCH(int, cin);
+        QFETCH(int, cout);
+        QFETCH(int, ks);
+        QFETCH(int, stride);
+        QFETCH(int, cin2);
+        QFETCH(QString, type);
+        const KernelConfig c{kind.toStdString(), hw, cin, cout, ks, stride, cin2};
+        const Network net = configNetwork(c);
+        const Detection d = detectKernels(net, convChainRules());
+        QCOMPARE(d.kernels.size(), std::size_t(1));
+        const Kernel &k = d.kernels[0];
+        QCOMPARE(QString::fromStdString(k.type), type);
+        QCOMPARE(QString::fromStdString(k.kind), kind);
+        // The lab reads back the configuration it built: features and samples agree.
+        const auto back = configOfKernel(net, k);
+        QVERIFY(back);
+        QCOMPARE(back->hw, c.hw);
+        QCOMPARE(back->cin, c.cin);
+        if (kind == "conv" || kind == "fc" || kind == "dwconv") {
+            QCOMPARE(back->cout, c.cout);
+        }
+        if (kind != "fc" && kind != "add" && kind != "concat") {
+            QCOMPARE(back->ks, c.ks);
+            QCOMPARE(back->stride, c.stride);
+        }
+        QCOMPARE(back->cin2, c.cin2);
+        const std::vector<double> x = featureVector(net, k);
+        QCOMPARE(x.size(), featureNames(k.kind).size());
+        if (kind == "conv") {
+            // HW CIN COUT KS S FLOPS PARAMS: 2·28²·128·64·9 MACs of the conv + 2 per bn element + relu.
+            const double convFlops = 2.0 * 28 * 28 * 128 * 64 * 9, out = 28.0 * 28 * 128;
+            QCOMPARE(x[0], 56.0);
+            QCOMPARE(x[2], 128.0);
+            QCOMPARE(x[5], (convFlops + 2 * out + out) / 1e6);
+            QCOMPARE(configFlops(c), convFlops + 3 * out);
+        }
+    }
+
+    void runnerFusesAConvChainIntoOnePrimitive()
+    {
+        const Network net = configNetwork({"conv", 8, 8, 8, 3, 1, 0});
+        const Detection d = detectKernels(net, convChainRules());
+        std::string error;
+        auto runner = NetworkRunner::create(net, d, error);
+        QVERIFY2(runner, error.c_str());
+        QCOMPARE(runner->kernelCount(), std::size_t(1));
+        QCOMPARE(runner->plan(0).primitives, 1); // bn folded, relu an eltwise post-op
+        QCOMPARE(runner->plan(0).postOps, 2);
+        QVERIFY(runner->skipped().empty());
+        const TimingStats t = runner->timeKernel(0, RunOptions{1, 3, 0.0, 1});
+        QCOMPARE(t.repetitions, 3);
+        QVERIFY(t.medianMs > 0);
+        QVERIFY(t.iqrMs >= 0);
+    }
+
+    void runnerRunsUnfusedChainsAsSeveralPrimitives()
+    {
+        // Under no rules every operator is a kernel of its own.
+        const Network net = configNetwork({"conv", 6, 4, 4, 3, 1, 0});
+        const Detection d = detectKernels(net, FusionRules{});
+        QCOMPARE(d.kernels.size(), std::size_t(3));
+        std::string error;
+        auto runner = NetworkRunner::create(net, d, error);
+        QVERIFY2(runner, error.c_str());
+        for (std::size_t k = 0; k < 3; ++k)
+            QCOMPARE(runner->plan(k).primitives, 1);
+        runner->runAll();
+        // A pair the rules fuse but oneDNN cannot (pooling then a convolution): one kernel, two primitives.
+        const Network pc = pairNetwork("maxpool", "conv", Shape{4, 6, 6, 1});
+        FusionRules r;
+        r.pairs["maxpool_conv"].fuses = true;
+        const Detection dp = detectKernels(pc, r);
+        QCOMPARE(dp.kernels.size(), std::size_t(1));
+        auto pr = NetworkRunner::create(pc, dp, error);
+        QVERIFY(pr);
+        QCOMPARE(pr->plan(0).primitives, 2);
+        QCOMPARE(pr->plan(0).postOps, 0);
+    }
+
+    void runnerRunsEveryPairOperator()
+    {
+        for (const std::string &op : pairOperators()) {
+            const Network net = operatorNetwork(op, Shape{4, 5, 5, 1});
+            std::string error;
+            auto runner = NetworkRunner::create(net, detectKernels(net, FusionRules{}), error);
+            QVERIFY2(runner, (op + ": " + error).c_str());
+            QVERIFY2(runner->plan(0).primitives == 1, op.c_str());
+            runner->runAll();
+        }
+    }
+
+    void runnerSkipsWhatOneDnnCannotRun()
+    {
+        Network net;
+        net.inputs.push_back({"a", Shape{4, 1, 3, 1}});
+        network::Layer m;
+        m.name = "mm";
+        m.type = network::LayerType::MatMul;
+        m.inputs = {-1, -1};
+        net.layers.push_back(m);
+        network::Layer r;
+        r.name = "relu";
+        r.type = network::LayerType::Activation;
+        r.inputs = {0};
+        net.layers.push_back(r);
+        Diagnostics diag;
+        QVERIFY2(network::inferShapes(net, diag), diag.toString().c_str());
+        std::string error;
+        auto runner = NetworkRunner::create(net, detectKernels(net, FusionRules{}), error);
+        QVERIFY(runner);
+        QCOMPARE(runner->skipped(), std::vector<int>{0});
+        runner->runAll(); // the relu still runs
+    }
+
+    void forestFitsSyntheticData()
+    {
+        // y = 0.01·x0·x1 ms (a product: nonlinear in each feature), plus a step in x2,
+        // on a grid the samples cover (a forest interpolates, it does not extrapolate).
+        std::mt19937 rng(3);
+        std::uniform_int_distribution<int> grid(1, 8);
+        std::uniform_real_distribution<double> u(1, 20);
+        std::vector<std::vector<double>> x;
+        std::vector<double> y;
+        for (int i = 0; i < 300; ++i) {
+            const double a = grid(rng), b = grid(rng), c = u(rng);
+            x.push_back({a, b, c});
+            y.push_back(0.01 * a * b * (c > 10 ? 2.0 : 1.0));
+        }
+        const TrainResult r = trainForest("add", {"HW", "CIN1", "CIN2"}, x, y, TrainOptions{}, x);
+        QVERIFY2(r.forest, r.error.c_str());
+        QCOMPARE(int(r.forest->trees.size()), TrainOptions{}.trees);
+        QCOMPARE(r.forest->samples, 300);
+        std::vector<double> pred;
+        for (const auto &row : x)
+            pred.push_back(r.forest->predictMs(row).value_or(0));
+        const Accuracy a = accuracy(pred, y);
+        QVERIFY2(a.within10 > 0.9, QByteArray::number(a.within10));
+        QVERIFY2(a.rmsePercent < 15, QByteArray::number(a.rmsePercent));
+    }
+
+    void dumpedForestEvaluatesAsXgboost()
+    {
+        std::mt19937 rng(7);
+        std::uniform_real_distribution<double> u(0, 1);
+        std::vector<std::vector<double>> x, probe;
+        std::vector<double> y;
+        for (int i = 0; i < 200; ++i) {
+            std::vector<double> row;
+            for (int f = 0; f < 7; ++f)
+                row.push_back(double(float(std::round(u(rng) * 1000) / 8))); // exact in float, as XGBoost reads it
+            y.push_back(0.05 + row[0] * row[1] / 1e4 + (row[3] > 60 ? 0.3 : 0));
+            x.push_back(row);
+        }
+        for (int i = 0; i < 50; ++i) {
+            std::vector<double> row;
+            for (int f = 0; f < 7; ++f)
+                row.push_back(double(float(std::round(u(rng) * 1000) / 8)));
+            probe.push_back(row);
+        }
+        probe.push_back(x[0]);
+        TrainOptions o;
+        o.trees = 12;
+        o.maxDepth = 6;
+        const TrainResult r = trainForest("conv", featureNames("conv"), x, y, o, probe);
+        QVERIFY2(r.forest, r.error.c_str());
+        QCOMPARE(r.xgboostLogMs.size(), probe.size());
+        for (std::size_t i = 0; i < probe.size(); ++i) {
+            const double ours = std::log(*r.forest->predictMs(probe[i]));
+            QVERIFY2(std::abs(ours - r.xgboostLogMs[i]) < 1e-5,
+                     (std::to_string(ours) + " vs XGBoost " + std::to_string(r.xgboostLogMs[i])).c_str());
+        }
+        // Written and read back as a forest file, it predicts the same.
+        const ForestLoad back = parseForest(serializeForest(*r.forest), "conv.forest.json");
+        QVERIFY2(back.forest, back.diagnostics.toString().c_str());
+        for (const auto &row : probe)
+            QCOMPARE(*back.forest->predictMs(row), *r.forest->predictMs(row));
+        // Children follow their parents (the file's rule) after renumbering.
+        for (const ForestTree &t : r.forest->trees)
+            for (std::size_t n = 0; n < t.left.size(); ++n)
+                if (t.left[n] >= 0)
+                    QVERIFY(t.left[n] > int(n) && t.right[n] > int(n));
+    }
+
+    void trainingRefusesBadInput()
+    {
+        QVERIFY(!trainForest("fc", featureNames("fc"), {}, {}, TrainOptions{}).forest);
+        QVERIFY(!trainForest("fc", featureNames("fc"), {{1, 2, 3, 4}}, {-1}, TrainOptions{}).forest);
+        const TrainResult wrongWidth = trainForest("fc", featureNames("fc"), {{1, 2}}, {1}, TrainOptions{});
+        QVERIFY(!wrongWidth.forest);
+        QVERIFY(!wrongWidth.error.empty());
+        std::string error;
+        QVERIFY(!forestFromXgboostJson("{\"learner\": 3}", error));
+        QVERIFY(!error.empty());
+    }
+
+    void accuracyMetric()
+    {
+        const Accuracy a = accuracy({1.05, 2.5, 0.9, 1.0}, {1.0, 2.0, 1.0, 1.0});
+        QCOMPARE(a.count, 4);
+        QCOMPARE(a.within10, 0.75); // 5 %, 25 %, 10 %, 0 %
+        QVERIFY(std::abs(a.rmsePercent - 100 * std::sqrt((0.0025 + 0.0625 + 0.01) / 4)) < 1e-9);
+    }
+
+    void resamplingAroundASample()
+    {
+        std::mt19937 rng(5);
+        const KernelConfig base{"conv", 28, 100, 200, 3, 2, 0};
+        const auto around = resampleAround(base, 50, rng, SamplingLimits{});
+        QCOMPARE(around.size(), std::size_t(50));
+        for (const KernelConfig &c : around) {
+            QCOMPARE(c.hw, 28);
+            QCOMPARE(c.ks, 3);
+            QCOMPARE(c.stride, 2);
+            QVERIFY(c.cin >= 40 && c.cin <= 120);  // [0.4·C, 1.2·C]
+            QVERIFY(c.cout >= 80 && c.cout <= 240);
+        }
+        const auto dw = resampleAround(KernelConfig{"dwconv", 14, 64, 64, 5, 1, 0}, 10, rng, SamplingLimits{});
+        for (const KernelConfig &c : dw)
+            QCOMPARE(c.cout, c.cin);
+    }
+
+    void drawingRespectsTheLimits()
+    {
+        std::mt19937 a(9), b(9), q9(9);
+        const Prior none;
+        for (const std::string &kind : sampleKinds()) {
+            const KernelConfig c = drawConfig(kind, none, a, SamplingLimits{});
+            QCOMPARE(c, drawConfig(kind, none, b, SamplingLimits{})); // seeded: reproducible
+            QVERIFY(configFlops(c) <= 4e9);
+            const KernelConfig q = drawConfig(kind, none, q9, SamplingLimits{1e7, true});
+            QVERIFY2(q.hw <= 8 && q.cin <= 64, kind.c_str());
+        }
+    }
+
+    void priorFromANetwork()
+    {
+        const Network net = configNetwork({"dwconv", 14, 32, 32, 3, 1, 0});
+        const Prior p = priorFromNetworks({&net}, convChainRules());
+        QCOMPARE(p.fromNetworks.at("dwconv").size(), std::size_t(1));
+        QCOMPARE(p.fromNetworks.at("dwconv")[0], (KernelConfig{"dwconv", 14, 32, 32, 3, 1, 0}));
+    }
+
+    void durations_data()
+    {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<double>("seconds");
+        QTest::newRow("90") << "90" << 90.0;
+        QTest::newRow("90s") << "90s" << 90.0;
+        QTest::newRow("10m") << "10m" << 600.0;
+        QTest::newRow("1.5m") << "1.5m" << 90.0;
+        QTest::newRow("1h") << "1h" << 3600.0;
+        QTest::newRow("empty") << "" << -1.0;
+        QTest::newRow("zero") << "0s" << -1.0;
+        QTest::newRow("negative") << "-5m" << -1.0;
+        QTest::newRow("unit only") << "m" << -1.0;
+        QTest::newRow("words") << "ten minutes" << -1.0;
+        QTest::newRow("nan") << "nan" << -1.0;
+    }
+    void durations()
+    {
+        QFETCH(QString, text);
+        QFETCH(double, seconds);
+        const auto d = parseDuration(text.toStdString());
+        if (seconds < 0)
+            QVERIFY(!d);
+        else
+            QCOMPARE(d.value_or(-1), seconds);
+    }
+
+    void quickLabRunWritesFilesThatLoad()
+    {
+        LabOptions o;
+        o.quick = true;
+        o.budgetSeconds = 5;
+        o.kinds = {"conv", "add"};
+        o.machine = "test machine";
+        o.date = "2026-11-25";
+        o.networks.push_back({"tiny", configNetwork({"conv", 8, 4, 8, 3, 1, 0})});
+        int reports = 0;
+        LabControl control;
+        control.progress = [&](const LabProgress &p) {
+            ++reports;
+            QVERIFY(p.fraction >= 0 && p.fraction <= 1);
+        };
+        const LabResult r = runKernelLab(o, control);
+        QVERIFY(!r.cancelled);
+        QVERIFY(reports > 16);
+        QCOMPARE(r.pairs.size(), std::size_t(16)); // conv, relu, add, maxpool: every ordered pair
+        QVERIFY(r.rules.pairs.at("conv_relu").measured);
+        QVERIFY(r.device.peakGflops > 0 && r.device.bandwidthGBps > 0);
+        QVERIFY(r.predictors.count("conv") && r.predictors.count("add"));
+        QCOMPARE(r.networks.size(), std::size_t(1));
+        QVERIFY(r.networks[0].measuredMs > 0);
+        QVERIFY(r.networks[0].whole.medianMs > 0);
+        QVERIFY(r.networks[0].predictedMs > 0);
+        const auto files = labFiles(r);
+        QCOMPARE(files.size(), std::size_t(5)); // rules, device, two forests, measurements
+        QVERIFY(files.count("onednn_cpu/conv.forest.json"));
+        QVERIFY(files.at("onednn_cpu/measurements.csv").rfind("stage,name,kind,type,set,", 0) == 0);
+
+        QTemporaryDir dir;
+        const std::string out = dir.path().toStdString() + "/lab";
+        QCOMPARE(writeLabFiles(r, out), std::string());
+        const DeviceLoad dev = loadDeviceFile(out + "/onednn_cpu.device.json");
+        QVERIFY2(dev.device, dev.diagnostics.toString().c_str());
+        QCOMPARE(dev.device->predictors.size(), std::size_t(2));
+        QVERIFY(dev.device->rules == r.rules);
+        const Prediction p = predictNetwork(o.networks[0].network, *dev.device);
+        QCOMPARE(p.learnedKernels, 1);
+        QCOMPARE(p.kernelSumMs, r.networks[0].predictedMs);
+    }
+
+    // The files the lab wrote on this machine (examples/nnmeter/onednn_cpu*): they load, the
+    // rules hold what oneDNN does on any x86 CPU, and the device predicts each network the lab
+    // ran exactly as the lab recorded it (golden: the predicted_ms of measurements.csv).
+    void shippedLabFiles()
+    {
+        const DeviceLoad dev = loadDeviceFile(ROOFLINE_EXAMPLES_DIR "/nnmeter/onednn_cpu.device.json");
+        QVERIFY2(dev.device, dev.diagnostics.toString().c_str());
+        const FusionRules &rules = dev.device->rules;
+        QCOMPARE(rules.backend, std::string("onednn-cpu"));
+        QCOMPARE(rules.pairs.size(), std::size_t(196)); // 14 operators, every ordered pair measured
+        QVERIFY(rules.fuses("conv", "bn"));             // folded
+        QVERIFY(rules.fuses("conv", "relu"));           // an eltwise post-op
+        QVERIFY(!rules.fuses("conv", "conv"));          // two primitives
+        QVERIFY(!rules.fuses("concat", "relu"));        // concat takes no post-ops
+        QVERIFY(dev.device->predictors.count("conv") && dev.device->predictors.count("dwconv"));
+        std::ifstream csv(ROOFLINE_EXAMPLES_DIR "/nnmeter/onednn_cpu/measurements.csv");
+        QVERIFY(csv.good());
+        std::string line;
+        int networks = 0;
+        while (std::getline(csv, line)) {
+            if (line.rfind("network,", 0) != 0)
+                continue;
+            std::vector<std::string> f;
+            std::stringstream ss(line);
+            for (std::string x; std::getline(ss, x, ',');)
+                f.push_back(x);
+            QVERIFY(f.size() > 18);
+            const std::string name = f[1];
+            const double predicted = std::stod(f[18]);
+            std::string path = std::string(ROOFLINE_EXAMPLES_DIR) + "/amaix/" + name;
+            if (!std::ifstream(path).good())
+                path = std::string(ROOFLINE_SOURCE_DIR) + "/tests/data/onnx/" + name;
+            const network::NetworkLoad net = network::loadAnyNetworkFile(path);
+            QVERIFY2(net.network, (name + ": " + net.diagnostics.toString()).c_str());
+            const Prediction p = predictNetwork(*net.network, *dev.device);
+            // The CSV keeps 4 significant digits: within half a unit of the 4th.
+            QVERIFY2(std::abs(p.kernelSumMs / predicted - 1) < 5.1e-4,
+                     (name + ": " + std::to_string(p.kernelSumMs) + " ms, the lab recorded " + f[18]).c_str());
+            ++networks;
+        }
+        QVERIFY(networks >= 6);
+    }
+
+    void cancelledBeforeItStarts()
+    {
+        LabOptions o;
+        o.quick = true;
+        o.budgetSeconds = 60;
+        std::atomic<bool> cancel{true};
+        LabControl control;
+        control.cancel = &cancel;
+        const LabResult r = runKernelLab(o, control);
+        QVERIFY(r.cancelled);
+        QVERIFY(r.pairs.empty());
+        QVERIFY(r.predictors.empty());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestNnmeterLab)
+#include "tst_nnmeter_lab.moc"
