@@ -3,6 +3,7 @@
 #include "../common/jsondocument.h"
 #include "../common/jsonreader.h"
 
+#include <algorithm>
 #include <cmath>
 #include <sstream>
 
@@ -81,6 +82,7 @@ MeasuredLoad parseMeasuredLatencies(const std::string &text, const std::string &
     }
     std::vector<MeasuredLatency> rows;
     std::vector<std::string> header, fields;
+    bool lab = false; // the kernel lab's measurements.csv
     std::istringstream in(text);
     int lineNo = 0;
     for (std::string line; std::getline(in, line);) {
@@ -94,9 +96,21 @@ MeasuredLoad parseMeasuredLatencies(const std::string &text, const std::string &
             return out;
         }
         if (header.empty()) {
+            if (!fields.empty() && fields[0] == "stage") {
+                // The kernel lab's measurements.csv: its end-to-end rows ("network" stage).
+                for (const char *need : {"name", "median_ms"})
+                    if (std::find(fields.begin(), fields.end(), need) == fields.end()) {
+                        d.error(where, std::string("the kernel lab's header has no \"") + need + "\" column");
+                        return out;
+                    }
+                lab = true;
+                header = fields;
+                continue;
+            }
             if (fields.size() < 2 || fields[0] != "network" || fields[1] != "measured_ms") {
                 d.error(where, "expected the header \"network,measured_ms\" (then device, repetitions, noise_percent, "
-                               "source in any order), got \"" + printableText(line, 80) + "\"");
+                               "source in any order), or the kernel lab's \"stage,name,...,median_ms,...\", got \""
+                                   + printableText(line, 80) + "\"");
                 return out;
             }
             for (std::size_t c = 2; c < fields.size(); ++c) {
@@ -115,7 +129,30 @@ MeasuredLoad parseMeasuredLatencies(const std::string &text, const std::string &
             header = fields;
             continue;
         }
-        if (fields.size() != header.size()) {
+        if (lab) {
+            if (fields.empty() || fields[0] != "network")
+                continue; // pair and sample rows: the lab's record, not end-to-end latencies
+            if (fields.size() != header.size()) {
+                d.error(where, "expected " + std::to_string(header.size()) + " fields as the header has, got "
+                                   + std::to_string(fields.size()));
+                continue;
+            }
+            std::vector<std::string> mapped{"", "", "", "", "", "kernel lab (measurements.csv)"};
+            for (std::size_t c = 0; c < header.size(); ++c) {
+                if (header[c] == "name")
+                    mapped[0] = fields[c];
+                else if (header[c] == "median_ms")
+                    mapped[1] = fields[c];
+                else if (header[c] == "reps")
+                    mapped[3] = fields[c];
+                else if (header[c] == "iqr_ms")
+                    mapped[4] = fields[c]; // turned into a percentage below
+            }
+            fields = mapped;
+        }
+        static const std::vector<std::string> labHeader{"network", "measured_ms", "device", "repetitions", "iqr_ms", "source"};
+        const std::vector<std::string> &columns = lab ? labHeader : header;
+        if (!lab && fields.size() != header.size()) {
             d.error(where, "expected " + std::to_string(header.size()) + " fields as the header has, got "
                                + std::to_string(fields.size()));
             continue;
@@ -127,7 +164,7 @@ MeasuredLoad parseMeasuredLatencies(const std::string &text, const std::string &
         MeasuredLatency row;
         bool ok = true;
         for (std::size_t c = 0; c < fields.size() && ok; ++c) {
-            const std::string &name = header[c];
+            const std::string &name = columns[c];
             const std::string &v = fields[c];
             auto fail = [&](const std::string &reason) {
                 d.error(where, name + ": " + reason + ", got \"" + printableText(v, 40) + "\"");
@@ -151,6 +188,12 @@ MeasuredLoad parseMeasuredLatencies(const std::string &text, const std::string &
                     fail("expected a whole number of runs from 1");
                 else if (x)
                     row.repetitions = int(*x);
+            } else if (name == "iqr_ms") { // the lab's spread of whole runs, as a share of the latency
+                const auto x = parseFiniteNumber(v);
+                if (!v.empty() && (!x || *x < 0 || *x > 1e9))
+                    fail("expected a spread in ms from 0");
+                else if (x && row.measuredMs > 0)
+                    row.noisePercent = 100 * *x / row.measuredMs;
             } else if (name == "noise_percent") {
                 const auto x = parseFiniteNumber(v);
                 if (!v.empty() && (!x || *x < 0 || *x > 1e6))
@@ -173,7 +216,7 @@ MeasuredLoad parseMeasuredLatencies(const std::string &text, const std::string &
     if (header.empty())
         d.error("", "no header: expected \"network,measured_ms\"");
     else if (rows.empty() && !d.hasErrors())
-        d.error("", "no measured network after the header");
+        d.error("", lab ? "no network measured end to end (no row of stage \"network\")" : "no measured network after the header");
     if (!d.hasErrors())
         out.rows = std::move(rows);
     return out;

@@ -7,9 +7,14 @@
 //   network,measured_ms[,device][,repetitions][,noise_percent][,source]
 //   ResNet-50,41.7,this machine (oneDNN 3.0),20,2.1,kernel lab 2026-11-25
 //
-// `network` is the network's name (its "name" field, or an imported file's
-// stem); columns after the first two may come in any order; unknown columns
-// are refused, naming the line and the column.
+// `network` is the network's name (its "name" field), its file name or the
+// file's stem; columns after the first two may come in any order; unknown
+// columns are refused, naming the line and the column.
+//
+// The kernel lab's record, DIR/onednn_cpu/measurements.csv (header
+// "stage,name,...,median_ms,iqr_ms,...,reps,..."), is read too: its rows of
+// stage "network" give name → network, median_ms → measured_ms, reps →
+// repetitions and iqr_ms as a percentage of the median → noise_percent.
 #pragma once
 
 #include "../common/diagnostics.h"

@@ -5,7 +5,7 @@
 // compared and with the sensitivity tab shown.
 //
 //   QT_QPA_PLATFORM=offscreen roofline-bench [--quick] [--iterations N] [--ips N]
-//       [--instructions N] [--layers N] [--only gables|timeline|amaix|import|brouwer]
+//       [--instructions N] [--layers N] [--only gables|timeline|amaix|import|brouwer|nnmeter]
 //
 // "Slider to replot" is measured from QSlider::setValue() (what a drag does)
 // through the document edit, the coalesced evaluation, both charts' replot and
@@ -30,6 +30,11 @@
 #include "gablesview.h"
 #include "mainwindow.h"
 #include "network/import.h"
+#include "nnmeter/predict.h"
+#include "nnmeterdocument.h"
+#include "nnmeterpanel.h"
+#include "nnmeterplot.h"
+#include "nnmeterview.h"
 #include "onnxfill.h"
 #include "parameterslider.h"
 #include "timelinedocument.h"
@@ -47,11 +52,14 @@
 #include <QElapsedTimer>
 #include <QSlider>
 #include <QTableView>
+#include <QCheckBox>
+#include <QTreeWidget>
 
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <ctime>
 #include <vector>
 
 using namespace roofline::gables;
@@ -436,6 +444,98 @@ void benchAmaix(int iterations, int layers)
     }
 }
 
+// The nn-Meter view (issue 12): a fusion-rule check box clicked → kernels
+// detected again → tree, kernel chart, totals and readout redrawn and painted.
+// ResNet-50 shipped (v1, 175 operators), torchvision's ResNet-50 (ONNX, 174)
+// and EfficientNet-B0 (ONNX, 287 operators, SE units).
+void benchNnmeter(int iterations)
+{
+    using namespace roofline;
+    studio::MainWindow window;
+    window.resize(1400, 900);
+    window.show();
+    auto *view = window.findChild<studio::NnmeterView *>();
+    window.setCurrentView(view);
+    QApplication::processEvents();
+    const QStringList networks{QStringLiteral(":/examples/amaix/resnet50.json"),
+                               QStringLiteral(ROOFLINE_SOURCE_DIR "/tests/data/onnx/resnet50.onnx"),
+                               QStringLiteral(ROOFLINE_SOURCE_DIR "/tests/data/onnx/efficientnet_b0.onnx")};
+    for (const QString &path : networks) {
+        QString error;
+        if (!view->panel()->openPath(path, &error, nullptr)) {
+            std::printf("nnmeter: %s\n", qPrintable(error));
+            continue;
+        }
+        view->flushPendingUpdate();
+        QApplication::processEvents();
+        const std::string name = view->document()->network().name + " (" + QFileInfo(path).suffix().toStdString() + ")";
+        // Alternate two rules so each click changes the kernels.
+        QCheckBox *a = view->panel()->ruleBox("bn_relu");
+        QCheckBox *b = view->panel()->ruleBox("conv_bn");
+        if (!a || !b)
+            continue;
+        std::vector<double> untilUpdated; // click → the view's update done (before layout and paint)
+        std::vector<double> cpu;          // the GUI thread's CPU time for the whole toggle: what a busy machine does not inflate
+        auto threadCpuMs = [] {
+            timespec t{};
+            clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+            return double(t.tv_sec) * 1e3 + double(t.tv_nsec) / 1e6;
+        };
+        auto toggles = [&] {
+            std::vector<double> samples;
+            untilUpdated.clear();
+            cpu.clear();
+            QElapsedTimer timer;
+            for (int i = 0; i < iterations; ++i) {
+                QCheckBox *box = (i % 2) ? a : b;
+                const quint64 before = view->updateCount();
+                const double cpuStart = threadCpuMs();
+                timer.start();
+                box->click();
+                while (view->updateCount() == before)
+                    QApplication::processEvents();
+                untilUpdated.push_back(double(timer.nsecsElapsed()) / 1e6);
+                QApplication::processEvents(); // the paint events
+                samples.push_back(double(timer.nsecsElapsed()) / 1e6);
+                cpu.push_back(threadCpuMs() - cpuStart);
+            }
+            return samples;
+        };
+        auto report = [&](const char *what, std::vector<double> t) {
+            std::sort(t.begin(), t.end());
+            auto at = [&](double q) { return t[std::min(t.size() - 1, std::size_t(q * double(t.size())))]; };
+            std::printf("nnmeter toggle %-24s %-22s median %6.2f  p95 %6.2f  p99 %6.2f  max %6.2f ms (n=%zu, %zu kernels)\n",
+                        name.c_str(), what, at(0.5), at(0.95), at(0.99), t.back(), t.size(),
+                        view->prediction().detection.kernels.size());
+        };
+        report("rule -> finished replot", toggles());
+        report("  of which until updated", untilUpdated);
+        report("  GUI thread CPU time", cpu);
+        printStage("detect + predict (core)", iterations, [&] {
+            const nnmeter::Prediction p = nnmeter::predictNetwork(view->document()->network(), view->document()->device(),
+                                                                  view->document()->rules());
+            (void)p;
+        });
+        printStage("kernel chart: replot", iterations, [&] { view->plot()->replot(); });
+        printStage("kernel tree: repaint", iterations, [&] { view->kernelTree()->viewport()->repaint(); });
+        printStage("whole window repaint", iterations, [&] { window.repaint(); });
+        printStage("view: whole update, no paint", iterations, [&] {
+            view->document()->setMultiInbound(!view->document()->rules().multiInbound);
+            view->flushPendingUpdate();
+        });
+        printStage("panel: refresh", iterations, [&] { view->panel()->refresh(); });
+        // With a snapshot compared (the ghost line, two sets of totals).
+        view->document()->pinSnapshot();
+        view->flushPendingUpdate();
+        QApplication::processEvents();
+        report("snapshot compared", toggles());
+        report("  GUI thread CPU time", cpu);
+        view->document()->removeSnapshot(0);
+        view->document()->resetRules();
+        view->flushPendingUpdate();
+    }
+}
+
 // The Brouwer view (issue 11) on SoS_GoogleNet (EdgeCaffe's GoogLeNet, 142
 // layers) with the seed's Table 2 (both regimes): the memory slider moved
 // across 16 MiB – 1 GiB, so layers switch regime, to a finished replot of the
@@ -460,20 +560,32 @@ void benchBrouwer(int iterations)
     QApplication::processEvents();
     QSlider *slider = view->panel()->memorySlider();
     const int top = studio::BrouwerPanel::memoryScale().toPosition(1024.0 * 1024 * 1024);
+    // Wall time, and the GUI thread's CPU time (what the update costs when the
+    // machine is shared: the wall time also counts waiting for a core).
+    std::vector<double> cpu;
+    auto threadCpuMs = [] {
+        timespec t{};
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+        return double(t.tv_sec) * 1e3 + double(t.tv_nsec) / 1e6;
+    };
     auto drag = [&] {
         std::vector<double> samples;
+        cpu.clear();
         QElapsedTimer timer;
         for (int i = 0; i < iterations; ++i) {
             const int position = (i * 37) % top;
             const quint64 before = view->updateCount();
+            const double cpu0 = threadCpuMs();
             timer.start();
             slider->setValue(position == slider->value() ? position + 1 : position);
             while (view->updateCount() == before)
                 QApplication::processEvents();
             QApplication::processEvents(); // the paint events
             samples.push_back(double(timer.nsecsElapsed()) / 1e6);
+            cpu.push_back(threadCpuMs() - cpu0);
         }
         std::sort(samples.begin(), samples.end());
+        std::sort(cpu.begin(), cpu.end());
         return samples;
     };
     auto at = [](const std::vector<double> &sorted, double q) {
@@ -484,6 +596,8 @@ void benchBrouwer(int iterations)
                 "(n=%d, %zu layers, %zu knees)\n",
                 "SoS_GoogleNet", at(s, 0.5), at(s, 0.95), at(s, 0.99), s.back(), iterations,
                 view->result().layers.size(), view->curve().knees.size());
+    std::printf("brouwer replot %-28s   GUI thread CPU time (ms): median %6.2f  p95 %6.2f  p99 %6.2f  max %6.2f\n", "",
+                at(cpu, 0.5), at(cpu, 0.95), at(cpu, 0.99), cpu.back());
     const auto &layers = doc->network()->layers;
     printStage("evaluate (core)", iterations, [&] { (void)roofline::brouwer::evaluate(*doc->device(), layers, doc->params()); });
     printStage("bars: replot", iterations, [&] { view->barsPlot()->replot(); });
@@ -497,9 +611,18 @@ void benchBrouwer(int iterations)
     doc->setComparedSnapshot(pinned);
     view->flushPendingUpdate();
     QApplication::processEvents();
+    printStage("view: whole update, snapshot compared", iterations, [&] {
+        doc->setAvailableBytes(doc->params().availableBytes * 1.01 > 1024.0 * 1024 * 1024 ? 20.0 * 1024 * 1024
+                                                                                          : doc->params().availableBytes * 1.01);
+        view->flushPendingUpdate();
+    });
+    printStage("curve: replot, snapshot compared", iterations, [&] { view->curvePlot()->replot(); });
+    printStage("bars: replot, snapshot compared", iterations, [&] { view->barsPlot()->replot(); });
     const std::vector<double> g = drag();
     std::printf("brouwer replot %-28s snapshot compared:  median %6.2f  p95 %6.2f  p99 %6.2f  max %6.2f\n",
                 "SoS_GoogleNet", at(g, 0.5), at(g, 0.95), at(g, 0.99), g.back());
+    std::printf("brouwer replot %-28s   GUI thread CPU time (ms): median %6.2f  p95 %6.2f  p99 %6.2f  max %6.2f\n", "",
+                at(cpu, 0.5), at(cpu, 0.95), at(cpu, 0.99), cpu.back());
 }
 
 } // namespace
@@ -618,7 +741,7 @@ int main(int argc, char **argv)
             only = QString::fromLocal8Bit(argv[++i]);
         else {
             std::fprintf(stderr, "usage: roofline-bench [--quick] [--iterations N] [--ips N] [--instructions N] "
-                                 "[--layers N] [--only gables|timeline|amaix|import|brouwer]\n");
+                                 "[--layers N] [--only gables|timeline|amaix|import|brouwer|nnmeter]\n");
             return 2;
         }
     }
@@ -641,5 +764,7 @@ int main(int argc, char **argv)
         benchImport(iterations);
     if (wanted("brouwer"))
         benchBrouwer(iterations);
+    if (wanted("nnmeter"))
+        benchNnmeter(iterations);
     return 0;
 }

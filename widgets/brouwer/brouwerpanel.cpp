@@ -79,7 +79,7 @@ BrouwerPanel::BrouwerPanel(BrouwerDocument *document, QWidget *parent)
     memoryRow->addWidget(m_memory, 1);
     memoryRow->addWidget(m_memoryField);
     mform->addRow(tr("Available"), memoryRow);
-    m_memoryReadout = new QLabel(memory);
+    m_memoryReadout = new CachedLabel(memory); // new text on every memory move
     m_memoryReadout->setTextInteractionFlags(Qt::TextSelectableByMouse);
     mform->addRow(QString(), m_memoryReadout);
     m_bytesPerElement = new QDoubleSpinBox(memory);

@@ -195,8 +195,10 @@ void BrouwerBarsPlot::updateTicks()
 {
     // Layer names under the bars: every k-th, about 16 pixels per label at the plot's width.
     const int n = int(m_layers.size());
+    // A hidden plot (another tab, a headless export) is drawn at the export's size, about 1000 px.
+    const int w = isVisible() ? width() : 1000;
     m_tickedWidth = width();
-    const int room = std::max(10, (std::max(width(), 300) - 90) / 16);
+    const int room = std::max(10, (std::max(w, 300) - 90) / 16);
     const int step = std::max(1, int(std::ceil(double(n) / room)));
     QMap<double, QString> ticks;
     for (int i = 0; i < n; i += step) {
@@ -213,6 +215,12 @@ void BrouwerBarsPlot::resizeEvent(QResizeEvent *event)
     if (width() != m_tickedWidth)
         updateTicks();
     QCustomPlot::resizeEvent(event);
+}
+
+void BrouwerBarsPlot::showEvent(QShowEvent *event)
+{
+    updateTicks(); // now at the width it is shown at
+    QCustomPlot::showEvent(event);
 }
 
 QString BrouwerBarsPlot::layerTip(int index) const
@@ -268,17 +276,17 @@ BrouwerCurvePlot::BrouwerCurvePlot(QWidget *parent)
     xAxis->setLabel(tr("Available memory (MiB)"));
     yAxis->setLabel(tr("Total time per inference (ms)"));
     m_compared = addGraph();
-    m_compared->setPen(QPen(QColor(150, 150, 150), 1.5, Qt::DashLine));
+    m_compared->setPen(QPen(QColor(165, 165, 165), 2)); // solid: a dashed polyline costs milliseconds per replot
     m_compared->removeFromLegend();
     m_curve = addGraph();
     m_curve->setName(tr("total time"));
     m_curve->setPen(QPen(kExecStandard, 2));
     m_knees = addGraph();
-    m_knees->setName(tr("knee: a layer swaps below"));
+    m_knees->setName(tr("knees"));
     m_knees->setLineStyle(QCPGraph::lsNone);
     m_knees->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(kExecSwapping, 1.5), Qt::white, 6));
     m_current = addGraph();
-    m_current->setName(tr("current memory"));
+    m_current->setName(tr("current"));
     m_current->setLineStyle(QCPGraph::lsNone);
     m_current->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, QPen(Qt::black), QColor(215, 30, 30), 11));
     m_line = new QCPItemStraightLine(this);
@@ -291,10 +299,19 @@ BrouwerCurvePlot::BrouwerCurvePlot(QWidget *parent)
     f.setPointSize(9);
     f.setBold(true);
     m_label->setFont(f);
-    // Top right: the total falls as memory grows, so that corner is above the curve
-    // (a flat curve sits mid-height: the y range leaves room above it).
+    // The legend in one row under the title: inside the axis rect it hid the
+    // current point's label on narrow plots (what a knee is: the tooltip and the primer).
     legend->setVisible(true);
-    axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
+    legend->setFillOrder(QCPLegend::foColumnsFirst);
+    legend->setWrap(3);
+    legend->setBorderPen(Qt::NoPen);
+    legend->setIconSize(22, 12);
+    legend->setIconTextPadding(6);
+    axisRect()->insetLayout()->take(legend);
+    plotLayout()->insertRow(1);
+    plotLayout()->addElement(1, 0, legend);
+    legend->setMargins(QMargins(4, 0, 4, 0));
+    plotLayout()->setRowStretchFactor(1, 0.001);
 }
 
 void BrouwerCurvePlot::setCurve(const Curve &curve, bool smeared, const QString &title)

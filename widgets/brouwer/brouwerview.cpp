@@ -123,8 +123,8 @@ BrouwerView::BrouwerView(BrouwerDocument *document, QWidget *parent)
     // must never make the window wider than the screen (1280 px and up).
     m_bars->setMinimumSize(260, 200);
     m_curve->setMinimumSize(240, 200);
-    plots->setStretchFactor(0, 3);
-    plots->setStretchFactor(1, 2);
+    plots->setStretchFactor(0, 1);
+    plots->setStretchFactor(1, 1);
     plots->setChildrenCollapsible(false);
     auto *layersLayout = new QVBoxLayout(m_layersTab);
     layersLayout->setContentsMargins(0, 0, 0, 0);

@@ -195,6 +195,7 @@ bool NnmeterDocument::loadNetwork(const QString &path, QString *error, QStringLi
     NnmeterState next = m_state;
     next.network = std::make_shared<const network::Network>(std::move(*loaded.network));
     next.networkPath = path;
+    m_networks[path] = next.network;
     commit(next, QString(), true, tr("Open network %1").arg(QFileInfo(path).fileName()));
     remember(path);
     return true;
@@ -207,6 +208,7 @@ void NnmeterDocument::setImportedNetwork(const network::Network &network, const 
     NnmeterState next = m_state;
     next.network = std::make_shared<const network::Network>(network);
     next.networkPath = path;
+    m_networks[path] = next.network;
     commit(next, QString(), true, tr("Import network %1").arg(QFileInfo(path).fileName()));
     remember(path);
 }
@@ -215,6 +217,38 @@ InputShapes NnmeterDocument::inputShapesFor(const QString &path) const
 {
     const auto it = m_inputShapes.find(path);
     return it == m_inputShapes.end() ? InputShapes{} : it->second;
+}
+
+bool NnmeterDocument::loadMeasured(const QString &path, QString *error)
+{
+    std::string text;
+    Diagnostics d;
+    if (!readThroughQt(path.toStdString(), text, d)) {
+        if (error)
+            *error = errorsOf(d);
+        return false;
+    }
+    MeasuredLoad loaded = parseMeasuredLatencies(text, path.toStdString());
+    if (!loaded.rows) {
+        if (error)
+            *error = errorsOf(loaded.diagnostics);
+        return false;
+    }
+    NnmeterState next = m_state;
+    next.measured = std::make_shared<const std::vector<MeasuredLatency>>(std::move(*loaded.rows));
+    next.measuredPath = path;
+    commit(next, QString(), true, tr("Open measurements %1").arg(QFileInfo(path).fileName()));
+    return true;
+}
+
+void NnmeterDocument::clearMeasured()
+{
+    if (!m_state.measured)
+        return;
+    NnmeterState next = m_state;
+    next.measured.reset();
+    next.measuredPath.clear();
+    commit(next, QString(), true, tr("Close the measurements"));
 }
 
 void NnmeterDocument::setRule(const std::string &pair, bool fuses)
@@ -354,6 +388,10 @@ QJsonObject stateToQt(const NnmeterState &s)
         o[QStringLiteral("rules_file")] = s.rulesPath;
     o[QStringLiteral("numbers")] = numbersToQt(s.device);
     o[QStringLiteral("rules")] = QJsonDocument::fromJson(QByteArray::fromStdString(serializeRules(s.device.rules))).object();
+    if (s.measured) {
+        o[QStringLiteral("measured_csv")] = QString::fromStdString(serializeMeasuredLatencies(*s.measured));
+        o[QStringLiteral("measured_file")] = s.measuredPath;
+    }
     return o;
 }
 
@@ -416,6 +454,19 @@ std::optional<NnmeterState> stateFromQt(const QJsonObject &o, const QString &fil
         s.device.rules = *r.rules;
     } else if (!rules.isUndefined()) {
         return fail(QStringLiteral("rules"), QStringLiteral("expected a fusion-rules object"));
+    }
+    const QJsonValue measured = o.value(QStringLiteral("measured_csv"));
+    if (measured.isString()) {
+        MeasuredLoad m = parseMeasuredLatencies(measured.toString().toStdString(), label(QStringLiteral("measured_csv")));
+        if (!m.rows) {
+            if (error)
+                *error = errorsOf(m.diagnostics);
+            return std::nullopt;
+        }
+        s.measured = std::make_shared<const std::vector<MeasuredLatency>>(std::move(*m.rows));
+        s.measuredPath = o.value(QStringLiteral("measured_file")).toString();
+    } else if (!measured.isUndefined()) {
+        return fail(QStringLiteral("measured_csv"), QStringLiteral("expected the measured latencies as CSV text"));
     }
     return s;
 }
@@ -512,6 +563,12 @@ bool NnmeterDocument::restoreSession(const QJsonObject &state, const QString &se
     // Everything checked: now change.
     m_state = *current;
     m_history.reset(m_state);
+    m_networks.clear();
+    if (m_state.network && !m_state.networkPath.isEmpty())
+        m_networks[m_state.networkPath] = m_state.network;
+    for (const Snapshot &snapshot : snapshots)
+        if (snapshot.state.network && !snapshot.state.networkPath.isEmpty())
+            m_networks.emplace(snapshot.state.networkPath, snapshot.state.network);
     m_snapshots = std::move(snapshots);
     m_compared = compared;
     m_openedFiles = opened;

@@ -7,6 +7,7 @@
 
 #include "networkfileimport.h"
 #include "nnmeter/io.h"
+#include "nnmeter/measured.h"
 #include "statehistory.h"
 
 #include <QJsonObject>
@@ -31,6 +32,9 @@ struct NnmeterState
     roofline::nnmeter::Device loadedDevice; // as in its file, for "reset"
     QString devicePath;
     QString rulesPath; // a rules file chosen over the device's own, or empty
+    // Measured end-to-end latencies (core/nnmeter/measured.h), null when none is open.
+    std::shared_ptr<const std::vector<roofline::nnmeter::MeasuredLatency>> measured;
+    QString measuredPath;
 };
 
 class NnmeterDocument : public QObject
@@ -59,6 +63,12 @@ public:
     bool loadNetwork(const QString &path, QString *error, QStringList *warnings = nullptr);
     void setImportedNetwork(const roofline::network::Network &network, const QString &path, const InputShapes &shapes);
     InputShapes inputShapesFor(const QString &path) const;
+    // Measured end-to-end latencies (our CSV or the kernel lab's measurements.csv), one step.
+    bool loadMeasured(const QString &path, QString *error);
+    void clearMeasured();
+    const std::vector<roofline::nnmeter::MeasuredLatency> *measured() const { return m_state.measured.get(); }
+    // Every network opened in this session, by file (the predicted-vs-measured table predicts them).
+    const std::map<QString, std::shared_ptr<const roofline::network::Network>> &openedNetworks() const { return m_networks; }
     QStringList openedFiles() const { return m_openedFiles; } // devices, rules and networks opened, first-opened order
 
     // Edits, each an undoable step.
@@ -116,6 +126,7 @@ private:
     std::vector<Snapshot> m_snapshots;
     QStringList m_openedFiles;
     std::map<QString, InputShapes> m_inputShapes;
+    std::map<QString, std::shared_ptr<const roofline::network::Network>> m_networks;
     int m_compared = -1;
     bool m_modified = false;
 };

@@ -10,6 +10,7 @@
 #include "nnmeter/kernels.h"
 #include "nnmeter/parameters.h"
 
+#include <QApplication>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QFileDialog>
@@ -366,10 +367,19 @@ void NnmeterPanel::refresh()
         const auto count = inNetwork.find(pair);
         const auto was = loaded.pairs.find(pair);
         const bool changed = on != (was != loaded.pairs.end() && was->second.fuses);
-        box->setText(QStringLiteral("BF_%1%2%3")
-                         .arg(QString::fromStdString(pair),
-                              count != inNetwork.end() ? QStringLiteral("  ·  %1×").arg(count->second) : QString(),
-                              changed ? tr("  (changed)") : QString()));
+        // The text changes only with the network (the count), never on a toggle: a new
+        // text would lay the whole panel out again on every click.
+        const QString text = QStringLiteral("BF_%1%2").arg(QString::fromStdString(pair),
+                                                            count != inNetwork.end() ? QStringLiteral("  ·  %1×").arg(count->second) : QString());
+        if (box->text() != text)
+            box->setText(text);
+        // A rule that differs from the rule set: in the accent colour (a palette change repaints only).
+        if (box->property("changed").toBool() != changed) {
+            box->setProperty("changed", changed);
+            QPalette palette = box->palette();
+            palette.setColor(QPalette::WindowText, changed ? QColor(0xc0, 0x5a, 0x00) : QApplication::palette().color(QPalette::WindowText));
+            box->setPalette(palette);
+        }
         QString tip = tr("Fuse %1 followed by %2 into one kernel").arg(QString::fromStdString(pair.substr(0, pair.find('_'))),
                                                                         QString::fromStdString(pair.substr(pair.find('_') + 1)));
         if (rule != rules.pairs.end() && rule->second.measured)
@@ -379,6 +389,8 @@ void NnmeterPanel::refresh()
                        .arg(rule->second.t12Ms);
         if (rule == rules.pairs.end())
             tip += tr("; not in the rule set (does not fuse)");
+        if (changed)
+            tip += tr("; changed from the rule set");
         box->setToolTip(tip);
         box->setChecked(on);
     }

@@ -11,12 +11,19 @@
 #include "units.h"
 
 #include "nnmeter/io.h"
+#include "nnmeter/measured.h"
 #include "nnmeter/parameters.h"
+#include "network/io.h"
 
 #include <QFileInfo>
 #include <QHash>
 #include <QPixmap>
+#include <QFile>
+#include <QFileDialog>
+#include <QHBoxLayout>
 #include <QHeaderView>
+#include <QPushButton>
+#include <QTableWidget>
 #include <QLabel>
 #include <QScrollArea>
 #include <QSignalBlocker>
@@ -69,6 +76,8 @@ NnmeterView::NnmeterView(NnmeterDocument *document, QWidget *parent)
     : ModelView(parent)
     , m_document(document)
 {
+    if (!m_document->parent())
+        m_document->setParent(this); // a document made for the view alone goes with it
     m_plot = new NnmeterPlot(this);
     m_tree = new QTreeWidget(this);
     m_tree->setColumnCount(3);
@@ -123,8 +132,38 @@ NnmeterView::NnmeterView(NnmeterDocument *document, QWidget *parent)
     m_bottomTabs->addTab(m_goalSeek, tr("Goal seek"));
     m_bottomTabs->setTabToolTip(2, tr("The device number (peak, bandwidth, overhead, an efficiency) at which the kernel sum "
                                       "reaches a latency"));
+    m_measuredTab = new QWidget(this);
+    auto *measuredLayout = new QVBoxLayout(m_measuredTab);
+    auto *measuredTop = new QHBoxLayout;
+    m_measuredSummary = new QLabel(m_measuredTab);
+    m_measuredSummary->setWordWrap(true);
+    m_measuredSummary->setTextFormat(Qt::RichText);
+    m_openMeasured = new QPushButton(tr("Open measurements…"), m_measuredTab);
+    m_openMeasured->setToolTip(tr("A CSV of network,measured_ms, or the kernel lab's measurements.csv"));
+    measuredTop->addWidget(m_measuredSummary, 1);
+    measuredTop->addWidget(m_openMeasured, 0, Qt::AlignTop);
+    measuredLayout->addLayout(measuredTop);
+    m_measuredTable = new QTableWidget(0, 5, m_measuredTab);
+    m_measuredTable->setHorizontalHeaderLabels({tr("Network"), tr("Measured (ms)"), tr("Predicted (ms)"), tr("Error"), tr("Within ±10 %")});
+    m_measuredTable->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
+    m_measuredTable->verticalHeader()->hide();
+    m_measuredTable->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    measuredLayout->addWidget(m_measuredTable, 1);
+    m_bottomTabs->addTab(m_measuredTab, tr("Predicted vs measured"));
+    m_bottomTabs->setTabToolTip(3, tr("The kernel sum beside measured end-to-end latencies, with the seed's metric: "
+                                      "the share of networks predicted within ±10 %"));
+    connect(m_openMeasured, &QPushButton::clicked, this, [this] {
+        const QString path = QFileDialog::getOpenFileName(this, tr("Open measured latencies"), QString(),
+                                                          tr("Measured latencies (*.csv);;All files (*)"));
+        QString error;
+        if (!path.isEmpty() && !openMeasured(path, &error))
+            showMessage(error);
+    });
     setSensitivityStep(m_sensitivityStep);
-    connect(m_bottomTabs, &QTabWidget::currentChanged, this, [this] { updateSensitivity(); });
+    connect(m_bottomTabs, &QTabWidget::currentChanged, this, [this] {
+        updateSensitivity();
+        updateMeasured();
+    });
 
     m_snapshotBar = makeSnapshotBar();
     auto *bottom = new QWidget(this);
@@ -284,6 +323,7 @@ void NnmeterView::refresh()
     m_goalSeek->invalidate();
 
     updateSensitivity();
+    updateMeasured();
     m_plot->replot();
     m_totals->replot();
     ++m_updateCount;
@@ -386,7 +426,24 @@ void NnmeterView::updateTotals()
         now->setData({0.8, 1.8, 2.8}, {p.kernelSumMs, p.operatorSumMs, p.flopsMs}, true);
         hi = std::max({hi, m_ghost.kernelSumMs, m_ghost.operatorSumMs, m_ghost.flopsMs});
     }
-    m_totals->yAxis->setRange(0.4, 3.6);
+    // The current network's measured latency, when a measurements file names it.
+    double measuredMs = -1;
+    if (const auto *measured = m_document->measured()) {
+        const QString path = m_document->networkPath();
+        for (const MeasuredLatency &m : *measured) {
+            const QString name = QString::fromStdString(m.network);
+            if (name == QString::fromStdString(m_document->network().name) || name == QFileInfo(path).fileName()
+                || name == QFileInfo(path).completeBaseName())
+                measuredMs = m.measuredMs;
+        }
+    }
+    if (measuredMs > 0) {
+        ticker->addTick(4, tr("measured"));
+        auto *measured = addHorizontalBars(m_totals, tr("measured"), QColor(0x2c, 0xa0, 0x2c), 0.6);
+        measured->setData({4}, {measuredMs}, true);
+        hi = std::max(hi, measuredMs);
+    }
+    m_totals->yAxis->setRange(0.4, measuredMs > 0 ? 4.6 : 3.6);
     m_totals->xAxis->setRange(0, hi > 0 ? hi * 1.1 : 1);
 }
 
@@ -410,6 +467,113 @@ void NnmeterView::updateSensitivity(bool evenIfHidden)
         rows.push_back({QString::fromStdString(s.label), s.lowMs, s.highMs});
     m_sensitivity->setRows(rows, m_prediction.kernelSumMs, m_sensitivityStep, tr("kernel sum"), QStringLiteral("ms"));
     m_sensitivity->replot();
+}
+
+bool NnmeterView::openMeasured(const QString &path, QString *error)
+{
+    if (!m_document->loadMeasured(path, error))
+        return false;
+    showMessage(QString());
+    flushPendingUpdate();
+    updateMeasured(true);
+    return true;
+}
+
+const network::Network *NnmeterView::networkNamed(const QString &name, QString *file)
+{
+    auto matches = [&](const QString &path, const network::Network &net) {
+        return name == QString::fromStdString(net.name) || name == QFileInfo(path).fileName()
+               || name == QFileInfo(path).completeBaseName();
+    };
+    if (m_document->state().network && matches(m_document->networkPath(), m_document->network())) {
+        *file = m_document->networkPath();
+        return &m_document->network();
+    }
+    for (const auto &[path, net] : m_document->openedNetworks())
+        if (matches(path, *net)) {
+            *file = path;
+            return net.get();
+        }
+    if (!m_shippedLoaded) {
+        m_shippedLoaded = true;
+        for (const QString &path : resources::exampleFiles(QStringLiteral("amaix"))) {
+            QFile f(path);
+            if (!f.open(QIODevice::ReadOnly))
+                continue;
+            network::NetworkLoad loaded = network::parseNetwork(f.readAll().toStdString(), path.toStdString());
+            if (loaded.network)
+                m_shipped[path] = std::make_shared<const network::Network>(std::move(*loaded.network));
+        }
+    }
+    for (const auto &[path, net] : m_shipped)
+        if (matches(path, *net)) {
+            *file = path;
+            return net.get();
+        }
+    return nullptr;
+}
+
+void NnmeterView::updateMeasured(bool evenIfHidden)
+{
+    const auto *measured = m_document->measured();
+    m_measuredTable->setEnabled(measured != nullptr);
+    if (!measured) {
+        m_measuredRows.clear();
+        m_measuredTable->setRowCount(0);
+        m_measuredSummary->setText(
+            tr("<span style='color:gray'>No measured latencies are open, so nothing is compared. The kernel lab "
+               "(<tt>roofline-cli kernel-lab --out DIR</tt>) writes <tt>DIR/onednn_cpu/measurements.csv</tt>; open it, "
+               "or a CSV of <tt>network,measured_ms</tt> (docs/file-formats-nnmeter.md), and select the device the "
+               "networks were measured on.</span>"));
+        return;
+    }
+    if (!evenIfHidden && m_bottomTabs->currentWidget() != m_measuredTab)
+        return;
+    m_measuredRows.clear();
+    int compared = 0, within = 0;
+    for (const MeasuredLatency &m : *measured) {
+        MeasuredRow row;
+        row.network = QString::fromStdString(m.network);
+        row.measuredMs = m.measuredMs;
+        row.noisePercent = m.noisePercent;
+        if (const network::Network *net = networkNamed(row.network, &row.matchedFile)) {
+            row.predictedMs = predictNetwork(*net, m_document->device(), m_document->rules()).kernelSumMs;
+            ++compared;
+            within += withinTenPercent(row.predictedMs, row.measuredMs);
+        }
+        m_measuredRows.push_back(row);
+    }
+    m_measuredTable->setRowCount(int(m_measuredRows.size()));
+    for (std::size_t i = 0; i < m_measuredRows.size(); ++i) {
+        const MeasuredRow &r = m_measuredRows[i];
+        const bool have = r.predictedMs >= 0;
+        const double error = have ? r.predictedMs / r.measuredMs - 1 : 0;
+        const QStringList cells{r.network,
+                                formatValue(r.measuredMs, 5)
+                                    + (r.noisePercent >= 0 ? tr(" (±%1 %)").arg(formatValue(r.noisePercent, 2)) : QString()),
+                                have ? formatValue(r.predictedMs, 5) : tr("—"),
+                                have ? percent(error) : tr("not open"),
+                                have ? (withinTenPercent(r.predictedMs, r.measuredMs) ? tr("yes") : tr("no")) : QString()};
+        for (int c = 0; c < 5; ++c) {
+            auto *item = new QTableWidgetItem(cells[c]);
+            if (c == 0)
+                item->setToolTip(have ? r.matchedFile : tr("No open or shipped network has this name or file name: open it to compare"));
+            if (c > 0)
+                item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+            m_measuredTable->setItem(int(i), c, item);
+        }
+    }
+    QString summary = compared == 0
+        ? tr("None of the %1 measured networks is open: open them (Network ▸ Open…) to compare.").arg(measured->size())
+        : tr("<b>%1 of %2 networks within ±10 %</b> (%3 %; the seed's metric) on %4 with the rules in force.")
+              .arg(within)
+              .arg(compared)
+              .arg(formatValue(100.0 * within / compared, 3))
+              .arg(QString::fromStdString(m_document->device().name).toHtmlEscaped());
+    if (compared < int(measured->size()))
+        summary += tr(" %1 measured network(s) not open.").arg(int(measured->size()) - compared);
+    summary += tr("<br><span style='color:gray'>%1</span>").arg(QFileInfo(m_document->state().measuredPath).fileName().toHtmlEscaped());
+    m_measuredSummary->setText(summary);
 }
 
 SnapshotBar *NnmeterView::makeSnapshotBar()
@@ -477,6 +641,8 @@ QString NnmeterView::primer() const
 
 bool NnmeterView::openFile(const QString &path, QString *error, QStringList *warnings)
 {
+    if (path.endsWith(QLatin1String(".csv"), Qt::CaseInsensitive))
+        return openMeasured(path, error);
     if (!m_panel->openPath(path, error, warnings))
         return false;
     showMessage(QString());
@@ -556,6 +722,7 @@ QList<ModelView::BundlePlot> NnmeterView::bundlePlots()
 {
     flushPendingUpdate();
     updateSensitivity(true);
+    updateMeasured(true);
     return {{QStringLiteral("nnmeter-kernels"), tr("Predicted latency per kernel, coloured by kernel type"), m_plot},
             {QStringLiteral("nnmeter-totals"), tr("Kernel sum, operator sum and FLOPs estimate"), m_totals},
             {QStringLiteral("nnmeter-sensitivity"), tr("Sensitivity of the kernel sum at ±%1%").arg(m_sensitivityStep * 100),
@@ -614,6 +781,16 @@ QList<ModelView::BundleFile> NnmeterView::bundleFiles() const
                      .arg(number(p.kernelSumMs))
                      .arg(p.detection.kernels.size())
                      .arg(number(s.kernelSumMs > 0 ? p.kernelSumMs / s.kernelSumMs - 1 : 0));
+    }
+    if (m_document->measured()) {
+        QString measured = QStringLiteral("network,measured_ms,predicted_ms,relative_error,within_10_percent,network_file\n");
+        for (const MeasuredRow &r : m_measuredRows)
+            measured += QStringLiteral("%1,%2,%3,%4,%5,%6\n")
+                            .arg(csvText(r.network), number(r.measuredMs), r.predictedMs >= 0 ? number(r.predictedMs) : QString(),
+                                 r.predictedMs >= 0 ? number(r.predictedMs / r.measuredMs - 1) : QString(),
+                                 r.predictedMs >= 0 ? (withinTenPercent(r.predictedMs, r.measuredMs) ? QStringLiteral("yes") : QStringLiteral("no")) : QString(),
+                                 csvText(r.matchedFile));
+        files.append({QStringLiteral("nnmeter-measured.csv"), tr("Predicted vs measured per network"), measured.toUtf8()});
     }
     files.append({QStringLiteral("nnmeter-snapshots.csv"), tr("Snapshots compared with the current configuration"), table.toUtf8()});
     return files;

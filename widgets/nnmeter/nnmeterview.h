@@ -11,9 +11,13 @@
 #include "nnmeter/predict.h"
 
 #include <QHash>
+#include <map>
+#include <memory>
 #include <QPixmap>
 
 class QLabel;
+class QPushButton;
+class QTableWidget;
 class QScrollArea;
 class QTabWidget;
 class QTreeWidget;
@@ -32,6 +36,7 @@ class NnmeterView : public ModelView
 {
     Q_OBJECT
 public:
+    // Takes `document` as its child when it has no parent.
     explicit NnmeterView(NnmeterDocument *document, QWidget *parent = nullptr);
 
     // ModelView
@@ -66,6 +71,21 @@ public:
     const std::vector<roofline::nnmeter::Sensitivity> &sensitivityRows() const { return m_sensitivityRows; }
     QTabWidget *bottomTabs() const { return m_bottomTabs; }
     GoalSeekPanel *goalSeekPanel() const { return m_goalSeek; }
+    // Predicted vs measured (seed 004 section 7's metric: share within ±10 %).
+    struct MeasuredRow
+    {
+        QString network;      // as the file names it
+        double measuredMs = 0;
+        double predictedMs = -1; // < 0: no open network matches the name
+        QString matchedFile;     // the network file it was matched to
+        double noisePercent = -1;
+    };
+    const std::vector<MeasuredRow> &measuredRows() const { return m_measuredRows; }
+    QWidget *measuredTab() const { return m_measuredTab; }
+    QTableWidget *measuredTable() const { return m_measuredTable; }
+    QLabel *measuredSummary() const { return m_measuredSummary; }
+    QPushButton *openMeasuredButton() const { return m_openMeasured; }
+    bool openMeasured(const QString &path, QString *error); // one undoable step
     QLabel *readout() const { return m_readout; }
     QLabel *messageLabel() const { return m_message; }
     SnapshotBar *snapshotBar() const { return m_snapshotBar; }
@@ -85,6 +105,8 @@ private:
     void rebuildTree();
     void updateTotals();
     void updateSensitivity(bool evenIfHidden = false);
+    void updateMeasured(bool evenIfHidden = false);
+    const roofline::network::Network *networkNamed(const QString &name, QString *file);
     void showMessage(const QString &text);
     SnapshotBar *makeSnapshotBar();
     QPixmap swatch(const QColor &color);
@@ -97,6 +119,13 @@ private:
     QCustomPlot *m_totals = nullptr;
     SensitivityChart *m_sensitivity = nullptr;
     GoalSeekPanel *m_goalSeek = nullptr;
+    QWidget *m_measuredTab = nullptr;
+    QTableWidget *m_measuredTable = nullptr;
+    QLabel *m_measuredSummary = nullptr;
+    QPushButton *m_openMeasured = nullptr;
+    std::vector<MeasuredRow> m_measuredRows;
+    std::map<QString, std::shared_ptr<const roofline::network::Network>> m_shipped; // examples, loaded when needed
+    bool m_shippedLoaded = false;
     int m_goalSeekParameters = -1; // how many the panel lists (the device's efficiencies add some)
     QTabWidget *m_bottomTabs = nullptr;
     QLabel *m_readout = nullptr;

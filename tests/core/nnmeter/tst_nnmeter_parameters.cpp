@@ -3,6 +3,7 @@
 // sensitivity tornado of the kernel sum; goal seek on the kernel sum.
 #include "network/io.h"
 #include "nnmeter/io.h"
+#include "nnmeter/measured.h"
 #include "nnmeter/parameters.h"
 
 #include <QTest>
@@ -136,6 +137,65 @@ private slots:
         // Not a number goal seek varies.
         g = seekLatency(net, d, "/fusions/BF_conv_bn", now);
         QCOMPARE(g.status, GoalSeek::Status::Invalid);
+    }
+
+    void measuredLatencies()
+    {
+        const MeasuredLoad ours = parseMeasuredLatencies("# end to end\nnetwork,measured_ms,repetitions,source\n"
+                                                         "ResNet-50,41.5,20,\"lab, run 2\"\nresnet18.onnx,9.25,,\n",
+                                                         "m.csv");
+        QVERIFY2(ours.rows, ours.diagnostics.toString().c_str());
+        QCOMPARE(ours.rows->size(), std::size_t(2));
+        QCOMPARE((*ours.rows)[0].network, std::string("ResNet-50"));
+        QCOMPARE((*ours.rows)[0].measuredMs, 41.5);
+        QCOMPARE((*ours.rows)[0].repetitions, 20);
+        QCOMPARE((*ours.rows)[0].source, std::string("lab, run 2"));
+        QCOMPARE((*ours.rows)[1].repetitions, 0);
+        const MeasuredLoad back = parseMeasuredLatencies(serializeMeasuredLatencies(*ours.rows), "b.csv");
+        QVERIFY(back.rows && *back.rows == *ours.rows);
+
+        // The kernel lab's measurements.csv: only its end-to-end rows, the IQR as a share of the median.
+        const MeasuredLoad lab = parseMeasuredLatencies(
+            "stage,name,kind,type,set,hw,cin,cout,ks,stride,cin2,mflops,kbytes,median_ms,iqr_ms,mad_ms,min_ms,reps,"
+            "predicted_ms,primitives,note\n"
+            "pair,BF_conv_relu,,t1,,,,,,,,,,0.41,0.01,0.005,0.4,21,,,fuses\n"
+            "sample,,conv,conv-bn-relu,train,56,64,64,3,1,0,231.2,803,1.2,0.02,0.01,1.1,21,1.25,1,\n"
+            "network,resnet18.onnx,,,,,,,,,,,,20,0.5,0.2,19.5,5,19.1,,\"whole runs median 21 ms, not run: view\"\n",
+            "measurements.csv");
+        QVERIFY2(lab.rows, lab.diagnostics.toString().c_str());
+        QCOMPARE(lab.rows->size(), std::size_t(1));
+        QCOMPARE((*lab.rows)[0].network, std::string("resnet18.onnx"));
+        QCOMPARE((*lab.rows)[0].measuredMs, 20.0);
+        QCOMPARE((*lab.rows)[0].repetitions, 5);
+        QCOMPARE((*lab.rows)[0].noisePercent, 2.5);
+
+        // The seed's metric.
+        QVERIFY(withinTenPercent(11, 10));
+        QVERIFY(withinTenPercent(9, 10));
+        QVERIFY(!withinTenPercent(11.01, 10));
+    }
+
+    void measuredLatencyErrors_data()
+    {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("no header") << "ResNet-50,4\n" << "line 1: expected the header";
+        QTest::newRow("unknown column") << "network,measured_ms,gpu\nx,1,2\n" << "column 3: unknown column \"gpu\"";
+        QTest::newRow("negative") << "network,measured_ms\nx,-1\n" << "line 2: measured_ms: expected a latency in ms above 0";
+        QTest::newRow("field count") << "network,measured_ms\nx,1,2\n" << "line 2: expected 2 fields";
+        QTest::newRow("twice") << "network,measured_ms\nx,1\nx,2\n" << "line 3: network: \"x\" is measured twice";
+        QTest::newRow("empty") << "network,measured_ms\n" << "no measured network";
+        QTest::newRow("lab without networks") << "stage,name,median_ms\npair,BF_a_b,1\n" << "no network measured end to end";
+        QTest::newRow("quote") << "network,measured_ms\n\"x,1\n" << "line 2: a quoted field does not end";
+    }
+    void measuredLatencyErrors()
+    {
+        QFETCH(QString, text);
+        QFETCH(QString, expected);
+        const MeasuredLoad m = parseMeasuredLatencies(text.toStdString(), "m.csv");
+        QVERIFY(!m.rows);
+        QVERIFY2(firstError(m.diagnostics).find(expected.toStdString()) != std::string::npos, firstError(m.diagnostics).c_str());
+        QVERIFY2(firstError(m.diagnostics).find("m.csv") != std::string::npos, firstError(m.diagnostics).c_str());
     }
 };
 

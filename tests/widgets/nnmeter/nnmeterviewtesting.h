@@ -38,6 +38,7 @@
 
 using namespace studio;
 using namespace roofline::nnmeter;
+namespace network = roofline::network;
 
 inline QString nnExample(const char *name)
 {

@@ -4,6 +4,10 @@
 // the review bundle's files.
 #include "nnmeterviewtesting.h"
 
+#include "network/io.h"
+
+#include <cmath>
+
 namespace {
 
 QString writeFile(const QTemporaryDir &dir, const QString &name, const QByteArray &text)
@@ -137,6 +141,85 @@ private slots:
         QVERIFY2(error.contains(QStringLiteral("s.json")) && error.contains(QStringLiteral("/views/nnmeter/numbers//peak_gflops")),
                  qPrintable(error));
         QVERIFY(other.prediction() == kept);
+    }
+
+    void predictedVersusMeasured()
+    {
+        NnmeterView view(new NnmeterDocument);
+        // Before any file: the panel says why it is empty, the table is off.
+        QVERIFY(!view.measuredTable()->isEnabled());
+        QVERIFY(view.measuredSummary()->text().contains(QStringLiteral("No measured latencies are open")));
+        // Test input (not data): ResNet-50 5 % slower than its prediction, ResNet-18 50 % slower, one not open.
+        const double r50 = view.prediction().kernelSumMs;
+        const network::Network r18 = *network::loadNetworkFile(ROOFLINE_EXAMPLES_DIR "/amaix/resnet18.json").network;
+        const double r18ms = predictNetwork(r18, view.document()->device()).kernelSumMs;
+        QTemporaryDir dir;
+        const QString csv = writeFile(dir, QStringLiteral("m.csv"),
+                                      QStringLiteral("network,measured_ms,repetitions\nResNet-50,%1,20\nresnet18,%2,5\nNoSuchNet,3,\n")
+                                          .arg(r50 * 1.05, 0, 'g', 17)
+                                          .arg(r18ms * 1.5, 0, 'g', 17)
+                                          .toUtf8());
+        QString error;
+        QVERIFY2(view.openMeasured(csv, &error), qPrintable(error));
+        view.bottomTabs()->setCurrentWidget(view.measuredTab());
+        QVERIFY(view.measuredTable()->isEnabled());
+        QCOMPARE(view.measuredRows().size(), std::size_t(3));
+        ROOFLINE_COMPARE_REL(view.measuredRows()[0].predictedMs, r50, 1e-12);
+        ROOFLINE_COMPARE_REL(view.measuredRows()[1].predictedMs, r18ms, 1e-12);
+        QCOMPARE(view.measuredRows()[1].matchedFile, QStringLiteral(":/examples/amaix/resnet18.json"));
+        QVERIFY(view.measuredRows()[2].predictedMs < 0);
+        QCOMPARE(view.measuredTable()->item(0, 4)->text(), QStringLiteral("yes"));
+        QCOMPARE(view.measuredTable()->item(1, 4)->text(), QStringLiteral("no"));
+        QCOMPARE(view.measuredTable()->item(2, 3)->text(), QStringLiteral("not open"));
+        QVERIFY2(view.measuredSummary()->text().contains(QStringLiteral("1 of 2 networks within ±10 %")),
+                 qPrintable(view.measuredSummary()->text()));
+        // The totals chart gains the measured bar for the network shown.
+        QCOMPARE(view.totalsChart()->plottableCount(), 2);
+        // A rule toggle predicts every measured network again.
+        view.panel()->ruleBox("bn_relu")->click();
+        view.flushPendingUpdate();
+        ROOFLINE_COMPARE_REL(view.measuredRows()[0].predictedMs, view.prediction().kernelSumMs, 1e-12);
+        // A bad file keeps the measurements open.
+        const QString bad = writeFile(dir, QStringLiteral("bad.csv"), "network,measured_ms\nResNet-50,-2\n");
+        QVERIFY(!view.openMeasured(bad, &error));
+        QVERIFY2(error.contains(bad) && error.contains(QStringLiteral("line 2")) && error.contains(QStringLiteral("measured_ms")),
+                 qPrintable(error));
+        QCOMPARE(view.measuredRows().size(), std::size_t(3));
+        // Sessions keep them.
+        NnmeterView other(new NnmeterDocument);
+        QVERIFY2(other.restoreSessionState(QJsonDocument::fromJson(QJsonDocument(view.sessionState()).toJson()).object(),
+                                           QStringLiteral("s.json"), &error),
+                 qPrintable(error));
+        QVERIFY(other.document()->measured());
+        QCOMPARE(other.document()->measured()->size(), std::size_t(3));
+        // Undo closes them again.
+        view.undoStack()->undo(); // the rule
+        view.undoStack()->undo(); // the file
+        view.flushPendingUpdate();
+        QVERIFY(!view.document()->measured());
+    }
+
+    void theLabsMeasurementsOnThisMachine()
+    {
+        // The kernel lab's shipped record: its end-to-end rows, predicted here with the lab's own device
+        // give the lab's own predicted_ms (5 digits in the file).
+        NnmeterView view(new NnmeterDocument);
+        QString error;
+        QVERIFY2(view.openFile(nnExample("onednn_cpu.device.json"), &error, nullptr), qPrintable(error));
+        QVERIFY2(view.openMeasured(nnExample("onednn_cpu/measurements.csv"), &error), qPrintable(error));
+        view.bottomTabs()->setCurrentWidget(view.measuredTab());
+        bool sawResnet50 = false;
+        for (const NnmeterView::MeasuredRow &r : view.measuredRows()) {
+            if (r.network != QLatin1String("resnet50.json"))
+                continue;
+            sawResnet50 = true;
+            QCOMPARE(r.matchedFile, QStringLiteral(":/examples/amaix/resnet50.json"));
+            QCOMPARE(r.measuredMs, 41.6);
+            QVERIFY2(std::abs(r.predictedMs / 38.56 - 1) < 5e-4, qPrintable(QString::number(r.predictedMs)));
+        }
+        QVERIFY(sawResnet50);
+        QVERIFY2(view.measuredSummary()->text().contains(QStringLiteral("networks within ±10 %")),
+                 qPrintable(view.measuredSummary()->text()));
     }
 
     void mainWindowRoutesAndSavesSessions()

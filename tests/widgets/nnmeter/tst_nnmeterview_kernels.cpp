@@ -58,7 +58,8 @@ private slots:
         QTest::mouseClick(box, Qt::LeftButton, {}, QPoint(8, box->height() / 2));
         QVERIFY(waitForUpdate(&view, updates));
         QVERIFY(!box->isChecked());
-        QVERIFY(box->text().contains(QStringLiteral("changed")));
+        QVERIFY(box->property("changed").toBool());
+        QVERIFY(box->toolTip().contains(QStringLiteral("changed from the rule set")));
         // Each conv-bn-relu becomes conv-bn + relu: 33 more kernels, none conv-bn-relu.
         const Prediction after = view.prediction();
         QCOMPARE(after.detection.kernels.size(), before.detection.kernels.size() + 33);
