@@ -13,6 +13,7 @@
 #include "mainwindow.h"
 #include "modelview.h"
 #include "networkimport.h"
+#include "plotexport.h"
 #include "preferences.h"
 #include "resources.h"
 #include "roofline_version.h"
@@ -228,8 +229,8 @@ int main(int argc, char **argv)
             QApplication::processEvents();
             window.currentView()->flushPendingUpdate();
             QApplication::processEvents();
-            if (!window.grab().save(parser.value(screenshot))) {
-                fail(QStringLiteral("%1: could not write the screenshot").arg(parser.value(screenshot)));
+            if (!studio::savePixmapAtomically(window.grab(), parser.value(screenshot), &error)) {
+                fail(error); // the path and the reason; an old screenshot there is left as it was
                 return 1;
             }
         }

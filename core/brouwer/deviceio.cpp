@@ -1,18 +1,14 @@
 // Brouwer device files and result export (docs/file-formats-brouwer.md).
 #include "io.h"
 
+#include "../common/atomicfile.h"
 #include "../common/jsondocument.h"
 #include "../common/jsonreader.h"
 
 #include <nlohmann/json.hpp>
 
 #include <cctype>
-#include <cerrno>
 #include <cmath>
-#include <cstring>
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 namespace roofline::brouwer {
 
@@ -313,42 +309,15 @@ std::string serialize(const Device &device)
     return toJson(device).dump(2, ' ', false, json::error_handler_t::replace) + "\n";
 }
 
-bool writeFileAtomically(const std::string &text, const std::string &path, Diagnostics &diagnostics)
+bool saveDeviceFile(const Device &device, const std::string &path, Diagnostics &diagnostics)
 {
     diagnostics.setFile(path);
-    std::string tmpl = path + ".tmp-XXXXXX";
-    const int fd = ::mkstemp(tmpl.data());
-    if (fd < 0) {
-        diagnostics.error("", std::string("cannot create a temporary file beside it: ") + std::strerror(errno));
-        return false;
-    }
-    std::size_t written = 0;
-    while (written < text.size()) {
-        const ssize_t n = ::write(fd, text.data() + written, text.size() - written);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            break;
-        written += std::size_t(n);
-    }
-    const int err = written == text.size() ? (::fsync(fd) == 0 ? 0 : errno) : errno;
-    ::fchmod(fd, 0644);
-    if (::close(fd) != 0 || err != 0 || written != text.size()) {
-        diagnostics.error("", std::string("cannot write the file: ") + std::strerror(err ? err : EIO));
-        ::unlink(tmpl.c_str());
-        return false;
-    }
-    if (::rename(tmpl.c_str(), path.c_str()) != 0) {
-        diagnostics.error("", std::string("cannot replace the file: ") + std::strerror(errno));
-        ::unlink(tmpl.c_str());
+    AtomicFile file(path); // core/common/atomicfile.h: write, sync, rename; the old file survives any failure
+    if (!file.write(serialize(device)) || !file.commit()) {
+        diagnostics.error("", file.reason());
         return false;
     }
     return true;
-}
-
-bool saveDeviceFile(const Device &device, const std::string &path, Diagnostics &diagnostics)
-{
-    return writeFileAtomically(serialize(device), path, diagnostics);
 }
 
 std::optional<double> parseMemorySize(const std::string &text)

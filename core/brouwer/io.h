@@ -25,10 +25,9 @@ DeviceLoad loadDeviceFile(const std::string &path);
 
 nlohmann::json toJson(const Device &device);
 std::string serialize(const Device &device); // indented, final newline; parseDevice reads it back equal
-// Atomic (temporary file beside it, sync, rename); false with a diagnostic naming the file.
+// Through AtomicFile (core/common/atomicfile.h: temporary file beside it, sync,
+// rename); false with a diagnostic naming the file and the reason.
 bool saveDeviceFile(const Device &device, const std::string &path, Diagnostics &diagnostics);
-// Writes `text` to `path` atomically.
-bool writeFileAtomically(const std::string &text, const std::string &path, Diagnostics &diagnostics);
 
 // "256MB", "1.5GiB", "4G", "1e9" (bytes); nullopt for anything else or <= 0.
 // Units are powers of 1024 (MB = MiB), as memory limits are usually meant.

@@ -26,6 +26,20 @@ AtomicFile::AtomicFile(std::string path)
         }
         mode = existing.st_mode & 07777;
     }
+#ifdef O_TMPFILE
+    // An unnamed file in the destination's folder (Linux): a process killed
+    // while writing leaves nothing behind. It gets its temporary name only in
+    // commit(), just before the rename. Needs /proc to give it that name.
+    if (::access("/proc/self/fd", X_OK) == 0) {
+        const std::size_t slash = m_path.rfind('/');
+        const std::string folder = slash == std::string::npos ? "." : slash == 0 ? "/" : m_path.substr(0, slash);
+        m_fd = ::open(folder.c_str(), O_TMPFILE | O_WRONLY | O_CLOEXEC, mode);
+        if (m_fd >= 0) {
+            m_unnamed = true;
+            return;
+        }
+    }
+#endif
     m_fd = ::open(m_temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode);
     if (m_fd < 0)
         fail("cannot write the file", errno);
@@ -35,7 +49,8 @@ AtomicFile::~AtomicFile()
 {
     if (m_fd >= 0) {
         ::close(m_fd);
-        ::unlink(m_temporary.c_str());
+        if (!m_unnamed)
+            ::unlink(m_temporary.c_str());
     }
 }
 
@@ -56,7 +71,8 @@ bool AtomicFile::write(const char *data, std::size_t size)
         if (n <= 0) {
             fail("cannot write the file", n < 0 ? errno : ENOSPC);
             ::close(m_fd);
-            ::unlink(m_temporary.c_str());
+            if (!m_unnamed)
+                ::unlink(m_temporary.c_str());
             m_fd = -1;
             return false;
         }
@@ -77,12 +93,20 @@ bool AtomicFile::commit()
     }
     const bool synced = ::fsync(m_fd) == 0;
     const int syncError = errno;
+    bool named = !m_unnamed;
+    int linkError = 0;
+    if (synced && m_unnamed) {
+        const std::string self = "/proc/self/fd/" + std::to_string(m_fd);
+        named = ::linkat(AT_FDCWD, self.c_str(), AT_FDCWD, m_temporary.c_str(), AT_SYMLINK_FOLLOW) == 0;
+        linkError = errno;
+    }
     const bool closed = ::close(m_fd) == 0;
     const int closeError = errno;
     m_fd = -1;
-    if (!synced || !closed) {
-        fail("cannot write the file", !synced ? syncError : closeError);
-        ::unlink(m_temporary.c_str());
+    if (!synced || !named || !closed) {
+        fail("cannot write the file", !synced ? syncError : !named ? linkError : closeError);
+        if (named)
+            ::unlink(m_temporary.c_str());
         return false;
     }
     if (::rename(m_temporary.c_str(), m_path.c_str()) != 0) {

@@ -1,7 +1,8 @@
 // One atomic write path for every file the studio and roofline-cli write
-// (issue 14): the bytes go to a temporary file beside the destination, are
-// flushed to disk (fsync), and the temporary file is renamed over the
-// destination. On any failure the temporary file is removed and the old file,
+// (issue 14): the bytes go to a temporary file beside the destination (an
+// unnamed O_TMPFILE one where the system has it, so a killed process leaves
+// nothing), are flushed to disk (fsync), and the temporary file is renamed
+// over the destination. On any failure the temporary file is removed and the old file,
 // if there was one, is left exactly as it was; the error names the path and
 // the reason ("/x/out.json: cannot write the file: No space left on device").
 #pragma once
@@ -37,6 +38,7 @@ private:
     std::string m_path;
     std::string m_temporary;
     int m_fd = -1;
+    bool m_unnamed = false; // O_TMPFILE: named m_temporary only in commit()
     std::string m_error;
     std::string m_reason;
 };

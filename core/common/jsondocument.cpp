@@ -152,38 +152,6 @@ private:
 
 } // namespace
 
-std::string printableText(const std::string &text, std::size_t maxBytes)
-{
-    std::string out;
-    std::size_t i = 0;
-    while (i < text.size() && out.size() < maxBytes) {
-        const auto c = static_cast<unsigned char>(text[i]);
-        std::size_t length = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 0;
-        bool valid = length > 0 && i + length <= text.size();
-        for (std::size_t k = 1; valid && k < length; ++k)
-            valid = (static_cast<unsigned char>(text[i + k]) & 0xC0) == 0x80;
-        if (valid && length == 1 && (c < 0x20 || c == 0x7F) && c != '\t') {
-            static const char *hex = "0123456789ABCDEF";
-            out += "\\x";
-            out += hex[c >> 4];
-            out += hex[c & 0xF];
-        } else if (valid) {
-            out.append(text, i, length);
-            i += length;
-            continue;
-        } else {
-            static const char *hex = "0123456789ABCDEF";
-            out += "\\x";
-            out += hex[c >> 4];
-            out += hex[c & 0xF];
-        }
-        ++i;
-    }
-    if (i < text.size())
-        out += "...";
-    return out;
-}
-
 std::optional<std::size_t> invalidUtf8At(const std::string &text)
 {
     std::size_t i = 0;

@@ -55,9 +55,7 @@ bool parseJsonText(const std::string &text, nlohmann::json &out, Diagnostics &di
 
 // The position of the first byte that is not UTF-8, if any.
 std::optional<std::size_t> invalidUtf8At(const std::string &text);
-// `text` safe to print in a message: control bytes and bytes that are not
-// UTF-8 as \xNN, cut after about `maxBytes` bytes with "...".
-std::string printableText(const std::string &text, std::size_t maxBytes = 200);
+// printableText() is in diagnostics.h.
 
 // Reads a whole file; a leading UTF-8 byte-order mark is dropped; a folder,
 // a missing file or one over kMaxModelFileBytes is reported,

@@ -11,6 +11,7 @@
 #include <google/protobuf/text_format.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <set>
@@ -28,7 +29,12 @@ public:
     explicit Collector(Diagnostics &d) : m_d(d) {}
     void AddError(int line, pb::io::ColumnNumber column, const std::string &message) override
     {
-        m_d.error("line " + std::to_string(line + 1) + ", column " + std::to_string(column + 1), message);
+        // protobuf says "Expected integer, got: nan": quote the file's own token,
+        // so it reads as what the file holds, not as a value we computed.
+        std::string text = message;
+        if (const auto got = text.find(", got: "); got != std::string::npos)
+            text = text.substr(0, got) + ", got \"" + text.substr(got + 7) + "\"";
+        m_d.error("line " + std::to_string(line + 1) + ", column " + std::to_string(column + 1), text);
     }
     void AddWarning(int, pb::io::ColumnNumber, const std::string &) override {}
 
@@ -390,6 +396,13 @@ NetworkLoad importCaffe(const std::string &text, const std::string &fileLabel, c
 
 NetworkLoad importCaffeFile(const std::string &path, const ImportOptions &options)
 {
+    std::error_code ec;
+    if (std::filesystem::is_directory(path, ec)) { // an ifstream opens a folder (and ONNX read its "size": bad_alloc)
+        NetworkLoad out;
+        out.diagnostics.setFile(path);
+        out.diagnostics.error("", "is a folder, not a file");
+        return out;
+    }
     std::ifstream in(path, std::ios::binary);
     if (!in) {
         NetworkLoad out;

@@ -18,6 +18,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <set>
@@ -832,6 +833,13 @@ NetworkLoad importOnnx(const std::string &bytes, const std::string &fileLabel, c
 
 NetworkLoad importOnnxFile(const std::string &path, const ImportOptions &options)
 {
+    std::error_code ec;
+    if (std::filesystem::is_directory(path, ec)) { // an ifstream opens a folder (and ONNX read its "size": bad_alloc)
+        NetworkLoad out;
+        out.diagnostics.setFile(path);
+        out.diagnostics.error("", "is a folder, not a file");
+        return out;
+    }
     std::ifstream in(path, std::ios::binary);
     if (!in) {
         NetworkLoad out;

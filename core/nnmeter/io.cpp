@@ -5,12 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include <cerrno>
 #include <cmath>
-#include <cstring>
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 namespace roofline::nnmeter {
 
@@ -423,39 +418,6 @@ std::string serializeDevice(const Device &dev)
     if (!dev.predictorFiles.empty())
         j["predictors"] = dev.predictorFiles;
     return dump(j);
-}
-
-bool writeFileAtomically(const std::string &path, const std::string &text, Diagnostics &diagnostics)
-{
-    diagnostics.setFile(path);
-    std::string tmpl = path + ".tmp-XXXXXX";
-    const int fd = ::mkstemp(tmpl.data());
-    if (fd < 0) {
-        diagnostics.error("", std::string("cannot create a temporary file beside it: ") + std::strerror(errno));
-        return false;
-    }
-    std::size_t written = 0;
-    while (written < text.size()) {
-        const ssize_t n = ::write(fd, text.data() + written, text.size() - written);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            break;
-        written += std::size_t(n);
-    }
-    const int err = written == text.size() ? (::fsync(fd) == 0 ? 0 : errno) : errno;
-    ::fchmod(fd, 0644);
-    if (::close(fd) != 0 || err != 0 || written != text.size()) {
-        diagnostics.error("", std::string("cannot write the file: ") + std::strerror(err ? err : EIO));
-        ::unlink(tmpl.c_str());
-        return false;
-    }
-    if (::rename(tmpl.c_str(), path.c_str()) != 0) {
-        diagnostics.error("", std::string("cannot replace the file: ") + std::strerror(errno));
-        ::unlink(tmpl.c_str());
-        return false;
-    }
-    return true;
 }
 
 } // namespace roofline::nnmeter

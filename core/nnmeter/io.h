@@ -50,7 +50,4 @@ DeviceLoad parseDevice(const std::string &text, const std::string &fileLabel, co
 DeviceLoad loadDeviceFile(const std::string &path);
 std::string serializeDevice(const Device &device);
 
-// Writes text atomically (temporary file beside it, fsync, rename).
-bool writeFileAtomically(const std::string &path, const std::string &text, Diagnostics &diagnostics);
-
 } // namespace roofline::nnmeter

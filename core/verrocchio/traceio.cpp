@@ -250,6 +250,7 @@ public:
             m_diags.error(pointer, "expected an array of instructions, got " + jsonTypeName(array));
             return out;
         }
+        out.reserve(array.size()); // no doubling: at 10⁶ items an Item vector is ~150 MB
         for (std::size_t i = 0; i < array.size(); ++i) {
             if (auto item = parseItem(array[i], pointer + "/" + std::to_string(i), scope))
                 out.push_back(std::move(*item));
@@ -274,7 +275,7 @@ private:
         JsonObjectReader r(value, pointer, m_diags);
         if (!r.isObject())
             return std::nullopt;
-        const std::size_t errorsBefore = m_diags.all().size();
+        const std::size_t errorsBefore = m_diags.errorCount();
         Item item;
         item.pointer = pointer;
         r.optionalString("comment");
@@ -356,7 +357,7 @@ private:
             m_diags.error(pointer + "/op", "must not be empty");
         }
         r.finish();
-        if (m_diags.all().size() != errorsBefore) // the loader reports no warnings
+        if (m_diags.errorCount() != errorsBefore)
             return std::nullopt;
         in.origin = m_trace.internOrigin(pointer);
         return item;
@@ -437,13 +438,7 @@ TraceLoadResult parseTrace(const std::string &text, const std::string &fileLabel
 {
     TraceLoadResult out;
     Diagnostics &diags = out.diagnostics;
-    JsonModelFile file(text, fileLabel, kTraceFormatId, kFormatVersion, diags);
-    if (!file.isOpen())
-        return out;
-    JsonObjectReader &top = file.top();
     Trace trace;
-    trace.name = top.optionalString("name").value_or("");
-    trace.description = top.optionalString("description").value_or("");
     struct Core
     {
         std::string name;
@@ -452,33 +447,43 @@ TraceLoadResult parseTrace(const std::string &text, const std::string &fileLabel
         std::string pointer;
     };
     std::vector<Core> cores;
-    if (const json *coresJson = top.member("cores", true)) {
-        if (!coresJson->is_array() || coresJson->empty()) {
-            diags.error("/cores", "expected a non-empty array of cores, got " + jsonTypeName(*coresJson));
-        } else {
-            TraceParser parser(trace, diags);
-            for (std::size_t c = 0; c < coresJson->size(); ++c) {
-                Core core;
-                core.pointer = "/cores/" + std::to_string(c);
-                JsonObjectReader r((*coresJson)[c], core.pointer, diags);
-                core.name = r.optionalString("name").value_or("");
-                if (auto copies = r.optionalNumber("copies", Range::closed(1, Limits::maxCores))) {
-                    if (*copies != std::floor(*copies))
-                        diags.error(r.pointerTo("copies"), "must be a whole number, got " + formatNumber(*copies));
-                    core.copies = static_cast<std::size_t>(*copies);
+    // The parsed document (some 300 MB at 10⁶ items) lives in this block only:
+    // it is freed before the expansion builds the trace.
+    {
+        JsonModelFile file(text, fileLabel, kTraceFormatId, kFormatVersion, diags);
+        if (!file.isOpen())
+            return out;
+        JsonObjectReader &top = file.top();
+        trace.name = top.optionalString("name").value_or("");
+        trace.description = top.optionalString("description").value_or("");
+        if (const json *coresJson = top.member("cores", true)) {
+            if (!coresJson->is_array() || coresJson->empty()) {
+                diags.error("/cores", "expected a non-empty array of cores, got " + jsonTypeName(*coresJson));
+            } else {
+                TraceParser parser(trace, diags);
+                for (std::size_t c = 0; c < coresJson->size(); ++c) {
+                    Core core;
+                    core.pointer = "/cores/" + std::to_string(c);
+                    JsonObjectReader r((*coresJson)[c], core.pointer, diags);
+                    core.name = r.optionalString("name").value_or("");
+                    if (auto copies = r.optionalNumber("copies", Range::closed(1, Limits::maxCores))) {
+                        if (*copies != std::floor(*copies))
+                            diags.error(r.pointerTo("copies"), "must be a whole number, got " + formatNumber(*copies));
+                        core.copies = static_cast<std::size_t>(*copies);
+                    }
+                    r.optionalString("comment");
+                    if (const json *program = r.member("program", true)) {
+                        std::vector<std::string> scope;
+                        core.items = parser.items(*program, r.pointerTo("program"), scope);
+                    }
+                    r.finish();
+                    cores.push_back(std::move(core));
                 }
-                r.optionalString("comment");
-                if (const json *program = r.member("program", true)) {
-                    std::vector<std::string> scope;
-                    core.items = parser.items(*program, r.pointerTo("program"), scope);
-                }
-                r.finish();
-                cores.push_back(std::move(core));
             }
         }
+        top.optionalString("comment");
+        top.finish();
     }
-    top.optionalString("comment");
-    top.finish();
     if (diags.hasErrors())
         return out;
 
@@ -511,7 +516,10 @@ TraceLoadResult parseTrace(const std::string &text, const std::string &fileLabel
             program.name = core.name.empty() ? "core " + std::to_string(trace.cores.size())
                 : core.copies > 1             ? core.name + " #" + std::to_string(k)
                                               : core.name;
-            trace.cores.push_back(program);
+            if (k + 1 == core.copies)
+                trace.cores.push_back(std::move(program));
+            else
+                trace.cores.push_back(program);
         }
     }
     out.trace = std::move(trace);

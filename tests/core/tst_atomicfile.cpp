@@ -4,6 +4,8 @@
 // path and why.
 #include "common/atomicfile.h"
 #include "common/diagnostics.h"
+#include "brouwer/io.h"
+#include "filesizelimit.h"
 #include "network/io.h"
 
 #include <QDir>
@@ -11,8 +13,8 @@
 #include <QTest>
 
 #include <sys/mount.h>
-#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <csignal>
@@ -39,32 +41,6 @@ QStringList entries(const QString &dir)
 {
     return QDir(dir).entryList(QDir::Files | QDir::NoDotAndDotDot | QDir::Hidden, QDir::Name);
 }
-
-// Writes beyond `bytes` fail with EFBIG while this lives (as a full disk does
-// with ENOSPC), for any user and on any file system.
-class FileSizeLimit
-{
-public:
-    explicit FileSizeLimit(rlim_t bytes)
-    {
-        ::getrlimit(RLIMIT_FSIZE, &m_saved);
-        m_handler = std::signal(SIGXFSZ, SIG_IGN);
-        rlimit limit = m_saved;
-        limit.rlim_cur = bytes;
-        m_ok = ::setrlimit(RLIMIT_FSIZE, &limit) == 0;
-    }
-    ~FileSizeLimit()
-    {
-        ::setrlimit(RLIMIT_FSIZE, &m_saved);
-        std::signal(SIGXFSZ, m_handler);
-    }
-    bool ok() const { return m_ok; }
-
-private:
-    rlimit m_saved{};
-    void (*m_handler)(int) = nullptr;
-    bool m_ok = false;
-};
 
 } // namespace
 
@@ -129,6 +105,28 @@ private slots:
         QCOMPARE(entries(dir.path()), QStringList{QStringLiteral("out.json")});
     }
 
+    // A process killed in the middle of a write (the studio's autosave, when
+    // the machine goes down) leaves the old file and nothing beside it.
+    void killedWhileWritingLeavesNothing()
+    {
+        QTemporaryDir dir;
+        const std::string path = dir.filePath("autosave.json").toStdString();
+        writePlain(path, "the last good autosave");
+        const pid_t child = ::fork();
+        QVERIFY(child >= 0);
+        if (child == 0) {
+            AtomicFile file(path);
+            file.write(std::string(100000, 'x'));
+            ::kill(::getpid(), SIGKILL); // no destructor, no commit()
+            ::_exit(1);
+        }
+        int status = 0;
+        QCOMPARE(::waitpid(child, &status, 0), child);
+        QVERIFY(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+        QCOMPARE(readAll(path), std::string("the last good autosave"));
+        QCOMPARE(entries(dir.path()), QStringList{QStringLiteral("autosave.json")});
+    }
+
     // The network writer goes through the same path.
     void networkSaveOnFullDisk()
     {
@@ -150,6 +148,34 @@ private slots:
                  d.toString().c_str());
         QCOMPARE(readAll(path), std::string("previous"));
         QCOMPARE(entries(dir.path()), QStringList{QStringLiteral("net.json")});
+    }
+
+    // Brouwer device files (roofline-cli brouwer-fit --out) too: the fitted
+    // device is written whole or not at all.
+    void brouwerDeviceSaveOnFullDisk()
+    {
+        QTemporaryDir dir;
+        const std::string path = dir.filePath("device.json").toStdString();
+        const brouwer::DeviceLoad device = brouwer::loadDeviceFile(ROOFLINE_EXAMPLES_DIR "/brouwer/edgecaffe-fe.json");
+        QVERIFY2(device.device, device.diagnostics.toString().c_str());
+        QVERIFY(brouwer::serialize(*device.device).size() > 600);
+        writePlain(path, "the previous fit");
+        Diagnostics d;
+        bool saved = true;
+        {
+            FileSizeLimit limit(512);
+            if (!limit.ok())
+                QSKIP("cannot set RLIMIT_FSIZE here");
+            saved = brouwer::saveDeviceFile(*device.device, path, d);
+        }
+        QVERIFY(!saved);
+        QVERIFY2(d.toString() == path + ": cannot write the file: File too large\n", d.toString().c_str());
+        QCOMPARE(readAll(path), std::string("the previous fit"));
+        QCOMPARE(entries(dir.path()), QStringList{QStringLiteral("device.json")});
+        // And with room, the same call writes what loads back.
+        Diagnostics ok;
+        QVERIFY2(brouwer::saveDeviceFile(*device.device, path, ok), ok.toString().c_str());
+        QCOMPARE(readAll(path), brouwer::serialize(*device.device));
     }
 
     // A real full disk: a 64 KiB tmpfs (needs root; skipped elsewhere).

@@ -4,12 +4,18 @@
 // duplicate-key and unknown-key files, a folder and a missing file. Each case
 // must end in errors that name the file, a place and a reason, or in a model
 // whose result is finite — never a crash, a hang or a non-finite number.
+#include "cataloguetesting.h"
+
 #include "amaix/io.h"
 #include "amaix/model.h"
+#include "brouwer/fit.h"
+#include "brouwer/io.h"
 #include "common/jsonreader.h"
 #include "gables/io.h"
 #include "gables/model.h"
 #include "network/io.h"
+#include "nnmeter/io.h"
+#include "nnmeter/predict.h"
 #include "verrocchio/io.h"
 #include "verrocchio/simulation.h"
 
@@ -29,20 +35,7 @@ using nlohmann::json;
 
 namespace {
 
-std::string readExample(const std::string &relative)
-{
-    std::ifstream in(std::string(ROOFLINE_EXAMPLES_DIR) + "/" + relative, std::ios::binary);
-    return std::string(std::istreambuf_iterator<char>(in), {});
-}
-
-// What one load gave: errors, or a result checked for finiteness.
-struct Outcome
-{
-    bool loaded = false;
-    Diagnostics diagnostics;
-    bool finite = true;     // of the evaluated result, when loaded
-    std::string evaluation; // why the model refused it (a stated error is fine)
-};
+using namespace catalogue;
 
 using Loader = std::function<Outcome(const std::string &text, const std::string &label)>;
 
@@ -65,11 +58,6 @@ const verrocchio::Trace &vectorAdd()
 {
     static const auto t = verrocchio::loadTraceFile(ROOFLINE_EXAMPLES_DIR "/verrocchio/vector-add-1core.json");
     return *t.trace;
-}
-
-bool finiteJson(const json &j)
-{
-    return !nonFinitePointer(j).has_value();
 }
 
 struct Format
@@ -139,66 +127,45 @@ std::vector<Format> formats()
              }
              return o;
          }},
+        {"brouwer-device", "brouwer/edgecaffe-fe.json",
+         [](const std::string &text, const std::string &label) {
+             Outcome o;
+             auto r = brouwer::parseDevice(text, label);
+             o.diagnostics = r.diagnostics;
+             if ((o.loaded = r.device.has_value())) {
+                 const auto layers = brouwer::layerFeatures(lenet());
+                 for (double memory : {1e3, 256e6, 1e12}) {
+                     const auto result = brouwer::evaluate(*r.device, layers, {memory, 4});
+                     o.finite = o.finite && finiteJson(brouwer::resultToJson("lenet", *r.device, {memory, 4}, result));
+                 }
+             }
+             return o;
+         }},
+        {"nnmeter-device", "nnmeter/cortexa76_tflite_cpu.device.json",
+         [](const std::string &text, const std::string &label) {
+             Outcome o;
+             auto r = nnmeter::parseDevice(text, label, ROOFLINE_EXAMPLES_DIR "/nnmeter");
+             o.diagnostics = r.diagnostics;
+             if ((o.loaded = r.device.has_value())) {
+                 const auto p = nnmeter::predictNetwork(lenet(), *r.device);
+                 o.finite = std::isfinite(p.kernelSumMs) && std::isfinite(p.operatorSumMs) && std::isfinite(p.flopsMs);
+             }
+             return o;
+         }},
+        {"nnmeter-rules", "nnmeter/tflite_gpu.rules.json",
+         [](const std::string &text, const std::string &label) {
+             Outcome o;
+             auto r = nnmeter::parseRules(text, label);
+             o.diagnostics = r.diagnostics;
+             if ((o.loaded = r.rules.has_value())) {
+                 static const auto device =
+                     nnmeter::loadDeviceFile(ROOFLINE_EXAMPLES_DIR "/nnmeter/adreno640_tflite_gpu.device.json");
+                 const auto p = nnmeter::predictNetwork(lenet(), *device.device, *r.rules);
+                 o.finite = std::isfinite(p.kernelSumMs) && std::isfinite(p.operatorSumMs) && std::isfinite(p.flopsMs);
+             }
+             return o;
+         }},
     };
-}
-
-// Every number in the document, by JSON pointer.
-void numericPointers(const json &value, const std::string &pointer, std::vector<std::string> &out)
-{
-    if (value.is_number()) {
-        out.push_back(pointer);
-    } else if (value.is_object()) {
-        for (const auto &[key, member] : value.items())
-            numericPointers(member, pointer + "/" + jsonPointerToken(key), out);
-    } else if (value.is_array()) {
-        for (std::size_t i = 0; i < value.size(); ++i)
-            numericPointers(value[i], pointer + "/" + std::to_string(i), out);
-    }
-}
-
-// Whether a message shows "nan" or "inf" as a word outside double quotes (the
-// file's own text, quoted back, may say "nan"). No std::regex: GCC 12 warns
-// inside <regex> at -O1 with the sanitizers, and the ASan build uses -Werror.
-bool printsNonFinite(const std::string &message)
-{
-    bool quoted = false;
-    auto letter = [&](std::size_t i) { return i < message.size() && std::isalpha(static_cast<unsigned char>(message[i])); };
-    for (std::size_t i = 0; i < message.size(); ++i) {
-        if (message[i] == '"') {
-            quoted = !quoted;
-            continue;
-        }
-        if (quoted || (i > 0 && letter(i - 1)))
-            continue;
-        for (const char *word : {"nan", "inf"}) {
-            if (message.compare(i, 3, word) == 0 && !letter(i + 3))
-                return true;
-        }
-    }
-    return false;
-}
-
-// The failure modes an outcome may not have.
-QString checkOutcome(const Outcome &o, const std::string &label, const QString &what)
-{
-    if (o.loaded) {
-        if (!o.finite)
-            return what + ": loaded, and the result is not finite";
-        if (o.diagnostics.hasErrors())
-            return what + ": loaded and errors";
-        return {};
-    }
-    if (!o.diagnostics.hasErrors())
-        return what + ": refused without an error";
-    for (const Diagnostic &d : o.diagnostics.errors()) {
-        if (d.file != label)
-            return what + ": an error names the file \"" + QString::fromStdString(d.file) + "\"";
-        if (d.message.empty())
-            return what + ": an error without a reason";
-        if (printsNonFinite(d.message))
-            return what + ": an error prints a non-finite number: " + QString::fromStdString(d.message);
-    }
-    return {};
 }
 
 } // namespace
@@ -208,7 +175,7 @@ class TestCatalogue : public QObject
     Q_OBJECT
 
 private slots:
-    // Every numeric field × every hostile value.
+    // Every numeric (and boolean) field × every hostile value.
     void everyNumericField_data()
     {
         QTest::addColumn<int>("format");
@@ -228,7 +195,7 @@ private slots:
         QVERIFY2(good.loaded && good.finite, good.diagnostics.toString().c_str());
 
         std::vector<std::string> pointers;
-        numericPointers(doc, "", pointers);
+        numericPointers(doc, "", pointers, true); // and every true/false
         QVERIFY(pointers.size() >= 5);
         const std::vector<json> values = {0,        -1,   -1e-320, 1e-320, 4.9e-324, 1e-30, 1e308, -1e308,
                                           1.5,      1e15, "NaN",   "nan",  "Infinity", "1e999", "",  true,
@@ -310,12 +277,18 @@ private slots:
             const auto t = verrocchio::loadTraceFile(path);
             const auto m = verrocchio::loadMachineFile(path);
             const auto c = amaix::loadMeasuredFile(path);
+            const auto bd = brouwer::loadDeviceFile(path);
+            const auto bm = brouwer::loadMeasuredFile(path);
+            const auto nd = nnmeter::loadDeviceFile(path);
+            const auto nr = nnmeter::loadRulesFile(path);
             for (const Diagnostics *d : {&g.diagnostics, &a.diagnostics, &n.diagnostics, &t.diagnostics,
-                                         &m.diagnostics, &c.diagnostics}) {
+                                         &m.diagnostics, &c.diagnostics, &bd.diagnostics, &bm.diagnostics,
+                                         &nd.diagnostics, &nr.diagnostics}) {
                 QVERIFY2(d->hasErrors(), path.c_str());
                 QCOMPARE(d->errors()[0].file, path);
             }
             QVERIFY(!g.soc && !a.accelerator && !n.network && !t.trace && !m.machine && !c.times);
+            QVERIFY(!bd.device && bm.diagnostics.hasErrors() && !nd.device && !nr.rules);
         }
         QVERIFY(gables::loadSocFile(folder).diagnostics.toString().find("is a folder, not a file") != std::string::npos);
         const auto withBom = gables::loadSocFile(bom);

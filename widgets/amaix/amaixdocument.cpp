@@ -7,7 +7,7 @@
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
-#include <QSaveFile>
+#include "plotexport.h"
 #include <QUndoStack>
 
 #include <cmath>
@@ -257,14 +257,9 @@ bool AmaixDocument::loadMeasured(const QString &path, QString *error, QStringLis
 
 bool AmaixDocument::saveAccelerator(const QString &path, QString *error)
 {
-    QSaveFile file(path); // atomic: a failed write never leaves half a file
-    const std::string text = serialize(m_state.accelerator);
-    if (!file.open(QIODevice::WriteOnly) || file.write(text.data(), qint64(text.size())) != qint64(text.size())
-        || !file.flush() || !file.commit()) {
-        if (error)
-            *error = tr("%1: could not be written: %2").arg(path, file.errorString());
+    // Atomic (plotexport.h): a failed write never leaves half a file.
+    if (!saveFileAtomically(path, QByteArray::fromStdString(serialize(m_state.accelerator)), error))
         return false;
-    }
     const bool pathChanged = m_state.acceleratorPath != path;
     // What is on disk now is the loaded accelerator; no undo step.
     m_state.acceleratorPath = path;

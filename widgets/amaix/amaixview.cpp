@@ -28,7 +28,7 @@
 #include <QJsonDocument>
 #include <QLabel>
 #include <QPushButton>
-#include <QSaveFile>
+#include "plotexport.h"
 #include <QScrollArea>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
@@ -828,20 +828,7 @@ bool AmaixView::exportCsv(const QString &path, QString *error) const
             *error = tr("%1: nothing to export: %2").arg(path, QString::fromStdString(m_result.error));
         return false;
     }
-    const std::string text = resultToCsv(m_network, m_accelerator, m_result);
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly)) {
-        if (error)
-            *error = tr("%1: cannot open for writing: %2").arg(path, file.errorString());
-        return false;
-    }
-    file.write(text.data(), qint64(text.size()));
-    if (!file.flush() || !file.commit()) {
-        if (error)
-            *error = tr("%1: could not be written: %2").arg(path, file.errorString());
-        return false;
-    }
-    return true;
+    return saveFileAtomically(path, QByteArray::fromStdString(resultToCsv(m_network, m_accelerator, m_result)), error);
 }
 
 

@@ -1,5 +1,6 @@
 #include "plotexport.h"
 
+#include "common/atomicfile.h"
 #include "plotstyle.h"
 #include "svgexport.h"
 
@@ -9,7 +10,6 @@
 #include <QBuffer>
 #include <QFile>
 #include <QPixmap>
-#include <QSaveFile>
 
 namespace studio {
 
@@ -30,11 +30,12 @@ bool formatFromSuffix(const QString &path, ExportFormat *format)
 bool exportPlot(QCustomPlot *plot, const QString &path, ExportFormat format, const ExportOptions &options,
                 QString *error)
 {
-    auto fail = [&](const QString &why) {
+    auto fail = [&](const QString &reason) {
         if (error)
-            *error = QStringLiteral("%1: %2").arg(path, why);
+            *error = QStringLiteral("%1: %2").arg(path, reason);
         return false;
     };
+    QString why; // the reason when rendering fails
     if (options.width <= 0 || options.height <= 0 || options.width > 20000 || options.height > 20000)
         return fail(QStringLiteral("export size must be between 1 and 20000 pixels, got %1×%2")
                         .arg(options.width)
@@ -42,45 +43,40 @@ bool exportPlot(QCustomPlot *plot, const QString &path, ExportFormat format, con
 
     applyPlotTheme(plot); // exports are drawn in the chosen theme
 
-    // Write to a temporary file and move it into place, so a failed export
-    // never leaves a truncated file where a good one was.
-    QSaveFile target(path);
-    if (!target.open(QIODevice::WriteOnly))
-        return fail(QStringLiteral("cannot open for writing: %1").arg(target.errorString()));
-
+    // Rendered into memory, then written through saveFileAtomically() (the
+    // core's AtomicFile: temporary file, sync, rename), so a failed export
+    // never leaves a truncated file where a good one was. Not QSaveFile: Qt
+    // 6.4's takes a short write on a filling disk for success.
+    QByteArray bytes;
     bool ok = false;
     switch (format) {
     case ExportFormat::Svg: {
-        const QByteArray svg = plotToSvg(plot, options);
-        ok = !svg.isEmpty() && target.write(svg) == svg.size();
+        bytes = plotToSvg(plot, options);
+        ok = !bytes.isEmpty();
         break;
     }
     case ExportFormat::Png: {
-        // Rendered in memory, then written through the QSaveFile: the old
-        // file is replaced only once the new one is complete and on disk.
-        // Encoded into memory first: Qt's PNG writer leaks its row buffer when
-        // the device fails mid-image (a full disk), and the bytes are known whole.
+        // Encoded into memory: Qt's PNG writer leaks its row buffer when the
+        // device fails mid-image (a full disk), and the bytes are known whole.
         const QPixmap pixmap = plot->toPixmap(options.width, options.height, options.pngScale);
-        QByteArray png;
-        QBuffer buffer(&png);
+        QBuffer buffer(&bytes);
         ok = !pixmap.isNull() && buffer.open(QIODevice::WriteOnly) && pixmap.save(&buffer, "PNG");
-        ok = ok && target.write(png) == png.size();
         break;
     }
     case ExportFormat::Pdf: {
         // QCustomPlot writes a PDF only to a file name: render it to a scratch
-        // file beside the target, then copy it through the QSaveFile (written,
-        // synced, renamed), so a full disk never costs the previous export.
+        // file beside the target and read it back.
         const QString tmp = path + QStringLiteral(".part");
         ok = plot->savePdf(tmp, options.width, options.height, QCP::epNoCosmetic, QStringLiteral("Roofline Studio"),
                            options.title);
         QFile rendered(tmp);
         if (ok && rendered.open(QIODevice::ReadOnly)) {
-            const QByteArray bytes = rendered.readAll();
+            bytes = rendered.readAll();
             // QPrinter does not report a failed write: a PDF cut short (a full
             // disk) lacks its "%%EOF" trailer, and must not replace the old one.
-            const bool complete = bytes.startsWith("%PDF-") && bytes.trimmed().endsWith("%%EOF");
-            ok = complete && target.write(bytes) == bytes.size();
+            ok = bytes.startsWith("%PDF-") && bytes.trimmed().endsWith("%%EOF");
+            if (!ok)
+                why = QStringLiteral("cannot write the file: the PDF was cut short (is the disk full?)");
         } else {
             ok = false;
         }
@@ -89,16 +85,38 @@ bool exportPlot(QCustomPlot *plot, const QString &path, ExportFormat format, con
         break;
     }
     }
-    if (!ok) {
-        const QString why = target.error() != QFileDevice::NoError ? target.errorString() : QStringLiteral("rendering failed");
-        target.cancelWriting();
-        return fail(QStringLiteral("could not be written: %1").arg(why));
+    if (!ok)
+        return fail(why.isEmpty() ? QStringLiteral("rendering failed") : why);
+    return saveFileAtomically(path, bytes, error);
+}
+
+bool saveFileAtomically(const QString &path, const QByteArray &bytes, QString *error)
+{
+    // The core's AtomicFile rather than QSaveFile: Qt 6.4's QSaveFile takes a
+    // short write (the disk filling up under a large write) for success, and
+    // commit() then puts the truncated file in place of the user's file.
+    roofline::AtomicFile file(QFile::encodeName(path).toStdString());
+    if (!file.write(bytes.constData(), std::size_t(bytes.size())) || !file.commit()) {
+        if (error)
+            *error = QStringLiteral("%1: %2").arg(path, QString::fromStdString(file.reason()));
+        return false;
     }
-    // flush() first: QSaveFile::commit() does not report an error that only
-    // shows when its buffer is flushed (a full disk under a small file).
-    if (!target.flush() || !target.commit())
-        return fail(QStringLiteral("could not be written: %1").arg(target.errorString()));
     return true;
+}
+
+bool savePixmapAtomically(const QPixmap &pixmap, const QString &path, QString *error)
+{
+    const QByteArray format = QFileInfo(path).suffix().toLower().toLatin1();
+    QByteArray bytes;
+    QBuffer buffer(&bytes);
+    if (pixmap.isNull() || !buffer.open(QIODevice::WriteOnly)
+        || !pixmap.save(&buffer, format.isEmpty() ? "PNG" : format.constData())) {
+        if (error)
+            *error = QStringLiteral("%1: cannot encode the image as \"%2\"")
+                         .arg(path, QString::fromLatin1(format));
+        return false;
+    }
+    return saveFileAtomically(path, bytes, error);
 }
 
 } // namespace studio

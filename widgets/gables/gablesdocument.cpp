@@ -6,7 +6,7 @@
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
-#include <QSaveFile>
+#include "plotexport.h"
 #include <QUndoStack>
 
 #include <algorithm>
@@ -80,19 +80,9 @@ bool GablesDocument::load(const QString &path, QString *error, QStringList *warn
 
 bool GablesDocument::save(const QString &path, QString *error)
 {
-    QSaveFile file(path); // atomic: a failed write never leaves half a file
-    if (!file.open(QIODevice::WriteOnly)) {
-        if (error)
-            *error = QStringLiteral("%1: cannot open for writing: %2").arg(path, file.errorString());
+    // Atomic (plotexport.h): a failed write never leaves half a file.
+    if (!saveFileAtomically(path, QByteArray::fromStdString(serialize(m_soc)), error))
         return false;
-    }
-    const std::string text = serialize(m_soc);
-    file.write(text.data(), qint64(text.size()));
-    if (!file.flush() || !file.commit()) {
-        if (error)
-            *error = QStringLiteral("%1: could not be written: %2").arg(path, file.errorString());
-        return false;
-    }
     m_filePath = path;
     emit filePathChanged(m_filePath);
     setModified(false);

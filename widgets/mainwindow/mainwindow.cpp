@@ -49,7 +49,6 @@
 #include <QMessageBox>
 #include <QPushButton>
 #include <QMimeData>
-#include <QSaveFile>
 #include <QSettings>
 #include <QStandardPaths>
 #include <QStatusBar>
@@ -61,6 +60,9 @@
 #include <QUrl>
 
 #include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
 
 namespace studio {
 
@@ -401,19 +403,8 @@ bool MainWindow::saveSession(const QString &path, QString *error) const
                      {QStringLiteral("app_version"), QStringLiteral(ROOFLINE_VERSION)},
                      {QStringLiteral("current"), currentView() ? currentView()->sessionKey() : QString()},
                      {QStringLiteral("views"), views}};
-    QSaveFile file(path); // atomic: a crash or a full disk never leaves half a session
-    if (!file.open(QIODevice::WriteOnly)) {
-        if (error)
-            *error = tr("%1: cannot open for writing: %2").arg(path, file.errorString());
-        return false;
-    }
-    file.write(QJsonDocument(root).toJson());
-    if (!file.flush() || !file.commit()) {
-        if (error)
-            *error = tr("%1: could not be written: %2").arg(path, file.errorString());
-        return false;
-    }
-    return true;
+    // Atomic: a crash or a full disk never leaves half a session.
+    return saveFileAtomically(path, QJsonDocument(root).toJson(), error);
 }
 
 bool MainWindow::openSession(const QString &path, QString *error)
@@ -465,62 +456,89 @@ bool MainWindow::openSession(const QString &path, QString *error)
 
 bool MainWindow::exportReviewBundle(const QString &directory, QString *error)
 {
-    QDir dir(directory);
-    if (!dir.mkpath(QStringLiteral("."))) {
+    QDir target(directory);
+    if (!target.mkpath(QStringLiteral("."))) {
         if (error)
             *error = tr("%1: cannot create the folder").arg(directory);
         return false;
     }
-    const QString stamp = QDateTime::currentDateTime().toString(Qt::ISODate);
-    QString html;
-    html += QStringLiteral("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
-                           "<title>Roofline Studio review bundle</title>"
-                           "<style>body{font-family:sans-serif;max-width:1100px;margin:2em auto;color:#222}"
-                           "img{max-width:100%;border:1px solid #ccc}figure{margin:1.5em 0}"
-                           "td,th{padding:2px 8px;text-align:left}</style></head><body>\n");
-    html += QStringLiteral("<h1>Roofline Studio review bundle</h1>\n<p>Roofline Studio %1, exported %2.</p>\n")
-                .arg(QStringLiteral(ROOFLINE_VERSION), stamp);
-    for (ModelView *view : m_views) {
-        html += QStringLiteral("<h2>%1</h2>\n<p>%2</p>\n").arg(view->title().toHtmlEscaped(), view->summary().toHtmlEscaped());
-        for (const ModelView::BundlePlot &plot : view->bundlePlots()) {
-            ExportOptions options;
-            options.title = plot.caption;
-            options.description = QStringLiteral("Roofline Studio %1, %2. %3").arg(QStringLiteral(ROOFLINE_VERSION), stamp, view->summary());
-            for (const char *suffix : {".svg", ".png"}) {
-                ExportFormat format;
-                const QString path = dir.filePath(plot.name + QLatin1String(suffix));
-                formatFromSuffix(path, &format);
-                if (!exportPlot(plot.plot, path, format, options, error))
-                    return false;
-            }
-            html += QStringLiteral("<figure><a href=\"%1.svg\"><img src=\"%1.png\" alt=\"%2\"></a>"
-                                   "<figcaption>%2 (<a href=\"%1.svg\">SVG</a>)</figcaption></figure>\n")
-                        .arg(plot.name, plot.caption.toHtmlEscaped());
-        }
-        const QList<ModelView::BundleFile> files = view->bundleFiles();
-        if (!files.isEmpty())
-            html += QStringLiteral("<table><tr><th>file</th><th>content</th></tr>\n");
-        for (const ModelView::BundleFile &file : files) {
-            QSaveFile out(dir.filePath(file.name));
-            if (!out.open(QIODevice::WriteOnly) || out.write(file.content) != file.content.size() || !out.flush() || !out.commit()) {
-                if (error)
-                    *error = tr("%1: could not be written: %2").arg(dir.filePath(file.name), out.errorString());
-                return false;
-            }
-            html += QStringLiteral("<tr><td><a href=\"%1\">%1</a></td><td>%2</td></tr>\n")
-                        .arg(file.name, file.caption.toHtmlEscaped());
-        }
-        if (!files.isEmpty())
-            html += QStringLiteral("</table>\n");
-    }
-    html += QStringLiteral("<p>Every plot can be reproduced by opening its input files in Roofline Studio.</p>\n"
-                           "</body></html>\n");
-    QSaveFile index(dir.filePath(QStringLiteral("index.html")));
-    if (!index.open(QIODevice::WriteOnly) || index.write(html.toUtf8()) < 0 || !index.flush() || !index.commit()) {
+    // The bundle is written whole into a scratch folder inside the target
+    // (every file through saveFileAtomically()), then moved in file by file: a full disk
+    // or any other failure leaves a previous bundle there exactly as it was,
+    // never half old and half new, and never a folder without index.html.
+    const QString scratch = target.filePath(QStringLiteral(".bundle-part-%1").arg(QCoreApplication::applicationPid()));
+    QDir(scratch).removeRecursively();
+    if (!target.mkpath(scratch)) {
         if (error)
-            *error = tr("%1: could not be written: %2").arg(dir.filePath(QStringLiteral("index.html")), index.errorString());
+            *error = tr("%1: cannot create the folder").arg(scratch);
         return false;
     }
+    const QDir dir(scratch);
+    const bool written = [&]() -> bool {
+        const QString stamp = QDateTime::currentDateTime().toString(Qt::ISODate);
+        QString html;
+        html += QStringLiteral("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+                               "<title>Roofline Studio review bundle</title>"
+                               "<style>body{font-family:sans-serif;max-width:1100px;margin:2em auto;color:#222}"
+                               "img{max-width:100%;border:1px solid #ccc}figure{margin:1.5em 0}"
+                               "td,th{padding:2px 8px;text-align:left}</style></head><body>\n");
+        html += QStringLiteral("<h1>Roofline Studio review bundle</h1>\n<p>Roofline Studio %1, exported %2.</p>\n")
+                    .arg(QStringLiteral(ROOFLINE_VERSION), stamp);
+        for (ModelView *view : m_views) {
+            html += QStringLiteral("<h2>%1</h2>\n<p>%2</p>\n").arg(view->title().toHtmlEscaped(), view->summary().toHtmlEscaped());
+            for (const ModelView::BundlePlot &plot : view->bundlePlots()) {
+                ExportOptions options;
+                options.title = plot.caption;
+                options.description = QStringLiteral("Roofline Studio %1, %2. %3").arg(QStringLiteral(ROOFLINE_VERSION), stamp, view->summary());
+                for (const char *suffix : {".svg", ".png"}) {
+                    ExportFormat format;
+                    const QString path = dir.filePath(plot.name + QLatin1String(suffix));
+                    formatFromSuffix(path, &format);
+                    if (!exportPlot(plot.plot, path, format, options, error))
+                        return false;
+                }
+                html += QStringLiteral("<figure><a href=\"%1.svg\"><img src=\"%1.png\" alt=\"%2\"></a>"
+                                       "<figcaption>%2 (<a href=\"%1.svg\">SVG</a>)</figcaption></figure>\n")
+                            .arg(plot.name, plot.caption.toHtmlEscaped());
+            }
+            const QList<ModelView::BundleFile> files = view->bundleFiles();
+            if (!files.isEmpty())
+                html += QStringLiteral("<table><tr><th>file</th><th>content</th></tr>\n");
+            for (const ModelView::BundleFile &file : files) {
+                if (!saveFileAtomically(dir.filePath(file.name), file.content, error))
+                    return false;
+                html += QStringLiteral("<tr><td><a href=\"%1\">%1</a></td><td>%2</td></tr>\n")
+                            .arg(file.name, file.caption.toHtmlEscaped());
+            }
+            if (!files.isEmpty())
+                html += QStringLiteral("</table>\n");
+        }
+        html += QStringLiteral("<p>Every plot can be reproduced by opening its input files in Roofline Studio.</p>\n"
+                               "</body></html>\n");
+        return saveFileAtomically(dir.filePath(QStringLiteral("index.html")), html.toUtf8(), error);
+    }();
+    if (!written) {
+        QDir(scratch).removeRecursively();
+        if (error) // name the file the user asked for, not the scratch copy
+            error->replace(scratch, target.path());
+        return false;
+    }
+    // index.html last: the files it links are in place before it is.
+    QStringList names = dir.entryList(QDir::Files | QDir::Hidden, QDir::Name);
+    names.removeAll(QStringLiteral("index.html"));
+    names.append(QStringLiteral("index.html"));
+    for (const QString &name : names) {
+        const QByteArray from = QFile::encodeName(dir.filePath(name));
+        const QByteArray to = QFile::encodeName(target.filePath(name));
+        if (std::rename(from.constData(), to.constData()) != 0) {
+            const int why = errno;
+            QDir(scratch).removeRecursively();
+            if (error)
+                *error = tr("%1: cannot replace the file: %2").arg(target.filePath(name), QString::fromLocal8Bit(std::strerror(why)));
+            return false;
+        }
+    }
+    QDir(scratch).removeRecursively();
     return true;
 }
 

@@ -9,7 +9,7 @@
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
-#include <QSaveFile>
+#include "plotexport.h"
 #include <QUndoStack>
 
 #include <cmath>
@@ -180,19 +180,9 @@ bool TimelineDocument::load(const QString &path, QString *error, QStringList *wa
 
 bool TimelineDocument::saveMachine(const QString &path, QString *error)
 {
-    QSaveFile file(path); // atomic: a failed write never leaves half a file
-    if (!file.open(QIODevice::WriteOnly)) {
-        if (error)
-            *error = QStringLiteral("%1: cannot open for writing: %2").arg(path, file.errorString());
+    // Atomic (plotexport.h): a failed write never leaves half a file.
+    if (!saveFileAtomically(path, QByteArray::fromStdString(serialize(m_state.machine)), error))
         return false;
-    }
-    const std::string text = serialize(m_state.machine);
-    file.write(text.data(), qint64(text.size()));
-    if (!file.flush() || !file.commit()) {
-        if (error)
-            *error = QStringLiteral("%1: could not be written: %2").arg(path, file.errorString());
-        return false;
-    }
     if (m_state.machinePath != path) {
         m_state.machinePath = path;
         m_history.setCommitted(m_state);
