@@ -179,7 +179,9 @@ int main(int argc, char **argv)
             fail(error);
             if (headless)
                 return 1;
-            // Interactive: keep going with what opened, and say why this did not.
+            // Interactive: keep going with what opened, and say why this did not; the
+            // view of the file shows what to do next instead of its start-up example.
+            window.showEmptyStateAfterFailedOpen(file, error);
             QTimer::singleShot(0, &window, [&window, error] {
                 QMessageBox::warning(&window, QObject::tr("Could not open the file"), error);
             });

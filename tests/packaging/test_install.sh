@@ -19,7 +19,7 @@ check_tree() { # ROOT: an installed /usr tree
         | grep -q '"attainable_gops": 160'
     "$usr/bin/roofline-studio" "$usr/share/roofline-studio/examples/gables/gables-fig6d.json" \
         --export-svg "$1/fig6d.svg" 2>/dev/null
-    grep -q 'P_att = 160 Gops/s' "$1/fig6d.svg"
+    grep -q 'Pₐₜₜ = 160 Gops/s' "$1/fig6d.svg"
 }
 
 DESTDIR="$stage/install" cmake --install "$build" --prefix /usr > /dev/null

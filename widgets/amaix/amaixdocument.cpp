@@ -1,5 +1,6 @@
 #include "amaixdocument.h"
 
+#include "amaix/sensitivity.h"
 #include "snapshotlist.h"
 
 #include <QFile>
@@ -283,8 +284,19 @@ bool AmaixDocument::setParameter(const Parameter &parameter, double value)
     validate(next.accelerator, diagnostics);
     if (diagnostics.hasErrors())
         return false;
-    commit(next, QString::fromStdString(parameter.pointer), false,
-           tr("Set %1").arg(QString::fromStdString(parameter.pointer)));
+    // The step names the number in words with its values: "Clock 1 → 1.5 GHz".
+    QString label = QString::fromStdString(parameter.pointer);
+    QString unit;
+    for (const SettableParameter &info : settableParameters(m_state.accelerator, activeDataType(network(), m_state.accelerator, m_state.options))) {
+        if (info.pointer == parameter.pointer) {
+            label = QString::fromStdString(info.label);
+            unit = QString::fromStdString(info.unit);
+        }
+    }
+    const double from = parameter.get(m_state.accelerator);
+    m_state = next;
+    m_history.recordValue(m_state, QString::fromStdString(parameter.pointer), label, from, value, unit);
+    emit valuesChanged();
     return true;
 }
 
@@ -387,6 +399,18 @@ void AmaixDocument::resetHistory()
 {
     m_history.reset(m_state);
     setModified(false);
+}
+
+void AmaixDocument::clear()
+{
+    m_state = AmaixState{};
+    m_snapshots.clear();
+    m_compared = -1;
+    m_history.reset(m_state);
+    setModified(false);
+    emit snapshotsChanged();
+    emit filePathChanged();
+    emit structureChanged();
 }
 
 void AmaixDocument::setModified(bool modified)

@@ -111,6 +111,10 @@ public:
     void endDrag();
     // Forgets the history: the current state becomes the clean start.
     void resetHistory();
+    // No network, no accelerator, no snapshots, no history (the view shows its
+    // empty state): after a file named on the command line failed to open.
+    void clear();
+    bool hasModel() const { return m_state.network && !m_state.network->layers.empty() && !m_state.accelerator.units.empty(); }
     void setModified(bool modified); // false: the current state is the saved one
 
     // Snapshots.

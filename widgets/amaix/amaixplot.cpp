@@ -289,6 +289,8 @@ AmaixPlot::AmaixPlot(QWidget *parent)
 
     m_title = setUpRooflineAxes(this, QStringLiteral("Operational intensity I (ops/byte)"),
                                 QStringLiteral("Attained performance P (Gops/s)"));
+    // Layer names go where they cover no other name, in pixels: after each layout.
+    connect(this, &QCustomPlot::afterLayout, this, &AmaixPlot::placeNameLabels);
     // Under the axes, in columns: with a dozen roofs and markers everywhere it never hides data.
     axisRect()->insetLayout()->take(legend);
     plotLayout()->addElement(2, 0, legend);
@@ -691,6 +693,110 @@ void AmaixPlot::setSelectedRow(int row)
         if (m_markers[i].row == row)
             m_scatter->selected = int(i);
     }
+    updateNamedMarkers();
+}
+
+void AmaixPlot::updateNamedMarkers()
+{
+    m_namedMarkers.clear();
+    if (m_layers && m_result && m_result->totalNs > 0) {
+        std::vector<int> byTime;
+        for (std::size_t i = 0; i < m_markers.size(); ++i) {
+            const LayerSummary &l = (*m_layers)[std::size_t(m_markers[i].row)];
+            if (!l.pipelined && l.timeNs >= 0.03 * m_result->totalNs)
+                byTime.push_back(int(i));
+        }
+        std::sort(byTime.begin(), byTime.end(), [&](int a, int b) {
+            return (*m_layers)[std::size_t(m_markers[std::size_t(a)].row)].timeNs
+                > (*m_layers)[std::size_t(m_markers[std::size_t(b)].row)].timeNs;
+        });
+        byTime.resize(std::min<std::size_t>(byTime.size(), 5));
+        m_namedMarkers = byTime;
+    }
+    const int selected = m_scatter->selected;
+    if (selected >= 0) {
+        m_namedMarkers.erase(std::remove(m_namedMarkers.begin(), m_namedMarkers.end(), selected), m_namedMarkers.end());
+        m_namedMarkers.insert(m_namedMarkers.begin(), selected); // placed first: it always gets its name
+    }
+    while (m_nameLabels.size() < m_namedMarkers.size()) {
+        auto *label = new QCPItemText(this);
+        label->setClipToAxisRect(true);
+        label->position->setType(QCPItemPosition::ptPlotCoords);
+        QFont f = font();
+        f.setPointSize(8);
+        label->setFont(f);
+        label->setPadding(QMargins(2, 0, 2, 0));
+        label->setBrush(QColor(255, 255, 255, 200));
+        m_nameLabels.push_back(label);
+    }
+    for (std::size_t i = 0; i < m_nameLabels.size(); ++i) {
+        QCPItemText *label = m_nameLabels[i];
+        label->setVisible(i < m_namedMarkers.size());
+        if (i >= m_namedMarkers.size())
+            continue;
+        const LayerMarker &m = m_markers[std::size_t(m_namedMarkers[i])];
+        label->setText(layerName(*m_network, (*m_layers)[std::size_t(m.row)].layer));
+        label->setColor(QColor(30, 30, 30));
+        label->setSelectedColor(QColor(30, 30, 30));
+        QFont f = label->font();
+        f.setBold(m_namedMarkers[i] == selected);
+        label->setFont(f);
+    }
+}
+
+void AmaixPlot::placeNameLabels()
+{
+    // Right of the marker, else left, above, below: the first place that covers
+    // no name placed before and stays inside the axes. Else the name is left out.
+    const QRectF area = QRectF(axisRect()->rect()).adjusted(2, 2, -2, -2);
+    std::vector<QRectF> placed;
+    for (std::size_t i = 0; i < m_namedMarkers.size() && i < m_nameLabels.size(); ++i) {
+        QCPItemText *label = m_nameLabels[i];
+        const int marker = m_namedMarkers[i];
+        if (marker < 0 || std::size_t(marker) >= m_markers.size()) {
+            label->setVisible(false);
+            continue;
+        }
+        const QPointF p = markerPixel(marker);
+        const double r = m_markers[std::size_t(marker)].radius + 3;
+        const QSizeF size = QFontMetricsF(label->font()).size(0, label->text()) + QSizeF(4, 0);
+        struct Place
+        {
+            QPointF anchor;
+            Qt::Alignment alignment;
+            QRectF box;
+        };
+        const Place places[] = {
+            {p + QPointF(r, 0), Qt::AlignLeft | Qt::AlignVCenter, QRectF(QPointF(p.x() + r, p.y() - size.height() / 2), size)},
+            {p - QPointF(r, 0), Qt::AlignRight | Qt::AlignVCenter,
+             QRectF(QPointF(p.x() - r - size.width(), p.y() - size.height() / 2), size)},
+            {p - QPointF(0, r), Qt::AlignHCenter | Qt::AlignBottom,
+             QRectF(QPointF(p.x() - size.width() / 2, p.y() - r - size.height()), size)},
+            {p + QPointF(0, r), Qt::AlignHCenter | Qt::AlignTop, QRectF(QPointF(p.x() - size.width() / 2, p.y() + r), size)},
+        };
+        bool done = false;
+        for (const Place &place : places) {
+            if (!area.contains(place.box)
+                || std::any_of(placed.begin(), placed.end(), [&](const QRectF &b) { return b.intersects(place.box); }))
+                continue;
+            label->setPositionAlignment(place.alignment);
+            label->position->setCoords(xAxis->pixelToCoord(place.anchor.x()), yAxis->pixelToCoord(place.anchor.y()));
+            placed.push_back(place.box);
+            done = true;
+            break;
+        }
+        label->setVisible(done);
+    }
+}
+
+QStringList AmaixPlot::markerNames() const
+{
+    QStringList names;
+    for (std::size_t i = 0; i < m_nameLabels.size() && i < m_namedMarkers.size(); ++i) {
+        if (m_nameLabels[i]->visible())
+            names << m_nameLabels[i]->text();
+    }
+    return names;
 }
 
 QPointF AmaixPlot::markerPixel(int marker) const

@@ -90,6 +90,10 @@ public:
     int markerAt(const QPointF &pixel) const;
     QPointF markerPixel(int marker) const;
     QString tooltipAt(const QPointF &pixel) const;
+    // The layers named beside their markers: the largest time shares (up to
+    // five, each at least 3 % of the inference) and the selected one; a name
+    // that would cover another is left out. The texts shown, for tests.
+    QStringList markerNames() const;
 
     void resetView();
     bool isAutoRange() const { return m_autoRange; }
@@ -137,6 +141,10 @@ private:
     QCPGraph *m_memoryLegend = nullptr;
     QCPGraph *m_pipelinedLegend = nullptr;
     QCPItemText *m_message = nullptr; // why nothing is plotted (infeasible, invalid)
+    std::vector<QCPItemText *> m_nameLabels;
+    std::vector<int> m_namedMarkers; // marker indices named, largest share first, the selected one last
+    void updateNamedMarkers();
+    void placeNameLabels();
 
     // The ghost: copies of the snapshot's markers (names parallel), roofs and arrows.
     void rebuildGhost();

@@ -190,8 +190,13 @@ void AmaixSweepPanel::setParameters(const QStringList &pointers, const QStringLi
         {
             const QSignalBlocker block(box);
             box->clear();
-            for (int i = 0; i < pointers.size(); ++i)
-                box->addItem(QStringLiteral("%1 (%2)").arg(labels.value(i), pointers[i]), pointers[i]);
+            // Plain names with units ("Clock (GHz)"): the axis label is the chosen text;
+            // the pointer --set takes is in the item's tooltip.
+            for (int i = 0; i < pointers.size(); ++i) {
+                box->addItem(labels.value(i, pointers[i]), pointers[i]);
+                box->setItemData(box->count() - 1, tr("%1 (--set %2=…)").arg(labels.value(i), pointers[i]),
+                                 Qt::ToolTipRole);
+            }
             if (a == 0) // seed 000, Fig. 13: MAC arrays of the same area, T_k from..to, T_c = area / T_k
                 box->addItem(tr("T_k with T_k × T_c constant (Fig. 13)"), QString::fromLatin1(kConstantArea));
             int index = box->findData(previous);

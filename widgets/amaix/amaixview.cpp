@@ -7,6 +7,7 @@
 #include "amaix/io.h"
 #include "amaixdocument.h"
 #include "cachedlabel.h"
+#include "emptystate.h"
 #include "fasttextdelegate.h"
 #include "networkimport.h"
 #include "amaixpanel.h"
@@ -31,8 +32,10 @@
 #include <QScrollArea>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
+#include <QStackedWidget>
 #include <QTabWidget>
 #include <QTableView>
+#include <QUndoStack>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -100,7 +103,8 @@ AmaixView::AmaixView(AmaixDocument *document, QWidget *parent)
 
     m_totals = new CachedLabel(this);
     m_totals->setTextFormat(Qt::RichText);
-    m_totals->setWordWrap(true);
+    m_totals->setWordWrap(false); // one line; never grows the window (cut at the right on a very narrow one)
+    m_totals->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     m_totals->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_message = new QLabel(this);
     m_message->setWordWrap(true);
@@ -126,8 +130,11 @@ AmaixView::AmaixView(AmaixDocument *document, QWidget *parent)
         if (!path.isEmpty() && !saveNetworkAs(path, &error))
             QMessageBox::warning(this, tr("Save failed"), error);
     });
-    m_csvButton = new QPushButton(tr("Export table as CSV…"), this);
-    m_csvButton->setToolTip(tr("One row per AMAIX stage (tiles and bias stages separate), as roofline-cli writes it"));
+    // Short, so the totals beside it keep one line at 1280 px.
+    m_csvButton = new QPushButton(tr("CSV…"), this);
+    m_csvButton->setObjectName(QStringLiteral("exportTableCsv"));
+    m_csvButton->setToolTip(tr("Export the table as CSV: one row per AMAIX stage (tiles and bias stages separate), "
+                               "as roofline-cli writes it"));
 
     m_panel = new AmaixPanel(document, this);
     m_panelScroll = new QScrollArea(this);
@@ -160,9 +167,26 @@ AmaixView::AmaixView(AmaixDocument *document, QWidget *parent)
     split->setStretchFactor(0, 1);
     split->setStretchFactor(1, 0);
     split->setChildrenCollapsible(false);
+
+    // No network or no accelerator (a failed open at start-up): say what to do
+    // next, draw nothing.
+    m_empty = new EmptyState(tr("a network and an accelerator (AMAIX files; ONNX and Caffe networks too)"), this);
+    {
+        QStringList networks, accelerators;
+        for (const QString &path : exampleFiles()) {
+            QString ignored;
+            (readFormatId(path, &ignored) == QLatin1String(kAcceleratorFormatId) ? accelerators : networks) << path;
+        }
+        m_empty->setExampleGroups({{tr("Networks"), networks}, {tr("Accelerators"), accelerators}});
+    }
+    connect(m_empty, &EmptyState::openRequested, this, &ModelView::openRequested);
+    connect(m_empty, &EmptyState::openDialogRequested, this, &ModelView::openDialogRequested);
+    m_stack = new QStackedWidget(this);
+    m_stack->addWidget(split);
+    m_stack->addWidget(m_empty);
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(split);
+    layout->addWidget(m_stack);
 
     connect(m_document, &AmaixDocument::filePathChanged, this, &ModelView::filePathChanged);
     connect(m_document, &AmaixDocument::modifiedChanged, this, &ModelView::modifiedChanged);
@@ -240,8 +264,16 @@ void AmaixView::showMessage(const QString &text)
 void AmaixView::refresh()
 {
     m_pending = false;
-    if (m_document->network().layers.empty() || m_document->accelerator().units.empty())
+    if (!m_document->hasModel()) {
+        showEmptyState();
         return;
+    }
+    if (showsEmptyState()) {
+        m_stack->setCurrentIndex(0);
+        m_emptyNote.clear();
+        m_structuralPending = true; // the panel and the sweep were not built for this model
+        m_plotStale = true;
+    }
     const bool structural = m_structuralPending;
     if (structural)
         m_network = m_document->network();
@@ -252,7 +284,22 @@ void AmaixView::refresh()
         m_structuralPending = false;
         m_panel->rebuild();
         m_panelScroll->setMinimumWidth(m_panel->sizeHint().width() + 24);
-        m_sweep->setParameters(m_panel->sliderPointers(), m_panel->sliderLabels(), m_panel->sliderIntegers());
+        {
+            // The sweep's axes: each number's plain name with the unit it is swept in ("Clock (GHz)").
+            const QStringList pointers = m_panel->sliderPointers();
+            const std::vector<SettableParameter> infos = settableParameters(acc, activeDataType(net, acc, m_document->options()));
+            QStringList axisLabels;
+            for (const QString &pointer : pointers) {
+                QString label = pointer;
+                for (const SettableParameter &info : infos) {
+                    if (QString::fromStdString(info.pointer) == pointer)
+                        label = QStringLiteral("%1 (%2)").arg(QString::fromStdString(info.label),
+                                                              QString::fromStdString(info.unit));
+                }
+                axisLabels << label;
+            }
+            m_sweep->setParameters(pointers, axisLabels, m_panel->sliderIntegers());
+        }
         {
             // Goal seek varies the continuous numbers only (the clock, ops/cycle, bandwidths).
             QList<GoalSeekPanel::Parameter> parameters;
@@ -335,17 +382,30 @@ void AmaixView::refresh()
     QString readout;
     if (m_result.ok()) {
         const TimeUnit unit = timeUnitFor(t.timeNs);
-        totals = tr("<b>Total</b>: %1 %2 per inference, %3 FPS · n_ops %4 · d_total %5 B (ifmap %6, weight %7, "
-                    "ofmap %8) · %9 of %10 timed layers compute-bound")
-                     .arg(formatValue(t.timeNs * unit.perNs), unit.name, formatValue(t.fps), formatValue(t.ops),
-                          formatValue(t.dIfmap + t.dWeight + t.dOfmap), formatValue(t.dIfmap), formatValue(t.dWeight),
-                          formatValue(t.dOfmap))
+        // One line at any window width: the parts in readable units; the byte
+        // breakdown and what the performance sheet leaves out in the tooltip.
+        totals = tr("<b>Total</b>: %1 %2, %3 FPS · %4 · %5 · %6/%7 layers compute-bound")
+                     .arg(formatValue(t.timeNs * unit.perNs), unit.name, formatValue(t.fps),
+                          formatQuantity(t.ops, QStringLiteral("ops"), 3),
+                          formatQuantity(t.dIfmap + t.dWeight + t.dOfmap, QStringLiteral("B"), 3))
                      .arg(t.computeBoundLayers)
                      .arg(t.timedLayers);
-        if (!baselineNs.empty())
-            totals += tr(" · performance sheet %1 %2").arg(formatValue(baselineTotalNs * unit.perNs), unit.name);
+        QString totalsTip = tr("Time per inference and frame rate; operations; bytes moved: input feature maps %1, "
+                               "weights %2, output feature maps %3; timed layers that are compute-bound.")
+                                .arg(formatQuantity(t.dIfmap, QStringLiteral("B"), 3),
+                                     formatQuantity(t.dWeight, QStringLiteral("B"), 3),
+                                     formatQuantity(t.dOfmap, QStringLiteral("B"), 3));
+        if (!baselineNs.empty()) {
+            totals += tr(" · perf. sheet %1 %2")
+                          .arg(formatValue(baselineTotalNs * unit.perNs), unit.name);
+            totalsTip += QLatin1Char('\n')
+                + tr("Performance sheet: NVDLA's estimate counts convolution and fully connected layers only, each as "
+                     "the larger of its MAC and DRAM cycles; it leaves out tiling, bias stages, warm-up and the other "
+                     "layers AMAIX charges, so it comes out lower than AMAIX and than a measurement.");
+        }
         if (m_measuredTotalNs > 0)
             totals += tr(" · measured %1 %2").arg(formatValue(m_measuredTotalNs * unit.perNs), unit.name);
+        m_totals->setToolTip(totalsTip);
         readout = tr("<span style='font-size:large'><b>%1 %2</b> per inference &nbsp; <b>%3 FPS</b></span><br>"
                      "Compute-bound: %4% of timed layers (%5% of the time)<br>%6 · %7 model%8%9")
                       .arg(formatValue(t.timeNs * unit.perNs), unit.name, formatValue(t.fps),
@@ -361,6 +421,7 @@ void AmaixView::refresh()
                                               QString::fromStdString(m_result.dataType).toHtmlEscaped())
                                     : QString());
     } else {
+        m_totals->setToolTip(QString());
         totals = readout = tr("<span style='color:#b00020'><b>%1</b>: %2</span>")
                                .arg(QString::fromLatin1(statusName(m_result.status)),
                                     QString::fromStdString(m_result.error).toHtmlEscaped());
@@ -378,6 +439,46 @@ void AmaixView::refresh()
         m_plotStale = true; // drawn when its tab is shown again (exports draw it themselves)
     ++m_updateCount;
     emit updated();
+}
+
+void AmaixView::showEmptyState()
+{
+    // What is open already, so a user who opened one half sees what is missing.
+    QStringList lines;
+    if (!m_emptyNote.isEmpty())
+        lines << m_emptyNote;
+    const AmaixState &s = m_document->state();
+    if (s.network && !s.network->layers.empty())
+        lines << tr("Network open: %1 (%2). Open an accelerator to evaluate it on.")
+                     .arg(QString::fromStdString(s.network->name), QFileInfo(s.networkPath).fileName());
+    else if (!s.accelerator.units.empty())
+        lines << tr("Accelerator open: %1 (%2). Open a network to evaluate on it.")
+                     .arg(QString::fromStdString(s.accelerator.name), QFileInfo(s.acceleratorPath).fileName());
+    m_empty->setNote(lines.join(QLatin1Char('\n')));
+    m_stack->setCurrentWidget(m_empty);
+    ++m_updateCount;
+    emit updated();
+}
+
+bool AmaixView::showsEmptyState() const
+{
+    return m_stack->currentWidget() == m_empty;
+}
+
+void AmaixView::setRecentFiles(const QStringList &paths)
+{
+    m_empty->setRecentFiles(paths);
+}
+
+bool AmaixView::clearStartupModel(const QString &note)
+{
+    // Only the start-up example (AlexNet on nv_full): no step, no snapshot.
+    if (m_document->undoStack()->count() > 0 || !m_document->snapshots().empty() || m_document->isModified())
+        return false;
+    m_emptyNote = note;
+    m_document->clear();
+    flushPendingUpdate();
+    return true;
 }
 
 void AmaixView::selectLayer(int layer)
@@ -572,6 +673,8 @@ void AmaixView::updateSensitivity(bool evenIfHidden)
 
 QJsonObject AmaixView::sessionState() const
 {
+    if (!m_document->hasModel())
+        return {}; // nothing to restore: the view takes no part
     QJsonObject state = m_document->sessionState();
     QJsonObject view;
     view[QStringLiteral("zoom")] = m_plot->zoomState();
@@ -605,6 +708,8 @@ bool AmaixView::restoreSessionState(const QJsonObject &state, const QString &ses
 QList<ModelView::BundlePlot> AmaixView::bundlePlots()
 {
     flushPendingUpdate();
+    if (showsEmptyState())
+        return {};
     updateSensitivity(true); // even when its tab is hidden
     return {{QStringLiteral("amaix-roofline"), tr("AMAIX per-layer roofline%1")
                                                    .arg(m_comparisonText.isEmpty() ? QString()
@@ -618,6 +723,8 @@ QList<ModelView::BundlePlot> AmaixView::bundlePlots()
 QList<ModelView::BundleFile> AmaixView::bundleFiles() const
 {
     QList<BundleFile> files;
+    if (!m_document->hasModel())
+        return files;
     if (!m_result.ok())
         return files;
     auto number = [](double v) { return QString::number(v, 'g', 17); };
@@ -697,6 +804,8 @@ QString AmaixView::exportTitle() const
 
 QString AmaixView::summary() const
 {
+    if (!m_document->hasModel())
+        return tr("AMAIX: no network and accelerator open");
     if (!m_result.ok())
         return QStringLiteral("%1: %2").arg(QString::fromLatin1(statusName(m_result.status)),
                                             QString::fromStdString(m_result.error));

@@ -15,6 +15,7 @@ class QLabel;
 class QPushButton;
 class QScrollArea;
 class QSortFilterProxyModel;
+class QStackedWidget;
 class QTabWidget;
 class QTableView;
 
@@ -25,6 +26,7 @@ class AmaixPanel;
 class AmaixPlot;
 class AmaixSweepPanel;
 class AmaixTableModel;
+class EmptyState;
 class GoalSeekPanel;
 class SensitivityChart;
 class SnapshotBar;
@@ -61,6 +63,10 @@ public:
     QString summary() const override;
     void resetZoom() override;
     void flushPendingUpdate() override;
+    bool showsEmptyState() const override;
+    void setRecentFiles(const QStringList &paths) override;
+    bool clearStartupModel(const QString &note) override;
+    EmptyState *emptyState() const { return m_empty; }
 
     // The network as our JSON (docs/file-formats-network.md), written atomically;
     // an imported ONNX or Caffe network reads back the same. File ▸ Save Network As.
@@ -110,8 +116,12 @@ private:
     void updateSensitivity(bool evenIfHidden = false);
     void updateImportNotice();
     void connectSnapshotBar();
+    void showEmptyState();
 
     AmaixDocument *m_document;
+    EmptyState *m_empty = nullptr;
+    QStackedWidget *m_stack = nullptr;
+    QString m_emptyNote; // why the start-up file did not open
     AmaixPlot *m_plot = nullptr;
     AmaixPanel *m_panel = nullptr;
     AmaixSweepPanel *m_sweep = nullptr;

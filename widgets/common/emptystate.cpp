@@ -27,18 +27,24 @@ EmptyState::EmptyState(const QString &what, QWidget *parent)
                                    .arg(what.toHtmlEscaped()),
                                this);
     heading->setWordWrap(true);
+    m_note = new QLabel(this);
+    m_note->setObjectName(QStringLiteral("emptyStateNote"));
+    m_note->setWordWrap(true);
+    m_note->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_note->hide();
     auto *open = new QPushButton(tr("Open a file…"), this);
     connect(open, &QPushButton::clicked, this, &EmptyState::openDialogRequested);
-    auto *examplesHeading = new QLabel(tr("<b>Examples</b>"), this);
+    m_examplesHeading = new QLabel(tr("<b>Examples</b>"), this);
     m_examples = new QVBoxLayout;
     m_recentHeading = new QLabel(tr("<b>Recent files</b>"), this);
     m_recent = new QVBoxLayout;
 
     auto *column = new QVBoxLayout;
     column->addWidget(heading);
+    column->addWidget(m_note);
     column->addWidget(open, 0, Qt::AlignLeft);
     column->addSpacing(12);
-    column->addWidget(examplesHeading);
+    column->addWidget(m_examplesHeading);
     column->addLayout(m_examples);
     column->addSpacing(12);
     column->addWidget(m_recentHeading);
@@ -61,6 +67,34 @@ void EmptyState::setExamples(const QStringList &paths)
         connect(button, &QPushButton::clicked, this, [this, path] { emit openRequested(path); });
         m_examples->addWidget(button);
     }
+}
+
+void EmptyState::setExampleGroups(const QList<QPair<QString, QStringList>> &groups)
+{
+    clear(m_examples);
+    for (const auto &[title, paths] : groups) {
+        if (paths.isEmpty())
+            continue;
+        m_examples->addWidget(new QLabel(QStringLiteral("<i>%1</i>").arg(title.toHtmlEscaped()), this));
+        for (const QString &path : paths) {
+            auto *button = new QPushButton(QFileInfo(path).completeBaseName(), this);
+            button->setFlat(true);
+            button->setStyleSheet(QStringLiteral("text-align: left"));
+            connect(button, &QPushButton::clicked, this, [this, path] { emit openRequested(path); });
+            m_examples->addWidget(button);
+        }
+    }
+}
+
+void EmptyState::setNote(const QString &text)
+{
+    m_note->setText(text);
+    m_note->setVisible(!text.isEmpty());
+}
+
+QString EmptyState::note() const
+{
+    return m_note->text();
 }
 
 void EmptyState::setRecentFiles(const QStringList &paths)

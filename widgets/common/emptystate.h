@@ -19,6 +19,11 @@ public:
     EmptyState(const QString &what, QWidget *parent = nullptr);
 
     void setExamples(const QStringList &paths);    // one button each
+    // Buttons grouped under headings ("Networks", "Accelerators"); replaces setExamples().
+    void setExampleGroups(const QList<QPair<QString, QStringList>> &groups);
+    // A line under the heading: what is already open, or why the last open failed.
+    void setNote(const QString &text); // plain text; hidden when empty
+    QString note() const;
     void setRecentFiles(const QStringList &paths); // one link each; hidden when empty
     QStringList exampleButtons() const;            // their texts, for tests
 
@@ -30,6 +35,8 @@ private:
     QVBoxLayout *m_examples = nullptr;
     QVBoxLayout *m_recent = nullptr;
     QLabel *m_recentHeading = nullptr;
+    QLabel *m_note = nullptr;
+    QLabel *m_examplesHeading = nullptr;
 };
 
 } // namespace studio

@@ -93,6 +93,14 @@ public:
 
     // File ▸ Open Recent's list, for the view's empty state.
     virtual void setRecentFiles(const QStringList &paths) { Q_UNUSED(paths); }
+    // True while the view has no model to draw and shows its empty state
+    // (what to do next: the examples, Open a file…, the recent files).
+    virtual bool showsEmptyState() const { return false; }
+    // After a file named on the command line failed to open in this view: drop
+    // the start-up example the view holds and show the empty state, with
+    // `note` (why the file did not open) in it. Refuses (false) when the view
+    // holds anything of the user's: an edit, an opened file or a snapshot.
+    virtual bool clearStartupModel(const QString &note) { Q_UNUSED(note); return false; }
 
 signals:
     // From the view's empty state: open this file (an example or a recent one),

@@ -133,9 +133,14 @@ void applyPlotTheme(QCustomPlot *plot)
         themePen(legend, "border", legend->borderPen(), [legend](const QPen &p) { legend->setBorderPen(p); });
         themeSlot(legend, "text", [legend] { return legend->textColor(); },
                   [legend](const QColor &c) { legend->setTextColor(c); });
+        // The items take the legend's colour: QCPLegend::setTextColor() passes it on
+        // and new items start with it, so theming each item from its own current
+        // colour would map an already themed one a second time (dark on dark).
+        const QColor text = legend->textColor();
         for (int i = 0; i < legend->itemCount(); ++i) {
             QCPAbstractLegendItem *item = legend->item(i);
-            themeSlot(item, "text", [item] { return item->textColor(); }, [item](const QColor &c) { item->setTextColor(c); });
+            if (item && item->textColor() != text) // null: an empty cell of a wrapped legend grid
+                item->setTextColor(text);
         }
     }
     for (int i = 0; i < plot->plottableCount(); ++i) {

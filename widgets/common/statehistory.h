@@ -5,6 +5,8 @@
 // state through the callback when the user undoes or redoes.
 #pragma once
 
+#include "units.h"
+
 #include <QString>
 #include <QUndoCommand>
 #include <QUndoStack>
@@ -40,6 +42,18 @@ public:
         if (!m_dragging)
             ++m_serial; // outside a drag every edit is a step of its own
         m_stack->push(new Command(this, m_committed, current, key, m_serial, structural, text));
+        m_committed = current;
+    }
+    // A step that sets one number, named with its value: "Bpeak 30 → 42 GB/s".
+    // A drag that merges steps keeps the first value and shows the last.
+    void recordValue(const State &current, const QString &key, const QString &label, double from, double to,
+                     const QString &unit)
+    {
+        if (!m_dragging)
+            ++m_serial;
+        auto *command = new Command(this, m_committed, current, key, m_serial, false, QString());
+        command->setValue(label, from, to, unit);
+        m_stack->push(command);
         m_committed = current;
     }
     // Starts a new history at `state` (a session restored, a document reset).
@@ -85,7 +99,20 @@ private:
                 || next->m_key != m_key || next->m_serial != m_serial)
                 return false;
             m_after = next->m_after;
+            if (!m_label.isEmpty() && next->m_label == m_label)
+                setValue(m_label, m_from, next->m_to, m_unit);
             return true;
+        }
+        void setValue(const QString &label, double from, double to, const QString &unit)
+        {
+            m_label = label;
+            m_from = from;
+            m_to = to;
+            m_unit = unit;
+            // Four significant digits, as the spin boxes show them.
+            setText(QStringLiteral("%1 %2 → %3%4")
+                         .arg(label, formatValue(from), formatValue(to),
+                              unit.isEmpty() ? QString() : QLatin1Char(' ') + unit));
         }
         void undo() override { m_history->show(m_before, m_structural); }
         void redo() override
@@ -103,6 +130,10 @@ private:
         quint64 m_serial;
         bool m_structural;
         bool m_applied = false;
+        QString m_label; // a value step: "Bpeak", from, to, "GB/s"
+        double m_from = 0;
+        double m_to = 0;
+        QString m_unit;
     };
 
     void show(const State &state, bool structural)

@@ -72,9 +72,61 @@ QString formatQuantity(double value, const QString &unit, int significantDigits)
     return plain();
 }
 
+PrefixedUnit prefixedUnit(double value, const QString &unit)
+{
+    // formatQuantity(value, unit) is "NUMBER UNIT"; the factor is NUMBER / value
+    // up to rounding, so take it from the prefixes' exponents instead.
+    const QString written = formatQuantity(value, unit, 17);
+    const QString shown = written.section(QLatin1Char(' '), 1);
+    if (shown == unit || shown.isEmpty())
+        return {unit, 1};
+    auto exponentOf = [](const QString &u, const QString &base) {
+        const QString prefix = u.left(u.size() - base.size());
+        for (const Prefix &p : kPrefixes) {
+            if (prefix == QString::fromUtf16(p.symbol))
+                return p.exponent;
+        }
+        return 0;
+    };
+    for (const char16_t *base : kBases) {
+        const QString b = QString::fromUtf16(base);
+        if (unit.endsWith(b) && shown.endsWith(b))
+            return {shown, std::pow(10.0, exponentOf(unit, b) - exponentOf(shown, b))};
+    }
+    return {unit, 1};
+}
+
+namespace {
+class ScaledLogTicker : public QCPAxisTickerLog
+{
+public:
+    double factor = 1;
+
+protected:
+    QString getTickLabel(double tick, const QLocale &locale, QChar formatChar, int precision) override
+    {
+        return QCPAxisTickerLog::getTickLabel(tick * factor, locale, formatChar, precision);
+    }
+};
+} // namespace
+
+void setLogAxisScale(QCPAxis *axis, double factor)
+{
+    auto ticker = axis->ticker().dynamicCast<ScaledLogTicker>();
+    if (!ticker) {
+        ticker = QSharedPointer<ScaledLogTicker>::create();
+        ticker->setLogBase(10);
+        ticker->setSubTickCount(8);
+        axis->setTicker(ticker);
+    }
+    ticker->factor = factor;
+}
+
 void updateLogTickFormat(QCPAxis *axis)
 {
-    const QCPRange r = axis->range();
+    QCPRange r = axis->range();
+    if (auto scaled = axis->ticker().dynamicCast<ScaledLogTicker>()) // the labels' numbers, not the coordinates
+        r = QCPRange(r.lower * scaled->factor, r.upper * scaled->factor);
     const bool powers = axis->scaleType() == QCPAxis::stLogarithmic && (r.upper > 1e5 || r.lower < 1e-3);
     axis->setNumberFormat(powers ? QStringLiteral("eb") : QStringLiteral("g"));
     axis->setNumberPrecision(powers ? 0 : 6);

@@ -22,6 +22,21 @@ bool automaticPrefixes();
 // (and zero, and base-unit mode) keep the unit as given.
 QString formatQuantity(double value, const QString &unit, int significantDigits = 4);
 
+// The unit formatQuantity() writes `value` in, and the factor from `unit` to
+// it: prefixedUnit(1600, "Gops/s") gives "Tops/s" and 0.001. Axes use it to
+// speak the readout's unit.
+struct PrefixedUnit
+{
+    QString unit;
+    double factor = 1;
+};
+PrefixedUnit prefixedUnit(double value, const QString &unit);
+
+// A log axis whose tick labels show the coordinate times `factor` (ticks at
+// the same places): a Gops/s axis labelled in Tops/s. Replaces the axis'
+// ticker with a log ticker (8 sub-ticks) when it is not one of these yet.
+void setLogAxisScale(QCPAxis *axis, double factor);
+
 // Tick labels: plain numbers while they stay short (0.001 … 100000); on a log
 // axis beyond that, powers of ten on every tick, never a mix of both.
 void updateLogTickFormat(QCPAxis *axis);

@@ -145,6 +145,12 @@ void GablesDocument::touchValues(const QString &key, const QString &text)
     emit valuesChanged();
 }
 
+void GablesDocument::touchValue(const QString &key, const QString &label, double from, double to, const QString &unit)
+{
+    m_history.recordValue(m_soc, key, label, from, to, unit);
+    emit valuesChanged();
+}
+
 void GablesDocument::touchStructure(const QString &text)
 {
     record(QString(), true, text);
@@ -155,48 +161,55 @@ void GablesDocument::setPpeak(double gops)
 {
     if (!isRate(gops) || gops == m_soc.ppeakGops)
         return;
+    const double from = m_soc.ppeakGops;
     m_soc.ppeakGops = gops;
-    touchValues(QStringLiteral("ppeak"), tr("Set Ppeak"));
+    touchValue(QStringLiteral("ppeak"), tr("Ppeak"), from, gops, QStringLiteral("Gops/s"));
 }
 
 void GablesDocument::setBpeak(double gbps)
 {
     if (!isRate(gbps) || gbps == m_soc.bpeakGBps)
         return;
+    const double from = m_soc.bpeakGBps;
     m_soc.bpeakGBps = gbps;
-    touchValues(QStringLiteral("bpeak"), tr("Set Bpeak"));
+    touchValue(QStringLiteral("bpeak"), tr("Bpeak"), from, gbps, QStringLiteral("GB/s"));
 }
 
 void GablesDocument::setAcceleration(int ip, double value)
 {
     if (!validIp(ip) || !std::isfinite(value) || value <= 0 || value > Limits::maxAcceleration)
         return;
+    const double from = m_soc.ips[std::size_t(ip)].acceleration;
     m_soc.ips[std::size_t(ip)].acceleration = value;
-    touchValues(QStringLiteral("ip/%1/A").arg(ip), tr("Set A of %1").arg(ipName(ip)));
+    touchValue(QStringLiteral("ip/%1/A").arg(ip), tr("%1 A").arg(ipName(ip)), from, value, QString());
 }
 
 void GablesDocument::setBandwidth(int ip, double gbps)
 {
     if (!validIp(ip) || !isRate(gbps))
         return;
+    const double from = m_soc.ips[std::size_t(ip)].bandwidthGBps;
     m_soc.ips[std::size_t(ip)].bandwidthGBps = gbps;
-    touchValues(QStringLiteral("ip/%1/B").arg(ip), tr("Set B of %1").arg(ipName(ip)));
+    touchValue(QStringLiteral("ip/%1/B").arg(ip), tr("%1 B").arg(ipName(ip)), from, gbps, QStringLiteral("GB/s"));
 }
 
 void GablesDocument::setIntensity(int ip, double opsPerByte)
 {
     if (!validIp(ip) || !std::isfinite(opsPerByte) || opsPerByte <= 0 || opsPerByte > Limits::maxIntensity)
         return;
+    const double from = m_soc.ips[std::size_t(ip)].intensity;
     m_soc.ips[std::size_t(ip)].intensity = opsPerByte;
-    touchValues(QStringLiteral("ip/%1/I").arg(ip), tr("Set I of %1").arg(ipName(ip)));
+    touchValue(QStringLiteral("ip/%1/I").arg(ip), tr("%1 I").arg(ipName(ip)), from, opsPerByte, QStringLiteral("ops/byte"));
 }
 
 void GablesDocument::setFraction(int ip, double fraction)
 {
     if (!validIp(ip) || !std::isfinite(fraction))
         return;
+    const double from = m_soc.ips[std::size_t(ip)].fraction;
     gables::setFraction(m_soc.ips, std::size_t(ip), fraction, m_locked);
-    touchValues(QStringLiteral("ip/%1/f").arg(ip), tr("Set f of %1").arg(ipName(ip)));
+    touchValue(QStringLiteral("ip/%1/f").arg(ip), tr("%1 f").arg(ipName(ip)), from, m_soc.ips[std::size_t(ip)].fraction,
+               QString());
 }
 
 void GablesDocument::setLocked(int ip, bool locked)
@@ -227,16 +240,18 @@ void GablesDocument::setMsmBandwidth(double gbps)
 {
     if (!std::isfinite(gbps) || gbps < 0 || gbps > Limits::maxRate || gbps == m_soc.msmBandwidthGBps)
         return;
+    const double from = m_soc.msmBandwidthGBps;
     m_soc.msmBandwidthGBps = gbps;
-    touchValues(QStringLiteral("msm"), tr("Set B_msm"));
+    touchValue(QStringLiteral("msm"), tr("Memory-side memory bandwidth"), from, gbps, QStringLiteral("GB/s"));
 }
 
 void GablesDocument::setMissRatio(int ip, double missRatio)
 {
     if (!validIp(ip) || !std::isfinite(missRatio) || missRatio < 0 || missRatio > 1)
         return;
+    const double from = m_soc.ips[std::size_t(ip)].missRatio;
     m_soc.ips[std::size_t(ip)].missRatio = missRatio;
-    touchValues(QStringLiteral("ip/%1/m").arg(ip), tr("Set miss ratio of %1").arg(ipName(ip)));
+    touchValue(QStringLiteral("ip/%1/m").arg(ip), tr("%1 miss ratio").arg(ipName(ip)), from, missRatio, QString());
 }
 
 int GablesDocument::addBus()
@@ -268,8 +283,11 @@ void GablesDocument::setBusBandwidth(int bus, double gbps)
 {
     if (bus < 0 || std::size_t(bus) >= m_soc.buses.size() || !isRate(gbps))
         return;
+    const double from = m_soc.buses[std::size_t(bus)].bandwidthGBps;
     m_soc.buses[std::size_t(bus)].bandwidthGBps = gbps;
-    touchValues(QStringLiteral("bus/%1").arg(bus), tr("Set bus bandwidth"));
+    touchValue(QStringLiteral("bus/%1").arg(bus),
+               tr("Bus %1 bandwidth").arg(QString::fromStdString(m_soc.buses[std::size_t(bus)].name)), from, gbps,
+               QStringLiteral("GB/s"));
 }
 
 void GablesDocument::setIpOnBus(int ip, int bus, bool on)

@@ -101,6 +101,8 @@ private:
     bool validIp(int ip) const { return ip >= 0 && std::size_t(ip) < m_soc.ips.size(); }
     QString ipName(int ip) const;
     void touchValues(const QString &key, const QString &text);
+    // One number changed: the step names it with its values ("Bpeak 30 → 42 GB/s").
+    void touchValue(const QString &key, const QString &label, double from, double to, const QString &unit);
     void touchStructure(const QString &text);
     void record(const QString &key, bool structural, const QString &text);
     void updateModified();

@@ -46,14 +46,14 @@ QColor busColor(int bus)
     return kBusColors[std::size_t(bus) % std::size(kBusColors)];
 }
 
-// The short name of a selection's vertical: "I CPU", "I_avg", "I_mem", "I NoC".
+// The short name of a selection's vertical: "I CPU", "I avg", "I mem", "I NoC".
 QString selectionLabel(const Soc &soc, const Result &result, const Selection &s)
 {
     switch (s.kind) {
     case RoofKind::Ip: return QStringLiteral("I %1").arg(ipLabel(soc, s.ip));
     case RoofKind::Memory:
-        return result.memoryIntensity == result.averageIntensity ? QStringLiteral("I_avg") : QStringLiteral("I_mem");
-    case RoofKind::MemorySideMemory: return QStringLiteral("I_avg");
+        return result.memoryIntensity == result.averageIntensity ? QStringLiteral("I avg") : QStringLiteral("I mem");
+    case RoofKind::MemorySideMemory: return QStringLiteral("I avg");
     case RoofKind::Bus: return QStringLiteral("I %1").arg(QString::fromStdString(soc.buses[std::size_t(s.bus)].name));
     }
     return {};
@@ -114,10 +114,16 @@ GablesPlot::GablesPlot(QWidget *parent)
     m_attainableGraph->setLineStyle(QCPGraph::lsNone);
     m_attainableGraph->setScatterStyle(
         QCPScatterStyle(QCPScatterStyle::ssStar, QPen(kAttainableColor, 2.5), Qt::NoBrush, 16));
-    m_attainableGraph->setName(QStringLiteral("Attainable performance P_att"));
+    m_attainableGraph->setName(QStringLiteral("Attainable performance Pₐₜₜ"));
 
     // Labels live on a layer above every curve and line so nothing crosses them.
     addLayer(QStringLiteral("labels"), layer(QStringLiteral("main")), QCustomPlot::limAbove);
+    // The label sits away from the star, where it covers the fewest roofs; a
+    // leader line joins them (drawn first: the label's box covers its end).
+    m_leader = new QCPItemLine(this);
+    m_leader->setLayer(QStringLiteral("labels"));
+    m_leader->setPen(QPen(QColor(90, 90, 90), 1));
+    m_leader->setClipToAxisRect(true);
     m_attainableLabel = new QCPItemText(this);
     m_attainableLabel->setLayer(QStringLiteral("labels"));
     m_attainableLabel->setPadding(QMargins(6, 3, 6, 3));
@@ -129,6 +135,9 @@ GablesPlot::GablesPlot(QWidget *parent)
     m_attainableLabel->setFont(labelFont);
     m_attainableLabel->setClipToAxisRect(true);
 
+    // The label's place depends on where the roofs fall in pixels: chosen
+    // again once the layout of each replot is known (resize, zoom, new values).
+    connect(this, &QCustomPlot::afterLayout, this, &GablesPlot::placeAttainableLabel);
     for (QCPAxis *axis : {xAxis, yAxis}) {
         connect(axis, qOverload<const QCPRange &>(&QCPAxis::rangeChanged), this, [this] {
             if (m_applyingRanges)
@@ -193,6 +202,11 @@ void GablesPlot::setModel(const Soc &soc, const Result &result)
     m_result = result;
     m_geometry = plotGeometry(soc, result);
     const PlotGeometry &g = m_geometry;
+
+    // The y axis speaks the readout's unit: Tops/s when Pₐₜₜ reads in Tops/s.
+    const PrefixedUnit performance = prefixedUnit(result.attainableGops, QStringLiteral("Gops/s"));
+    yAxis->setLabel(QStringLiteral("Attainable performance P (%1)").arg(performance.unit));
+    setLogAxisScale(yAxis, performance.factor);
 
     m_titleText = QString::fromStdString(soc.name.empty() ? std::string("Gables SoC") : soc.name);
     m_subtitleText = QString::fromStdString(soc.useCaseName);
@@ -276,7 +290,7 @@ void GablesPlot::setModel(const Soc &soc, const Result &result)
         const bool msm = roof.kind == RoofKind::MemorySideMemory;
         const bool limiting = isLimiting(result.bound, msm ? Term::Kind::MemorySideMemory : Term::Kind::Bus, -1, roof.bus);
         graph->setPen(QPen(msm ? kMsmColor : busColor(roof.bus), limiting ? 4.0 : 2.0, Qt::DashDotDotLine));
-        graph->setName(msm ? QStringLiteral("Memory-side memory roof B_msm·I (B_msm = %1 GB/s)%2")
+        graph->setName(msm ? QStringLiteral("Memory-side memory roof Bₘₛₘ·I (Bₘₛₘ = %1 GB/s)%2")
                                  .arg(formatValue(soc.msmBandwidthGBps), limiting ? QStringLiteral(", limiting") : QString())
                            : QStringLiteral("Bus %1 roof (%2 GB/s)%3")
                                  .arg(QString::fromStdString(soc.buses[std::size_t(roof.bus)].name),
@@ -351,6 +365,24 @@ void GablesPlot::setModel(const Soc &soc, const Result &result)
     for (std::size_t i = labelCount; i < m_verticalLabels.size(); ++i)
         m_verticalLabels[i]->setVisible(false);
 
+    // --- each roof's value where its I line meets it ---
+    std::size_t valueCount = 0;
+    if (showLabels) {
+        for (const Selection &sel : g.selections) {
+            QCPItemText *label = takeValueLabel(valueCount++);
+            label->setText(formatQuantity(sel.selected.y, QStringLiteral("Gops/s")));
+            label->setColor(selectionColor(soc, sel));
+            label->position->setCoords(sel.selected.x, sel.selected.y);
+            label->setProperty("rs_point", QPointF(sel.selected.x, sel.selected.y)); // placeValueLabels() offsets from it
+            // The attainable point's own value is in its label.
+            const bool atAttainable = std::abs(sel.selected.x / g.attainable.x - 1) < 1e-9
+                && std::abs(sel.selected.y / g.attainable.y - 1) < 1e-9;
+            label->setVisible(!atAttainable);
+        }
+    }
+    for (std::size_t i = valueCount; i < m_valueLabels.size(); ++i)
+        m_valueLabels[i]->setVisible(false);
+
     // --- the attainable point and its label ---
     m_attainableGraph->setData(QVector<double>{g.attainable.x}, QVector<double>{g.attainable.y}, true);
     m_attainableGraph->addToLegend();
@@ -365,13 +397,13 @@ void GablesPlot::setModel(const Soc &soc, const Result &result)
         bound = QStringLiteral("balanced:\n") + terms.join(QLatin1Char('\n'));
     }
     m_attainableLabel->setText(
-        QStringLiteral("P_att = %1\nbound: %2").arg(formatQuantity(result.attainableGops, QStringLiteral("Gops/s")), bound));
+        QStringLiteral("Pₐₜₜ = %1\nbound: %2").arg(formatQuantity(result.attainableGops, QStringLiteral("Gops/s")), bound));
     if (hiddenFromLegend > 0) {
         // Many IPs: the legend lists the limiting ones and says how many more there are.
-        m_attainableGraph->setName(QStringLiteral("Attainable performance P_att (%1 more IP roofs not listed)")
+        m_attainableGraph->setName(QStringLiteral("Attainable performance Pₐₜₜ (%1 more IP roofs not listed)")
                                        .arg(hiddenFromLegend));
     } else {
-        m_attainableGraph->setName(QStringLiteral("Attainable performance P_att"));
+        m_attainableGraph->setName(QStringLiteral("Attainable performance Pₐₜₜ"));
     }
 
     if (m_autoRange)
@@ -456,7 +488,7 @@ void GablesPlot::setGhost(const Soc *soc, const Result *result, const QString &n
         }
         const PlotGeometry ghost = plotGeometry(*soc, *result);
         m_ghostPoint->setData(QVector<double>{ghost.attainable.x}, QVector<double>{ghost.attainable.y}, true);
-        m_ghostPoint->setName(QStringLiteral("Snapshot \"%1\" (faded): P_att = %2 Gops/s")
+        m_ghostPoint->setName(QStringLiteral("Snapshot \"%1\" (faded): Pₐₜₜ = %2 Gops/s")
                                   .arg(name, formatValue(result->attainableGops, 4)));
         m_ghostPoint->setVisible(true);
         m_ghostPoint->addToLegend();
@@ -475,22 +507,150 @@ int GablesPlot::ghostCurveCount() const
     return int(std::count_if(m_ghostGraphs.begin(), m_ghostGraphs.end(), [](QCPGraph *g) { return g->visible(); }));
 }
 
+namespace {
+// How much of `rect` (pixels) the polyline covers: samples along each segment inside it.
+int coveredSamples(const QRectF &rect, const std::vector<QPointF> &polyline)
+{
+    int hits = 0;
+    for (std::size_t i = 1; i < polyline.size(); ++i) {
+        const QPointF a = polyline[i - 1], b = polyline[i];
+        const QRectF box = QRectF(a, b).normalized().adjusted(-1, -1, 1, 1);
+        if (!box.intersects(rect))
+            continue;
+        for (int k = 0; k <= 24; ++k) {
+            if (rect.contains(a + (b - a) * (k / 24.0)))
+                ++hits;
+        }
+    }
+    return hits;
+}
+} // namespace
+
 void GablesPlot::placeAttainableLabel()
 {
-    // Put the label beside the star, on the side with more room, so it is never clipped.
     const QCPRange xr = xAxis->range();
     const QCPRange yr = yAxis->range();
     const Point &p = m_geometry.attainable;
-    const double fx = std::log10(p.x / xr.lower) / std::log10(xr.upper / xr.lower);
-    const double fy = std::log10(p.y / yr.lower) / std::log10(yr.upper / yr.lower);
-    const bool left = fx > 0.5;
-    const bool below = fy > 0.75;
-    m_attainableLabel->setPositionAlignment((left ? Qt::AlignRight : Qt::AlignLeft)
-                                            | (below ? Qt::AlignTop : Qt::AlignBottom));
-    // Offset by a fixed share of the visible decades, so it needs no laid-out widget.
-    const double dx = std::pow(xr.upper / xr.lower, left ? -0.025 : 0.025);
-    const double dy = std::pow(yr.upper / yr.lower, below ? -0.045 : 0.045);
-    m_attainableLabel->position->setCoords(p.x * dx, p.y * dy);
+    const QRect area = axisRect()->rect();
+    const QPointF star(xAxis->coordToPixel(p.x), yAxis->coordToPixel(p.y));
+    // The label's box for each candidate place: beside the star (the old place)
+    // and a leader's length away on each diagonal. The one covering the fewest
+    // roofs and verticals wins; the box must stay inside the axes.
+    const QFontMetricsF metrics(m_attainableLabel->font());
+    const QSizeF size = metrics.boundingRect(QRectF(0, 0, 1000, 1000), Qt::AlignLeft | Qt::AlignTop,
+                                             m_attainableLabel->text()).size()
+        + QSizeF(12, 6); // the padding
+    std::vector<std::vector<QPointF>> polylines;
+    auto add = [&](const Roof &roof) {
+        std::vector<QPointF> line;
+        for (const Point &q : roof.points)
+            line.emplace_back(xAxis->coordToPixel(q.x), yAxis->coordToPixel(q.y));
+        polylines.push_back(std::move(line));
+    };
+    for (const Roof &roof : m_geometry.ipRoofs)
+        add(roof);
+    add(m_geometry.memoryRoof);
+    for (const Roof &roof : m_geometry.extraRoofs)
+        add(roof);
+    for (const Selection &sel : m_geometry.selections) {
+        const double x = xAxis->coordToPixel(sel.selected.x);
+        polylines.push_back({QPointF(x, area.top()), QPointF(x, area.bottom())});
+    }
+    struct Candidate
+    {
+        QPointF corner; // the box's corner nearest the star, in pixels
+        Qt::Alignment alignment;
+    };
+    std::vector<Candidate> candidates;
+    for (double reach : {10.0, 46.0}) {
+        for (int sx : {1, -1}) {
+            for (int sy : {-1, 1}) { // up (pixels grow downwards) first
+                candidates.push_back({star + QPointF(sx * reach * 1.3, sy * reach),
+                                      (sx > 0 ? Qt::AlignLeft : Qt::AlignRight) | (sy < 0 ? Qt::AlignBottom : Qt::AlignTop)});
+            }
+        }
+    }
+    double best = 1e300;
+    Candidate chosen = candidates.front();
+    const bool laidOut = area.width() > 40 && area.height() > 40;
+    for (std::size_t c = 0; laidOut && c < candidates.size(); ++c) {
+        const Candidate &cand = candidates[c];
+        const double left = cand.alignment & Qt::AlignLeft ? cand.corner.x() : cand.corner.x() - size.width();
+        const double top = cand.alignment & Qt::AlignTop ? cand.corner.y() : cand.corner.y() - size.height();
+        const QRectF box(left, top, size.width(), size.height());
+        double cost = 0;
+        if (!QRectF(area).adjusted(2, 2, -2, -2).contains(box))
+            cost += 1e6; // clipped
+        for (const auto &line : polylines)
+            cost += coveredSamples(box.adjusted(-3, -3, 3, 3), line);
+        cost += c >= 4 ? 2 : 0; // a short leader when it costs nothing
+        if (cost < best) {
+            best = cost;
+            chosen = cand;
+        }
+    }
+    if (!laidOut) {
+        // No size yet (before the first layout): beside the star, on the side with more room.
+        const double fx = std::log10(p.x / xr.lower) / std::log10(xr.upper / xr.lower);
+        const double fy = std::log10(p.y / yr.lower) / std::log10(yr.upper / yr.lower);
+        const bool left = fx > 0.5;
+        const bool below = fy > 0.75;
+        m_attainableLabel->setPositionAlignment((left ? Qt::AlignRight : Qt::AlignLeft)
+                                                | (below ? Qt::AlignTop : Qt::AlignBottom));
+        const double dx = std::pow(xr.upper / xr.lower, left ? -0.025 : 0.025);
+        const double dy = std::pow(yr.upper / yr.lower, below ? -0.045 : 0.045);
+        m_attainableLabel->position->setCoords(p.x * dx, p.y * dy);
+        m_leader->setVisible(false);
+        placeValueLabels();
+        return;
+    }
+    m_attainableLabel->setPositionAlignment(chosen.alignment);
+    m_attainableLabel->position->setCoords(xAxis->pixelToCoord(chosen.corner.x()), yAxis->pixelToCoord(chosen.corner.y()));
+    m_leader->start->setCoords(p.x, p.y);
+    m_leader->end->setCoords(m_attainableLabel->position->coords());
+    m_leader->setVisible(true);
+    placeValueLabels();
+}
+
+QCPItemText *GablesPlot::takeValueLabel(std::size_t index)
+{
+    while (m_valueLabels.size() <= index) {
+        auto *label = new QCPItemText(this);
+        label->setLayer(QStringLiteral("labels"));
+        label->setClipToAxisRect(true);
+        label->position->setType(QCPItemPosition::ptPlotCoords);
+        label->setBrush(QColor(255, 255, 255, 200)); // readable over a roof it crosses
+        QFont f = font();
+        f.setPointSize(8);
+        label->setFont(f);
+        m_valueLabels.push_back(label);
+    }
+    return m_valueLabels[index];
+}
+
+std::vector<QCPItemText *> GablesPlot::roofValueLabels() const
+{
+    return m_valueLabels;
+}
+
+void GablesPlot::placeValueLabels()
+{
+    // Right of the point, or left of it near the right edge; above the point
+    // (the roof rises to the left of it, so above-right is clear of the roof).
+    const QCPRange xr = xAxis->range();
+    for (QCPItemText *label : m_valueLabels) {
+        if (!label->visible())
+            continue;
+        const QPointF at = label->property("rs_point").toPointF();
+        const double fx = std::log10(at.x() / xr.lower) / std::log10(xr.upper / xr.lower);
+        const bool left = fx > 0.85;
+        label->setPositionAlignment((left ? Qt::AlignRight : Qt::AlignLeft) | Qt::AlignBottom);
+        label->setPadding(QMargins(2, 0, 2, 0));
+        // A few pixels up and aside from the point, so the box leaves the circle visible.
+        const double x = xAxis->coordToPixel(at.x()) + (left ? -6 : 6);
+        const double y = yAxis->coordToPixel(at.y()) - 4;
+        label->position->setPixelPosition(QPointF(x, y));
+    }
 }
 
 void GablesPlot::applyRanges()
@@ -529,32 +689,37 @@ QString GablesPlot::tooltipAt(const QPointF &pixel) const
     const double x = xAxis->pixelToCoord(pixel.x());
     constexpr double kNear = 8; // pixels
     const Point &a = m_geometry.attainable;
+    // Times per op in the readout's unit (ps/op for a fast SoC), values rounded as the readout rounds them.
+    const TimeUnit unit = timeUnitFor(m_result.timeNs);
+    const auto perOp = [&](double ns) { return QStringLiteral("%1 %2/op").arg(formatValue(ns * unit.perNs), unit.name); };
     if (QLineF(pixel, QPointF(xAxis->coordToPixel(a.x), yAxis->coordToPixel(a.y))).length() < kNear + 4) {
-        return QStringLiteral("Attainable performance\nP_att = %1 Gops/s at I = %2 ops/byte\nbound: %3\nT = %4 ns per op")
-            .arg(formatValue(m_result.attainableGops, 6), formatValue(a.x, 6),
-                 QString::fromStdString(describe(m_result.bound, m_soc)), formatValue(m_result.timeNs, 6));
+        return QStringLiteral("Attainable performance\nPₐₜₜ = %1 at I = %2 ops/byte\nbound: %3\nT = 1/Pₐₜₜ = %4")
+            .arg(formatQuantity(m_result.attainableGops, QStringLiteral("Gops/s")), formatValue(a.x),
+                 QString::fromStdString(describe(m_result.bound, m_soc)), perOp(m_result.timeNs));
     }
     for (const Selection &s : m_geometry.selections) {
         const QPointF at(xAxis->coordToPixel(s.selected.x), yAxis->coordToPixel(s.selected.y));
         if (QLineF(pixel, at).length() < kNear) {
             if (s.kind == RoofKind::Memory)
-                return QStringLiteral("Memory roof at %1 = %2 ops/byte\nBpeak·I = %3 Gops/s\nT_mem = %4 ns per op")
-                    .arg(selectionLabel(m_soc, m_result, s), formatValue(s.selected.x, 6), formatValue(s.selected.y, 6),
-                         formatValue(m_result.memoryNs, 6));
+                return QStringLiteral("Memory roof at %1 = %2 ops/byte\nBpeak·I = %3\nTₘₑₘ = %4")
+                    .arg(selectionLabel(m_soc, m_result, s), formatValue(s.selected.x),
+                         formatQuantity(s.selected.y, QStringLiteral("Gops/s")), perOp(m_result.memoryNs));
             if (s.kind == RoofKind::MemorySideMemory)
-                return QStringLiteral("Memory-side memory roof at I_avg = %1 ops/byte\nB_msm·I_avg = %2 Gops/s\n"
-                                      "T_msm = %3 ns per op")
-                    .arg(formatValue(s.selected.x, 6), formatValue(s.selected.y, 6), formatValue(m_result.msmNs, 6));
+                return QStringLiteral("Memory-side memory roof at the average I = %1 ops/byte\nBₘₛₘ·I = %2\n"
+                                      "Tₘₛₘ = %3")
+                    .arg(formatValue(s.selected.x), formatQuantity(s.selected.y, QStringLiteral("Gops/s")),
+                         perOp(m_result.msmNs));
             if (s.kind == RoofKind::Bus)
-                return QStringLiteral("Bus %1 at I = 1/Σ D_i = %2 ops/byte\nB_bus·I = %3 Gops/s\nT_bus = %4 ns per op")
-                    .arg(QString::fromStdString(m_soc.buses[std::size_t(s.bus)].name), formatValue(s.selected.x, 6),
-                         formatValue(s.selected.y, 6), formatValue(m_result.busNs[std::size_t(s.bus)], 6));
+                return QStringLiteral("Bus %1 at I = 1/Σ Dᵢ = %2 ops/byte\nbus bandwidth·I = %3\nbus time = %4")
+                    .arg(QString::fromStdString(m_soc.buses[std::size_t(s.bus)].name), formatValue(s.selected.x),
+                         formatQuantity(s.selected.y, QStringLiteral("Gops/s")),
+                         perOp(m_result.busNs[std::size_t(s.bus)]));
             const Ip &ip = m_soc.ips[std::size_t(s.ip)];
             const IpTerms &t = m_result.ips[std::size_t(s.ip)];
-            return QStringLiteral("%1 operating point\nI = %2 ops/byte, f = %3\nScaled roof = %4 Gops/s\n"
-                                  "C = %5 ns/op, D/B = %6 ns/op (%7-bound)")
-                .arg(ipLabel(m_soc, s.ip), formatValue(ip.intensity, 6), formatValue(ip.fraction, 6),
-                     formatValue(s.selected.y, 6), formatValue(t.computeNs, 6), formatValue(t.linkNs, 6),
+            return QStringLiteral("%1 operating point\nI = %2 ops/byte, f = %3\nscaled roof = %4\n"
+                                  "C = %5, D/B = %6 (%7-bound)")
+                .arg(ipLabel(m_soc, s.ip), formatValue(ip.intensity), formatValue(ip.fraction),
+                     formatQuantity(s.selected.y, QStringLiteral("Gops/s")), perOp(t.computeNs), perOp(t.linkNs),
                      t.linkNs > t.computeNs ? QStringLiteral("link") : QStringLiteral("compute"));
         }
     }
@@ -566,7 +731,7 @@ QString GablesPlot::tooltipAt(const QPointF &pixel) const
         const double d = std::abs(yAxis->coordToPixel(v) - pixel.y());
         if (d < best) {
             best = d;
-            text = QStringLiteral("%1\nat I = %2 ops/byte: %3 Gops/s").arg(what, formatValue(x, 4), formatValue(v, 6));
+            text = QStringLiteral("%1\nat I = %2 ops/byte: %3").arg(what, formatValue(x), formatQuantity(v, QStringLiteral("Gops/s")));
         }
     };
     for (const Roof &roof : m_geometry.ipRoofs) {

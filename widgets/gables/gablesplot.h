@@ -45,6 +45,11 @@ public:
     QCPGraph *memoryGraph() const { return m_memoryGraph; }
     QCPGraph *attainableGraph() const { return m_attainableGraph; }
     QCPItemText *attainableLabel() const { return m_attainableLabel; }
+    // The line from the label to the attainable point.
+    QCPItemLine *attainableLeader() const { return m_leader; }
+    // The value of each roof where its I line meets it ("75 Gops/s"), in geometry().selections order
+    // (hidden ones: the attainable point's own, which its label states, and with too many IPs).
+    std::vector<QCPItemText *> roofValueLabels() const;
     QString tooltipAt(const QPointF &pixel) const;
 
     static QColor ipColor(const roofline::gables::Ip &ip, int index);
@@ -84,6 +89,10 @@ private:
     std::vector<QCPItemStraightLine *> m_verticals;
     std::vector<QCPItemText *> m_verticalLabels;
     QCPItemText *m_attainableLabel = nullptr;
+    QCPItemLine *m_leader = nullptr;
+    std::vector<QCPItemText *> m_valueLabels;
+    QCPItemText *takeValueLabel(std::size_t index);
+    void placeValueLabels();
 };
 
 } // namespace studio

@@ -145,6 +145,7 @@ void GablesView::refresh()
     m_stack->setCurrentWidget(soc.ips.empty() ? static_cast<QWidget *>(m_empty) : m_stack->widget(0));
     if (soc.ips.empty())
         return;
+    m_empty->setNote(QString());
     if (m_structuralPending) {
         m_structuralPending = false;
         m_panel->rebuild();
@@ -175,8 +176,9 @@ void GablesView::refresh()
     m_terms->setModel(soc, m_result);
 
     QString terms;
+    // Rounded as the plot's label rounds it (formatQuantity's four digits).
     terms += QStringLiteral("<b>P<sub>att</sub> = %1</b> &nbsp; bound: <b>%2</b><br>")
-                 .arg(formatQuantity(m_result.attainableGops, QStringLiteral("Gops/s"), 5),
+                 .arg(formatQuantity(m_result.attainableGops, QStringLiteral("Gops/s")),
                       QString::fromStdString(describe(m_result.bound, soc)).toHtmlEscaped());
     const Headroom headroom = roofline::gables::headroom(soc, m_result);
     if (headroom.available && headroom.factor > 1) {
@@ -219,6 +221,16 @@ void GablesView::refresh()
 bool GablesView::showsEmptyState() const
 {
     return m_stack->currentWidget() == m_empty;
+}
+
+bool GablesView::clearStartupModel(const QString &note)
+{
+    // The studio opens no Gables example when files are named on the command
+    // line: the view is empty unless one of them opened here.
+    if (!m_document->soc().ips.empty())
+        return false;
+    m_empty->setNote(note);
+    return true;
 }
 
 void GablesView::setRecentFiles(const QStringList &paths)
@@ -303,7 +315,7 @@ void GablesView::showSensitivity()
     std::vector<SensitivityChart::Row> rows;
     for (const Sensitivity &s : m_sensitivityRows)
         rows.push_back({QString::fromStdString(s.label), s.lowGops, s.highGops});
-    m_sensitivity->setRows(rows, m_result.attainableGops, m_sensitivityStep, QStringLiteral("P_att"),
+    m_sensitivity->setRows(rows, m_result.attainableGops, m_sensitivityStep, QStringLiteral("Pₐₜₜ"),
                            QStringLiteral("Gops/s"));
 }
 
@@ -359,7 +371,7 @@ QList<ModelView::BundlePlot> GablesView::bundlePlots()
     showSensitivity(); // even when its tab is hidden
     return {{QStringLiteral("gables-roofline"), tr("Gables multi-roofline plot"), m_plot},
             {QStringLiteral("gables-terms"), tr("Time terms per IP and shared resource"), m_terms},
-            {QStringLiteral("gables-sensitivity"), tr("Sensitivity of P_att to each parameter at ±%1%").arg(m_sensitivityStep * 100), m_sensitivity}};
+            {QStringLiteral("gables-sensitivity"), tr("Sensitivity of Pₐₜₜ to each parameter at ±%1%").arg(m_sensitivityStep * 100), m_sensitivity}};
 }
 
 QList<ModelView::BundleFile> GablesView::bundleFiles() const
@@ -487,8 +499,8 @@ void GablesView::resetZoom()
 
 QString GablesView::summary() const
 {
-    return QStringLiteral("P_att = %1 · bound: %2 · I_avg = %3 ops/byte")
-        .arg(formatQuantity(m_result.attainableGops, QStringLiteral("Gops/s"), 5),
+    return QStringLiteral("Pₐₜₜ = %1 · bound: %2 · average I = %3 ops/byte")
+        .arg(formatQuantity(m_result.attainableGops, QStringLiteral("Gops/s")),
              QString::fromStdString(describe(m_result.bound, m_document->soc())), formatValue(m_result.averageIntensity));
 }
 

@@ -66,8 +66,9 @@ public:
     QLabel *readout() const { return m_readout; }
     GoalSeekPanel *goalSeekPanel() const { return m_goalSeek; }
     EmptyState *emptyState() const { return m_empty; }
-    bool showsEmptyState() const;
+    bool showsEmptyState() const override;
     void setRecentFiles(const QStringList &paths) override;
+    bool clearStartupModel(const QString &note) override;
     SnapshotBar *snapshotBar() const { return m_snapshotBar; }
     QString comparisonText() const { return m_comparisonText; }
     const roofline::gables::Result &result() const { return m_result; }

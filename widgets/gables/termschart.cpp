@@ -15,8 +15,8 @@ TermsChart::TermsChart(QWidget *parent)
     , m_ticker(QSharedPointer<QCPAxisTickerText>::create())
 {
     setUpBarChart(this, m_ticker);
-    m_compute = addHorizontalBars(this, QStringLiteral("compute C_i"), QColor(0x4c78a8), 0.38);
-    m_link = addHorizontalBars(this, QStringLiteral("link D_i/B_i"), QColor(0xf58518), 0.38);
+    m_compute = addHorizontalBars(this, QStringLiteral("compute Cᵢ"), QColor(0x4c78a8), 0.38);
+    m_link = addHorizontalBars(this, QStringLiteral("link Dᵢ/Bᵢ"), QColor(0xf58518), 0.38);
     m_memory = addHorizontalBars(this, QStringLiteral("shared: memory, cache, bus"), QColor(0x545454), 0.6);
     auto *group = new QCPBarsGroup(this);
     m_compute->setBarsGroup(group);
@@ -80,7 +80,7 @@ void TermsChart::setModel(const Soc &soc, const Result &result)
     const double maxT = maxNs * m_unit.perNs;
     xAxis->setLabel(soc.serialized
                         ? QStringLiteral("Time per op of use-case work (%1/op); serialized: the IPs' times add up").arg(m_unit.name)
-                        : QStringLiteral("Time per op of use-case work (%1/op); dashed: max T = 1/P_att").arg(m_unit.name));
+                        : QStringLiteral("Time per op of use-case work (%1/op); dashed: max T = 1/Pₐₜₜ").arg(m_unit.name));
     m_compute->setData(ipKeys, compute, true);
     m_link->setData(ipKeys, link, true);
     m_memory->setData(sharedKeys, shared, true);

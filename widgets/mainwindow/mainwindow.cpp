@@ -364,6 +364,30 @@ bool MainWindow::openFile(const QString &path, QString *error, QStringList *warn
     return openIn(view);
 }
 
+ModelView *MainWindow::showEmptyStateAfterFailedOpen(const QString &path, const QString &error)
+{
+    ModelView *target = nullptr;
+    const QString suffix = QFileInfo(path).suffix().toLower();
+    for (ModelView *view : m_views) {
+        if (!suffix.isEmpty() && view->textSuffixes().contains(suffix))
+            target = view;
+    }
+    if (!target) {
+        QString ignored;
+        const QString format = readFormatId(path, &ignored); // empty when the file is no JSON at all
+        target = format.isEmpty() ? nullptr : viewForFormat(format);
+    }
+    if (!target) // unreadable, no JSON, unknown format: the first view, empty unless a file opened there
+        target = m_views.empty() ? nullptr : m_views.front();
+    const QString note = tr("%1 did not open: %2").arg(QFileInfo(path).fileName(), error);
+    if (!target || !target->clearStartupModel(note))
+        return nullptr;
+    setCurrentView(target);
+    updateTitle();
+    m_statusReadout->setText(statusText());
+    return target;
+}
+
 bool MainWindow::saveSession(const QString &path, QString *error) const
 {
     QJsonObject views;
@@ -578,6 +602,11 @@ bool MainWindow::exportCurrentPlot(const QString &path, const ExportOptions &opt
     }
     ModelView *view = currentView();
     view->flushPendingUpdate();
+    if (view->showsEmptyState()) {
+        if (error)
+            *error = tr("%1: nothing to export: the %2 view has no model open").arg(path, view->title());
+        return false;
+    }
     ExportOptions withMeta = options;
     if (withMeta.title.isEmpty())
         withMeta.title = view->exportTitle();

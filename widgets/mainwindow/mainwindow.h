@@ -38,6 +38,11 @@ public:
     // and shows that view. On failure all current work is kept and `error`
     // names the file, the field and the reason.
     bool openFile(const QString &path, QString *error, QStringList *warnings = nullptr);
+    // After `path`, named on the command line, failed to open with `error`: the
+    // view of its format (by suffix or "format" field) drops its start-up
+    // example, shows its empty state with the reason, and becomes current.
+    // Returns that view, or nullptr when no view can be told or it holds work.
+    ModelView *showEmptyStateAfterFailedOpen(const QString &path, const QString &error);
     bool saveFile(const QString &path, QString *error); // the current view's model
     bool exportCurrentPlot(const QString &path, const ExportOptions &options, QString *error);
     bool applyOverride(const QString &assignment, QString *error); // to the current view

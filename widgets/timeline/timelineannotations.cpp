@@ -24,7 +24,9 @@ void TimelineBarsPlottable::drawContention(QCPPainter *painter)
         const auto last = bars.contention.begin() + std::ptrdiff_t(bars.contentionBegin[lane + 1]);
         auto it = std::lower_bound(first, last, r.lower,
             [](const TimelineBars::Span &s, double t) { return s.end < t; });
-        const double top = laneY(double(lane)), barTop = laneY(lane + kBarTop), bottom = laneY(double(lane + 1));
+        if (!laneShown(rows, lane))
+            continue;
+        const double top = laneY(lane, 0), barTop = laneY(lane, kBarTop), bottom = laneY(lane, 1);
         auto flush = [&](double s, double e) {
             const QRectF rect = groupRect(BarGroup { s, e, std::uint32_t(lane), 0, 1, 0, 0, 0 });
             shades.add(QRectF(QPointF(rect.left(), top), QPointF(rect.right(), bottom)).normalized(),
@@ -69,8 +71,8 @@ void TimelineBarsPlottable::drawContention(QCPPainter *painter)
                 continue;
             const std::size_t lane
                 = laneOf(share.core, trace.cores[share.core].instructions[share.instruction].pipe);
-            const QRectF box(QPointF(keyAxis()->coordToPixel(it->start), laneY(double(lane))),
-                QPointF(keyAxis()->coordToPixel(it->end), laneY(lane + kBarTop)));
+            const QRectF box(QPointF(keyAxis()->coordToPixel(it->start), laneY(lane, 0)),
+                QPointF(keyAxis()->coordToPixel(it->end), laneY(lane, kBarTop)));
             pendingLabels.push_back(
                 { box.normalized(), QStringLiteral("bus share %1 GB/s").arg(formatValue(share.rateGBps, 3)) });
             ++labelled;
@@ -144,8 +146,7 @@ QPointF TimelineBarsPlottable::flagPoint(std::uint32_t core, std::uint32_t instr
 {
     const Instruction &in = data.trace->cores[core].instructions[instruction];
     const Timing &t = data.result->cores[core].instructions[instruction];
-    const double lane = double(laneOf(core, in.pipe));
-    return { keyAxis()->coordToPixel(t.end), laneY(lane + 0.5) };
+    return { keyAxis()->coordToPixel(t.end), laneY(laneOf(core, in.pipe), 0.5) };
 }
 
 // An arrow from the set_flag that released a wait to the wait's end.

@@ -67,6 +67,18 @@ TimelineDocument::TimelineDocument(QObject *parent)
     connect(m_undoStack, &QUndoStack::cleanChanged, this, &TimelineDocument::updateModified);
 }
 
+void TimelineDocument::clearTrace()
+{
+    m_state.trace = std::make_shared<const TraceSource>();
+    m_snapshots.clear();
+    m_compared = -1;
+    m_history.reset(m_state);
+    setModified(false);
+    emit snapshotsChanged();
+    emit filePathChanged();
+    emit structureChanged();
+}
+
 const Trace &TimelineDocument::trace() const
 {
     return m_state.trace ? m_state.trace->trace : emptyTrace();
@@ -232,46 +244,59 @@ void TimelineDocument::touchValues(const QString &key, const QString &text)
     emit valuesChanged();
 }
 
+void TimelineDocument::touchValue(const QString &key, const QString &label, double from, double to, const QString &unit)
+{
+    m_history.recordValue(m_state, key, label, from, to, unit);
+    emit valuesChanged();
+}
+
 void TimelineDocument::setThroughput(Pipe pipe, double rate)
 {
     if (!isRate(rate) || rate == m_state.machine.pipe(pipe).throughput)
         return;
+    const double from = m_state.machine.pipe(pipe).throughput;
     m_state.machine.pipe(pipe).throughput = rate;
     const QString name = QString::fromLatin1(pipeName(pipe));
-    touchValues(QStringLiteral("th/") + name, tr("Set %1 Th").arg(name));
+    const bool mte = pipe == Pipe::MTE1 || pipe == Pipe::MTE2 || pipe == Pipe::MTE3;
+    touchValue(QStringLiteral("th/") + name, tr("%1 Th").arg(name), from, rate,
+               mte ? QStringLiteral("GB/s") : QStringLiteral("Gops/s"));
 }
 
 void TimelineDocument::setInitNs(Pipe pipe, double ns)
 {
     if (!std::isfinite(ns) || ns < 0 || ns > Limits::maxInitNs || ns == m_state.machine.pipe(pipe).initNs)
         return;
+    const double from = m_state.machine.pipe(pipe).initNs;
     m_state.machine.pipe(pipe).initNs = ns;
     const QString name = QString::fromLatin1(pipeName(pipe));
-    touchValues(QStringLiteral("init/") + name, tr("Set %1 Init").arg(name));
+    touchValue(QStringLiteral("init/") + name, tr("%1 Init").arg(name), from, ns, QStringLiteral("ns"));
 }
 
 void TimelineDocument::setBusBandwidth(double gbps)
 {
     if (!isRate(gbps) || gbps == m_state.machine.busGBps)
         return;
+    const double from = m_state.machine.busGBps;
     m_state.machine.busGBps = gbps;
-    touchValues(QStringLiteral("bus"), tr("Set B_bus"));
+    touchValue(QStringLiteral("bus"), tr("Bus bandwidth"), from, gbps, QStringLiteral("GB/s"));
 }
 
 void TimelineDocument::setReadBandwidth(double gbps)
 {
     if (!isRate(gbps) || gbps == m_state.machine.readGBps)
         return;
+    const double from = m_state.machine.readGBps;
     m_state.machine.readGBps = gbps;
-    touchValues(QStringLiteral("read"), tr("Set the read bandwidth"));
+    touchValue(QStringLiteral("read"), tr("Read bandwidth"), from, gbps, QStringLiteral("GB/s"));
 }
 
 void TimelineDocument::setWriteBandwidth(double gbps)
 {
     if (!isRate(gbps) || gbps == m_state.machine.writeGBps)
         return;
+    const double from = m_state.machine.writeGBps;
     m_state.machine.writeGBps = gbps;
-    touchValues(QStringLiteral("write"), tr("Set the write bandwidth"));
+    touchValue(QStringLiteral("write"), tr("Write bandwidth"), from, gbps, QStringLiteral("GB/s"));
 }
 
 void TimelineDocument::setBusMode(BusMode mode)
@@ -286,16 +311,18 @@ void TimelineDocument::setCoreCount(int cores)
 {
     if (cores < 1 || cores > Limits::maxCores || cores == m_state.machine.coreCount)
         return;
+    const int from = m_state.machine.coreCount;
     m_state.machine.coreCount = cores;
-    touchValues(QStringLiteral("cores"), tr("Set the core count"));
+    touchValue(QStringLiteral("cores"), tr("Cores"), from, cores, QString());
 }
 
 void TimelineDocument::setSkewNs(double ns)
 {
     if (!std::isfinite(ns) || ns < 0 || ns > Limits::maxSkewNs || ns == m_state.machine.skewNs)
         return;
+    const double from = m_state.machine.skewNs;
     m_state.machine.skewNs = ns;
-    touchValues(QStringLiteral("skew"), tr("Set the skew δt"));
+    touchValue(QStringLiteral("skew"), tr("Skew δt"), from, ns, QStringLiteral("ns"));
 }
 
 // --- Snapshots ----------------------------------------------------------------

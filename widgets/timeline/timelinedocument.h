@@ -66,6 +66,10 @@ public:
     // machine is saved (clean); a trace keeps the machine's saved state.
     bool load(const QString &path, QString *error, QStringList *warnings = nullptr);
     bool saveMachine(const QString &path, QString *error);
+    // No trace, no snapshots, no history (the view shows its empty state); the
+    // machine stays. After a file named on the command line failed to open.
+    void clearTrace();
+    bool hasTrace() const { return !trace().cores.empty(); }
     // false marks the current state as saved; true marks it unsaved.
     void setModified(bool modified);
 
@@ -117,6 +121,8 @@ signals:
 
 private:
     void touchValues(const QString &key, const QString &text);
+    // One number changed: the step names it with its values ("MTE2 Th 30 → 42 GB/s").
+    void touchValue(const QString &key, const QString &label, double from, double to, const QString &unit);
     void replace(TimelineState state, const QString &text, bool keepClean);
     void restore(const TimelineState &state, bool structural);
     void updateModified();

@@ -129,12 +129,16 @@ bool TimelineView::applyOverride(const QString &assignment, QString *error)
 
 QJsonObject TimelineView::sessionState() const
 {
+    if (!m_document->hasTrace())
+        return {}; // nothing to restore: the view takes no part
     QJsonObject state = m_document->sessionState();
     const QCPRange r = m_plot->xAxis->range();
     const double total = m_data.result ? m_data.result->totalNs : 0;
     QJsonObject view;
     view[QStringLiteral("critical_path")] = m_criticalPath->isChecked();
     view[QStringLiteral("arrows")] = m_arrows->isChecked();
+    view[QStringLiteral("hide_empty_lanes")] = m_hideEmptyLanes->isChecked();
+    view[QStringLiteral("panel_hidden")] = m_panelToggle->isChecked();
     view[QStringLiteral("bottom_tab")] = m_bottomTabs->currentIndex();
     view[QStringLiteral("whole")] = r.lower <= 0 && r.upper >= total;
     view[QStringLiteral("range_ns")] = QJsonArray { r.lower, r.upper };
@@ -154,7 +158,7 @@ bool TimelineView::restoreSessionState(const QJsonObject &state, const QString &
     if (!viewValue.isUndefined() && !viewValue.isObject())
         return fail(QString(), QStringLiteral("expected an object"));
     const QJsonObject view = viewValue.toObject();
-    for (const char *key : { "critical_path", "arrows", "whole" }) {
+    for (const char *key : { "critical_path", "arrows", "whole", "hide_empty_lanes", "panel_hidden" }) {
         const QJsonValue v = view.value(QLatin1String(key));
         if (!v.isUndefined() && !v.isBool())
             return fail(QStringLiteral("/") + QLatin1String(key), QStringLiteral("expected true or false"));
@@ -174,6 +178,8 @@ bool TimelineView::restoreSessionState(const QJsonObject &state, const QString &
         return false;
     m_criticalPath->setChecked(view.value(QStringLiteral("critical_path")).toBool(true));
     m_arrows->setChecked(view.value(QStringLiteral("arrows")).toBool(false));
+    m_hideEmptyLanes->setChecked(view.value(QStringLiteral("hide_empty_lanes")).toBool(false));
+    m_panelToggle->setChecked(view.value(QStringLiteral("panel_hidden")).toBool(false));
     m_bottomTabs->setCurrentIndex(tab.toInt(0));
     flushPendingUpdate();
     if (!view.value(QStringLiteral("whole")).toBool(true) && rangeValid)
@@ -187,6 +193,8 @@ bool TimelineView::restoreSessionState(const QJsonObject &state, const QString &
 QList<ModelView::BundlePlot> TimelineView::bundlePlots()
 {
     flushPendingUpdate();
+    if (showsEmptyState())
+        return {};
     computeSensitivityNow(); // even when its tab is hidden: an export may simulate on the GUI thread
     return { { QStringLiteral("verrocchio-timeline"), title(), m_plot },
         { QStringLiteral("timeline-sensitivity"),
@@ -197,6 +205,8 @@ QList<ModelView::BundlePlot> TimelineView::bundlePlots()
 QList<ModelView::BundleFile> TimelineView::bundleFiles() const
 {
     QList<BundleFile> files;
+    if (!m_document->hasTrace())
+        return files;
     const Trace &trace = m_document->trace();
     const Machine &machine = m_document->machine();
     const Result current = m_data.result && m_data.machine == machine && m_data.trace.get() == &trace
@@ -257,6 +267,8 @@ QString TimelineView::exportTitle() const
 
 QString TimelineView::summary() const
 {
+    if (!m_document->hasTrace())
+        return tr("Verrocchio: no trace open");
     if (!m_data.result)
         return {};
     const Result &r = *m_data.result;

@@ -166,12 +166,19 @@ void TimelineBarsPlottable::draw(QCPPainter *painter)
 
 void TimelineBarsPlottable::drawLaneSeparators(QCPPainter *painter, const QRect &clip, std::size_t lanes)
 {
-    for (std::size_t lane = 1; lane < lanes; ++lane) {
-        const bool core = lane % kPipeCount == 0;
-        if (m_compact && !core)
+    std::size_t previous = 0; // the lane shown above, or none yet
+    bool any = false;
+    for (std::size_t lane = 0; lane < lanes; ++lane) {
+        if (!laneShown(rows, lane))
+            continue;
+        const bool first = !any;
+        any = true;
+        const bool core = coreOfLane(lane) != coreOfLane(previous);
+        previous = lane;
+        if (first || (m_compact && !core))
             continue;
         painter->setPen(QPen(core ? QColor(120, 120, 120) : QColor(230, 230, 230), core ? 1 : 0));
-        const double y = laneY(double(lane));
+        const double y = laneY(lane, 0);
         painter->drawLine(QLineF(clip.left(), y, clip.right(), y));
     }
 }
@@ -258,7 +265,7 @@ std::vector<BarGroup> TimelineGhostPlottable::groups() const
         return {};
     const QCPRange r = keyAxis()->range();
     std::vector<BarGroup> all = mergeBars(*data.bars, r.lower, r.upper, nsPerPixelOf(keyAxis()));
-    std::erase_if(all, [&](const BarGroup &g) { return g.lane >= lanes || g.allStalls(); });
+    std::erase_if(all, [&](const BarGroup &g) { return g.lane >= lanes || g.allStalls() || !laneShown(rows, g.lane); });
     return all;
 }
 
@@ -269,8 +276,9 @@ void TimelineGhostPlottable::draw(QCPPainter *painter)
     RectBatches batches;
     for (const BarGroup &g : groups()) {
         const auto [x0, x1] = groupPixels(keyAxis(), g);
-        const double y0 = valueAxis()->coordToPixel(g.lane + 1 - kBarTop + kGhostInset);
-        const double y1 = valueAxis()->coordToPixel(g.lane + 1 - kGhostInset);
+        const double row = rowOf(rows, g.lane);
+        const double y0 = valueAxis()->coordToPixel(row + 1 - kBarTop + kGhostInset);
+        const double y1 = valueAxis()->coordToPixel(row + 1 - kGhostInset);
         QColor fill = groupColorOf(data, g);
         const double density = std::clamp(g.busyNs / std::max(g.end - g.start, 1e-300), 0.0, 1.0);
         fill.setAlpha(g.merged() ? int(40 + 100 * std::round(density * 16) / 16) : 140); // 17 shades: few batches

@@ -47,6 +47,18 @@ protected:
 
 QString laneLabel(std::size_t lane, std::size_t cores);
 
+// Which row each lane is drawn in when empty lanes are hidden (-1: hidden);
+// empty: every lane in its own row (row = lane).
+using LaneRows = std::vector<int>;
+inline double rowOf(const LaneRows &rows, std::size_t lane)
+{
+    return rows.empty() ? double(lane) : lane < rows.size() ? double(rows[lane]) : -1.0;
+}
+inline bool laneShown(const LaneRows &rows, std::size_t lane)
+{
+    return rows.empty() || (lane < rows.size() && rows[lane] >= 0);
+}
+
 // Rectangles collected by fill and outline and painted with one drawRects()
 // per pair: the raster engine fills a batch of axis-aligned rectangles many
 // times faster than the same rectangles one call and one pen change each
@@ -119,13 +131,21 @@ protected:
     void draw(QCPPainter *painter) override;
 
 private:
-    double laneY(double lane) const { return valueAxis()->coordToPixel(lane); }
+public:
+    timelinepaint::LaneRows rows; // empty lanes hidden (TimelinePlot::setHideEmptyLanes)
+
+private:
+    // The pixel `frac` of the way down lane `lane` (0: its top, 1: its bottom).
+    double laneY(std::size_t lane, double frac) const
+    {
+        return valueAxis()->coordToPixel(timelinepaint::rowOf(rows, lane) + frac);
+    }
 
     QRectF groupRect(const roofline::verrocchio::BarGroup &g) const
     {
         const auto [x0, x1] = timelinepaint::groupPixels(keyAxis(), g);
-        const double y0 = laneY(g.lane + timelinepaint::kBarTop);
-        const double y1 = laneY(g.lane + 1 - timelinepaint::kBarTop);
+        const double y0 = laneY(g.lane, timelinepaint::kBarTop);
+        const double y1 = laneY(g.lane, 1 - timelinepaint::kBarTop);
         return QRectF(QPointF(x0, std::min(y0, y1)), QPointF(x1, std::max(y0, y1)));
     }
 
@@ -166,6 +186,7 @@ public:
     TimelineData data;
     QString name;
     std::size_t lanes = 0; // of the current result: lanes beyond it are not drawn
+    timelinepaint::LaneRows rows; // the current result's rows: lanes hidden there are not drawn
 
     std::vector<roofline::verrocchio::BarGroup> groups() const;
 

@@ -71,9 +71,9 @@ TimelinePlot::TimelinePlot(QWidget *parent)
     connect(
         xAxis, qOverload<const QCPRange &>(&QCPAxis::rangeChanged), this, [this](const QCPRange &r) { clampRange(r); });
     connect(yAxis, qOverload<const QCPRange &>(&QCPAxis::rangeChanged), this, [this](const QCPRange &r) {
-        if (m_clamping || m_lanes == 0)
+        if (m_clamping || m_rowCount == 0)
             return;
-        const double lanes = double(m_lanes);
+        const double lanes = double(m_rowCount);
         const double size = std::min(r.size(), lanes);
         const double lower = std::clamp(r.lower, 0.0, lanes - size);
         if (lower != r.lower || size != r.size()) {
@@ -96,9 +96,10 @@ void TimelinePlot::setData(const TimelineData &data)
     m_data = data;
     m_bars->data = data;
     const std::size_t lanes = data.bars ? data.bars->laneCount() : 0;
-    const bool lanesChanged = lanes != m_lanes;
+    bool lanesChanged = lanes != m_lanes;
     m_lanes = lanes;
     m_ghost->lanes = lanes;
+    lanesChanged = updateRows() || lanesChanged;
     if (lanesChanged)
         updateLaneAxis();
     updateTitle();
@@ -116,17 +117,69 @@ void TimelinePlot::setData(const TimelineData &data)
         clampRange(r);
 }
 
+bool TimelinePlot::updateRows()
+{
+    std::vector<int> rows;
+    if (m_hideEmptyLanes && m_data.bars) {
+        const TimelineBars &bars = *m_data.bars;
+        rows.assign(m_lanes, -1);
+        int next = 0;
+        for (std::size_t lane = 0; lane < m_lanes; ++lane) {
+            if (bars.laneBegin[lane + 1] > bars.laneBegin[lane])
+                rows[lane] = next++;
+        }
+        if (next == 0)
+            rows.clear(); // nothing ran anywhere: show the lanes rather than nothing
+    }
+    std::vector<std::size_t> laneOfRow;
+    for (std::size_t lane = 0; lane < m_lanes; ++lane) {
+        if (rows.empty() || rows[lane] >= 0)
+            laneOfRow.push_back(lane);
+    }
+    if (rows == m_rows && laneOfRow == m_laneOfRow)
+        return false;
+    m_rows = std::move(rows);
+    m_laneOfRow = std::move(laneOfRow);
+    m_rowCount = m_laneOfRow.size();
+    m_bars->rows = m_rows;
+    m_ghost->rows = m_rows;
+    return true;
+}
+
+void TimelinePlot::setHideEmptyLanes(bool hide)
+{
+    if (hide == m_hideEmptyLanes)
+        return;
+    m_hideEmptyLanes = hide;
+    if (updateRows())
+        updateLaneAxis();
+    replot(QCustomPlot::rpQueuedReplot);
+}
+
+std::vector<std::size_t> TimelinePlot::shownLanes() const
+{
+    return m_laneOfRow;
+}
+
+std::optional<std::size_t> TimelinePlot::laneAtPixel(double y) const
+{
+    const double row = yAxis->pixelToCoord(y);
+    if (row < 0 || row >= double(m_rowCount))
+        return std::nullopt;
+    return m_laneOfRow[std::size_t(row)];
+}
+
 void TimelinePlot::updateLaneAxis()
 {
     auto ticker = QSharedPointer<QCPAxisTickerText>::create();
     const std::size_t cores = m_lanes / kPipeCount;
-    for (std::size_t lane = 0; lane < m_lanes; ++lane)
-        ticker->addTick(double(lane) + 0.5, laneLabel(lane, cores));
+    for (std::size_t row = 0; row < m_rowCount; ++row)
+        ticker->addTick(double(row) + 0.5, laneLabel(m_laneOfRow[row], cores));
     yAxis->setTicker(ticker);
     yAxis->setSubTicks(false);
     yAxis->setTickLength(0, 2);
     m_clamping = true;
-    yAxis->setRange(0, double(std::max<std::size_t>(1, std::min(m_lanes, kMaxVisibleLanes))));
+    yAxis->setRange(0, double(std::max<std::size_t>(1, std::min(m_rowCount, kMaxVisibleLanes))));
     m_clamping = false;
 }
 
@@ -276,7 +329,7 @@ void TimelinePlot::resetView()
     const double total = m_data.result ? extentNs() : 1;
     setTimeRange(0, total * 1.01);
     m_clamping = true;
-    yAxis->setRange(0, double(std::max<std::size_t>(1, std::min(m_lanes, kMaxVisibleLanes))));
+    yAxis->setRange(0, double(std::max<std::size_t>(1, std::min(m_rowCount, kMaxVisibleLanes))));
     m_clamping = false;
 }
 
@@ -351,10 +404,10 @@ std::optional<InstructionRef> TimelinePlot::instructionAt(const QPointF &pixel) 
 {
     if (!m_data.bars || !axisRect()->rect().contains(pixel.toPoint()))
         return std::nullopt;
-    const double laneCoord = yAxis->pixelToCoord(pixel.y());
-    if (laneCoord < 0 || laneCoord >= double(m_lanes))
+    const std::optional<std::size_t> shown = laneAtPixel(pixel.y());
+    if (!shown)
         return std::nullopt;
-    const auto lane = std::size_t(laneCoord);
+    const std::size_t lane = *shown;
     const double t = xAxis->pixelToCoord(pixel.x());
     const double slack = 2 * nsPerPixel(); // thin bars are hard to hit
     const TimelineBars &bars = *m_data.bars;
@@ -441,12 +494,12 @@ QString TimelinePlot::tooltipAt(const QPointF &pixel) const
         text = describeInstruction(*ref);
     // Inside a contention interval on an MTE lane: the bus shares then.
     if (m_data.result && m_data.trace && axisRect()->rect().contains(pixel.toPoint())) {
-        const double laneCoord = yAxis->pixelToCoord(pixel.y());
+        const std::optional<std::size_t> lane = laneAtPixel(pixel.y());
         const double t = xAxis->pixelToCoord(pixel.x());
         const auto &contention = m_data.result->contention;
         auto it = std::lower_bound(
             contention.begin(), contention.end(), t, [](const ContentionInterval &c, double x) { return c.end < x; });
-        if (laneCoord >= 0 && laneCoord < double(m_lanes) && usesBus(pipeOfLane(std::size_t(laneCoord)))
+        if (lane && usesBus(pipeOfLane(*lane))
             && it != contention.end() && it->start <= t) {
             const TimeUnit unit = timeUnitFor(m_data.result->totalNs);
             QStringList shares;

@@ -63,6 +63,12 @@ public:
     void setData(const TimelineData &data);
     const TimelineData &data() const { return m_data; }
     std::size_t laneCount() const;
+    // Hides the lanes no instruction ran in (a pipe the trace never uses), so
+    // the lanes that matter get the height; off by default.
+    void setHideEmptyLanes(bool hide);
+    bool hideEmptyLanes() const { return m_hideEmptyLanes; }
+    // The lanes drawn, top to bottom (all of them unless empty ones are hidden).
+    std::vector<std::size_t> shownLanes() const;
 
     // Back to the whole trace.
     void resetView();
@@ -119,6 +125,12 @@ private:
     std::optional<InstructionRef> m_selected;
     QPoint m_pressPos;
     std::size_t m_lanes = 0;
+    bool m_hideEmptyLanes = false;
+    std::vector<int> m_rows;          // row of each lane, -1 hidden; empty: row = lane
+    std::vector<std::size_t> m_laneOfRow;
+    std::size_t m_rowCount = 0;       // rows drawn
+    bool updateRows();                // true when the rows changed
+    std::optional<std::size_t> laneAtPixel(double y) const;
     bool m_clamping = false;
     std::vector<QCPBars *> m_legendEntries;
     struct LegendEntry

@@ -6,6 +6,7 @@
 #include "resources.h"
 #include "sensitivitychart.h"
 #include "cachedlabel.h"
+#include "emptystate.h"
 #include "fasttextdelegate.h"
 #include "snapshotbar.h"
 #include "timelinedocument.h"
@@ -31,6 +32,8 @@
 #include <QSaveFile>
 #include <QScrollArea>
 #include <QSplitter>
+#include <QStackedWidget>
+#include <QUndoStack>
 #include <QTabBar>
 #include <QTabWidget>
 #include <QTableView>
@@ -96,13 +99,21 @@ TimelineView::TimelineView(TimelineDocument *document, QWidget *parent)
     m_arrows = new QCheckBox(tr("Set→wait arrows"), this);
     m_arrows->setToolTip(tr("Draw an arrow from each set_flag to the stalled wait_flag it released (visible stalls). "
                             "The selected instruction always shows its own."));
+    m_hideEmptyLanes = new QCheckBox(tr("Hide empty lanes"), this);
+    m_hideEmptyLanes->setToolTip(tr("Leave out the lanes of pipes no instruction ran on, so the others get the height."));
+    m_panelToggle = new QPushButton(tr("Hide panel"), this);
+    m_panelToggle->setCheckable(true);
+    m_panelToggle->setToolTip(tr("Fold the machine panel away so the chart takes the window's width; press again "
+                                 "to bring it back."));
     m_chrome = new QPushButton(tr("Export Chrome Trace…"), this);
     m_chrome->setToolTip(tr("Write the events as Chrome Trace Event JSON for Perfetto or chrome://tracing."));
     toolbar->addWidget(m_reset);
     toolbar->addWidget(m_criticalPath);
     toolbar->addWidget(m_arrows);
+    toolbar->addWidget(m_hideEmptyLanes);
     toolbar->addStretch(1);
     toolbar->addWidget(m_chrome);
+    toolbar->addWidget(m_panelToggle);
 
     auto *top = new QWidget(this);
     auto *topLayout = new QVBoxLayout(top);
@@ -160,14 +171,35 @@ TimelineView::TimelineView(TimelineDocument *document, QWidget *parent)
     split->setStretchFactor(0, 1);
     split->setStretchFactor(1, 0);
     split->setChildrenCollapsible(false);
+
+    // No trace (a failed open at start-up): say what to do next, draw nothing.
+    m_empty = new EmptyState(tr("a trace (a Verrocchio trace, JSON or text) to simulate on the machine"), this);
+    {
+        QStringList traces, machines;
+        for (const QString &path : exampleFiles()) {
+            QString ignored;
+            (readFormatId(path, &ignored) == QLatin1String(kMachineFormatId) ? machines : traces) << path;
+        }
+        m_empty->setExampleGroups({{tr("Traces"), traces}, {tr("Machines"), machines}});
+    }
+    connect(m_empty, &EmptyState::openRequested, this, &ModelView::openRequested);
+    connect(m_empty, &EmptyState::openDialogRequested, this, &ModelView::openDialogRequested);
+    m_stack = new QStackedWidget(this);
+    m_stack->addWidget(split);
+    m_stack->addWidget(m_empty);
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(split);
+    layout->addWidget(m_stack);
     setUpTabOrder();
 
     connect(m_reset, &QPushButton::clicked, this, &TimelineView::resetZoom);
     connect(m_criticalPath, &QCheckBox::toggled, m_plot, &TimelinePlot::setShowCriticalPath);
     connect(m_arrows, &QCheckBox::toggled, m_plot, &TimelinePlot::setShowFlagArrows);
+    connect(m_hideEmptyLanes, &QCheckBox::toggled, m_plot, &TimelinePlot::setHideEmptyLanes);
+    connect(m_panelToggle, &QPushButton::toggled, this, [this](bool hidden) {
+        m_panelScroll->setVisible(!hidden);
+        m_panelToggle->setText(hidden ? tr("Show panel") : tr("Hide panel"));
+    });
     connect(m_chrome, &QPushButton::clicked, this, [this] {
         const QString base = QFileInfo(m_document->tracePath()).completeBaseName();
         const QString path = QFileDialog::getSaveFileName(this, tr("Export Chrome Trace"),
@@ -224,7 +256,7 @@ void TimelineView::setUpTabOrder()
 {
     // Left to right, top to bottom: the chart's toolbar, the snapshot row, the
     // tabs below, then the machine panel (whose own order runs top to bottom).
-    QList<QWidget *> chain { m_reset, m_criticalPath, m_arrows, m_chrome };
+    QList<QWidget *> chain { m_reset, m_criticalPath, m_arrows, m_hideEmptyLanes, m_chrome, m_panelToggle };
     chain << m_snapshotBar->focusChain() << m_bottomTabs->tabBar() << m_table << m_panel->focusChain();
     setFocusChain(chain);
 }
@@ -288,6 +320,7 @@ void TimelineView::scheduleUpdate(bool structural)
 void TimelineView::prepareInputs()
 {
     m_pending = false;
+    updateEmptyState();
     // Value edits come from the panel itself, which already shows them; a
     // new machine (a file, an override) rescales and refills it.
     if (m_structuralPending)
@@ -295,6 +328,49 @@ void TimelineView::prepareInputs()
     m_structuralPending = false;
     updateGoalSeekParameters();
     m_goalSeek->invalidate();
+}
+
+void TimelineView::updateEmptyState()
+{
+    if (m_document->hasTrace()) {
+        m_emptyNote.clear();
+        m_stack->setCurrentIndex(0);
+        return;
+    }
+    QStringList lines;
+    if (!m_emptyNote.isEmpty())
+        lines << m_emptyNote;
+    lines << tr("Machine: %1 (%2).")
+                 .arg(QString::fromStdString(m_document->machine().name),
+                      m_document->machinePath().isEmpty() ? tr("built in") : QFileInfo(m_document->machinePath()).fileName());
+    m_empty->setNote(lines.join(QLatin1Char('\n')));
+    m_stack->setCurrentWidget(m_empty);
+}
+
+QWidget *TimelineView::panelArea() const
+{
+    return m_panelScroll;
+}
+
+bool TimelineView::showsEmptyState() const
+{
+    return m_stack->currentWidget() == m_empty;
+}
+
+void TimelineView::setRecentFiles(const QStringList &paths)
+{
+    m_empty->setRecentFiles(paths);
+}
+
+bool TimelineView::clearStartupModel(const QString &note)
+{
+    // Only the start-up example (the vector add on Ascend 310): no step, no snapshot.
+    if (m_document->undoStack()->count() > 0 || !m_document->snapshots().empty() || m_document->isModified())
+        return false;
+    m_emptyNote = note;
+    m_document->clearTrace();
+    flushPendingUpdate();
+    return true;
 }
 
 void TimelineView::updateGoalSeekParameters()
@@ -593,13 +669,13 @@ void TimelineView::updateReadout()
         text += QStringLiteral("<span style='color:#b00020'><b>Simulation stopped:</b> %1</span><br>")
                     .arg(QString::fromStdString(r.error->message).toHtmlEscaped());
     text += tr("<b>Total %1</b> &nbsp; bus contention %2 (%3 intervals) &nbsp; stalled waits %4 &nbsp; "
-               "critical path %5 steps &nbsp; %6 instructions on %7 cores")
+               "critical path %5 steps &nbsp; %6 instructions on %7")
                 .arg(time(r.totalNs), time(r.contentionNs))
                 .arg(r.contention.size())
                 .arg(r.stalls.size())
                 .arg(r.criticalPath.size())
                 .arg(m_data.trace->instructionCount())
-                .arg(m_data.trace->cores.size());
+                .arg(m_data.trace->cores.size() == 1 ? tr("1 core") : tr("%1 cores").arg(m_data.trace->cores.size()));
     text += QStringLiteral("<br>") + tr("Utilisation (busy / total):");
     const std::size_t cores = r.cores.size();
     for (Pipe pipe : kLaneOrder) {

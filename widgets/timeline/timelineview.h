@@ -28,11 +28,13 @@ class QCheckBox;
 class QLabel;
 class QPushButton;
 class QScrollArea;
+class QStackedWidget;
 class QTableView;
 class QTabWidget;
 
 namespace studio {
 
+class EmptyState;
 class GoalSeekPanel;
 class SensitivityChart;
 class SnapshotBar;
@@ -71,6 +73,10 @@ public:
     QString summary() const override;
     void resetZoom() override;
     void flushPendingUpdate() override;
+    bool showsEmptyState() const override;
+    void setRecentFiles(const QStringList &paths) override;
+    bool clearStartupModel(const QString &note) override;
+    EmptyState *emptyState() const { return m_empty; }
 
     // Chrome Trace Event JSON of the current result (Perfetto, chrome://tracing).
     bool exportChromeTrace(const QString &path, QString *error);
@@ -84,6 +90,10 @@ public:
     QLabel *readout() const { return m_readout; }
     QCheckBox *criticalPathBox() const { return m_criticalPath; }
     QCheckBox *arrowsBox() const { return m_arrows; }
+    QCheckBox *hideEmptyLanesBox() const { return m_hideEmptyLanes; }
+    // Folds the machine panel away (the chart takes the width) and back.
+    QPushButton *panelToggle() const { return m_panelToggle; }
+    QWidget *panelArea() const;
     QPushButton *resetButton() const { return m_reset; }
     SnapshotBar *snapshotBar() const { return m_snapshotBar; }
     QTabWidget *bottomTabs() const { return m_bottomTabs; }
@@ -155,6 +165,10 @@ private:
     void setUpTabOrder();
 
     TimelineDocument *m_document;
+    EmptyState *m_empty = nullptr;
+    QStackedWidget *m_stack = nullptr;
+    QString m_emptyNote; // why the start-up file did not open
+    void updateEmptyState();
     TimelinePlot *m_plot = nullptr;
     TimelineOverview *m_overview = nullptr;
     TimelinePanel *m_panel = nullptr;
@@ -166,6 +180,8 @@ private:
     QPushButton *m_chrome = nullptr;
     QCheckBox *m_criticalPath = nullptr;
     QCheckBox *m_arrows = nullptr;
+    QCheckBox *m_hideEmptyLanes = nullptr;
+    QPushButton *m_panelToggle = nullptr;
     SnapshotBar *m_snapshotBar = nullptr;
     QTabWidget *m_bottomTabs = nullptr;
     SensitivityChart *m_sensitivity = nullptr;

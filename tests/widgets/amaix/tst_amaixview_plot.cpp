@@ -2,6 +2,9 @@
 // Helpers and the suite as a whole: amaixviewtesting.h.
 #include "amaixviewtesting.h"
 
+#include <QRegularExpression>
+#include <QTextDocument>
+
 class TestAmaixViewPlot : public QObject
 {
     Q_OBJECT
@@ -36,7 +39,7 @@ private slots:
         QVERIFY(view->plot()->unitRoof(conv));
         ROOFLINE_COMPARE_REL(view->plot()->peaks()[std::size_t(conv)], 1024.0, 1e-12);
         QVERIFY(view->panel()->readout()->text().contains(QStringLiteral("FPS")));
-        QVERIFY(view->totalsLabel()->text().contains(QStringLiteral("per inference")));
+        QVERIFY(view->totalsLabel()->text().contains(QStringLiteral("FPS")));
     }
 
     void bandwidthSliderMovesMarkersAndTotals()
@@ -316,6 +319,73 @@ private slots:
         QVERIFY(view->document()->accelerator() == base);
     }
 
+    // Issue 13: the plot names the layers that matter (largest time shares,
+    // the selected one) and no two names overlap; the table's cells carry
+    // readable units; the totals stay on one line with the performance sheet
+    // explained; the sweep's axes are plain names with units.
+    void namesUnitsAndAxes()
+    {
+        MainWindow window;
+        window.resize(1280, 800);
+        window.show();
+        AmaixView *view = amaixView(window);
+        window.setCurrentView(view);
+        view->flushPendingUpdate();
+        AmaixPlot *plot = view->plot();
+        plot->replot();
+        const auto &layers = view->layers();
+        const auto largest = std::max_element(layers.begin(), layers.end(),
+                                              [](const LayerSummary &a, const LayerSummary &b) { return a.timeNs < b.timeNs; });
+        const QString largestName = QString::fromStdString(view->document()->network().layers[std::size_t(largest->layer)].name);
+        QStringList names = plot->markerNames();
+        QVERIFY2(names.contains(largestName), qPrintable(names.join(QLatin1Char(','))));
+        QVERIFY(names.size() <= 6);
+        // A small layer named once selected.
+        const auto smallest = std::min_element(layers.begin(), layers.end(), [](const LayerSummary &a, const LayerSummary &b) {
+            return (a.onHost || a.pipelined ? 1e300 : a.timeNs) < (b.onHost || b.pipelined ? 1e300 : b.timeNs);
+        });
+        const QString smallName = QString::fromStdString(view->document()->network().layers[std::size_t(smallest->layer)].name);
+        QVERIFY(!plot->markerNames().contains(smallName));
+        view->selectLayer(smallest->layer);
+        plot->replot();
+        QVERIFY2(plot->markerNames().contains(smallName), qPrintable(plot->markerNames().join(QLatin1Char(','))));
+
+        // Units in the cells, no e-notation anywhere.
+        const QRegularExpression bytes(QStringLiteral("^[0-9.]+ [kMGT]?B$"));
+        const QRegularExpression time(QStringLiteral("^([0-9.]+ (ns|µs|ms|s)|0)$"));
+        for (int row = 0; row < view->proxyModel()->rowCount(); ++row) {
+            for (int column = 0; column < view->proxyModel()->columnCount(); ++column) {
+                const QString text = view->proxyModel()->index(row, column).data().toString();
+                QVERIFY2(!text.contains(QStringLiteral("e+")) && !text.contains(QStringLiteral("e-")), qPrintable(text));
+            }
+            const QString weights = view->proxyModel()->index(row, AmaixTableModel::DWeight).data().toString();
+            QVERIFY2(bytes.match(weights).hasMatch(), qPrintable(weights));
+            const QString t = view->proxyModel()->index(row, AmaixTableModel::Time).data().toString();
+            QVERIFY2(time.match(t).hasMatch() || t == QStringLiteral("–"), qPrintable(t));
+        }
+        QVERIFY(!view->totalsLabel()->wordWrap());
+        QVERIFY(!view->totalsLabel()->text().contains(QStringLiteral("<br")));
+        {
+            // ...and fits the window at 1280×800: nothing cut at the right.
+            QTextDocument doc;
+            doc.setDefaultFont(view->totalsLabel()->font());
+            doc.setDocumentMargin(0);
+            doc.setHtml(view->totalsLabel()->text());
+            QVERIFY2(doc.idealWidth() <= view->totalsLabel()->width(),
+                     qPrintable(QStringLiteral("%1 > %2").arg(doc.idealWidth()).arg(view->totalsLabel()->width())));
+        }
+        QVERIFY(view->totalsLabel()->toolTip().contains(QStringLiteral("Performance sheet")));
+
+        QComboBox *x = view->sweep()->parameterBox(0);
+        const int clock = x->findData(QStringLiteral("/clock_ghz"));
+        QVERIFY(clock >= 0);
+        QCOMPARE(x->itemText(clock), QStringLiteral("Clock (GHz)"));
+        QVERIFY(x->itemData(clock, Qt::ToolTipRole).toString().contains(QStringLiteral("/clock_ghz")));
+        for (int i = 0; i < x->count(); ++i)
+            QVERIFY2(!x->itemText(i).startsWith(QLatin1Char('/')) && !x->itemText(i).contains(QStringLiteral("_gbps")),
+                     qPrintable(x->itemText(i))); // a name, never a JSON pointer
+    }
+
     void sweepRunsAppliesAndCancels()
     {
         MainWindow window;
@@ -454,11 +524,7 @@ private slots:
         const int compare = int(viewOrder.indexOf(view->snapshotBar()->comboBox()));
         const int table = int(viewOrder.indexOf(view->table()));
         QVERIFY(pin > 0 && compare > pin && table > compare);
-        QPushButton *csv = nullptr;
-        for (QPushButton *b : view->findChildren<QPushButton *>()) {
-            if (b->text().startsWith(QStringLiteral("Export table as CSV")))
-                csv = b;
-        }
+        auto *csv = view->findChild<QPushButton *>(QStringLiteral("exportTableCsv"));
         QVERIFY(csv);
         QCOMPARE(viewOrder.back(), static_cast<QWidget *>(csv));
         // The snapshot bar's pin has its shortcut.

@@ -245,12 +245,83 @@ private slots:
         const Point &a = plot->geometry().attainable;
         const QPointF pixel(plot->xAxis->coordToPixel(a.x), plot->yAxis->coordToPixel(a.y));
         const QString text = plot->tooltipAt(pixel);
-        QVERIFY2(text.contains(QStringLiteral("P_att = 1.3278 Gops/s")), qPrintable(text));
+        QVERIFY2(text.contains(QStringLiteral("Pₐₜₜ = 1.328 Gops/s")), qPrintable(text));
         QVERIFY(text.contains(QStringLiteral("memory")));
         // On the GPU's roof, away from any point.
         const double x = 1.0;
         const QPointF onRoof(plot->xAxis->coordToPixel(x), plot->yAxis->coordToPixel(15 * x / 0.75));
         QVERIFY2(plot->tooltipAt(onRoof).contains(QStringLiteral("GPU scaled roof")), qPrintable(plot->tooltipAt(onRoof)));
+    }
+
+    // Issue 13: each roof's value where its I line meets it, the Pₐₜₜ label
+    // on a leader line clear of the roofs, the axis in the readout's unit.
+    void roofValuesLeaderAndAxisUnit()
+    {
+        MainWindow window;
+        window.resize(1280, 800);
+        window.show();
+        QVERIFY(window.openFile(example("gables-fig6b.json"), nullptr));
+        GablesView *view = window.gablesView();
+        view->flushPendingUpdate();
+        GablesPlot *plot = view->plot();
+        plot->replot();
+        const Result &result = view->result();
+        QStringList values;
+        for (QCPItemText *label : plot->roofValueLabels()) {
+            if (label->visible())
+                values << label->text();
+        }
+        for (std::size_t ip = 0; ip < result.ips.size(); ++ip)
+            QVERIFY2(values.contains(formatQuantity(result.ips[ip].scaledRoofGops, QStringLiteral("Gops/s"))),
+                     qPrintable(values.join(QLatin1Char(','))));
+
+        // The leader runs from the star to the label; the label's box covers no roof.
+        QCPItemLine *leader = plot->attainableLeader();
+        QVERIFY(leader->visible());
+        const Point &a = plot->geometry().attainable;
+        QCOMPARE(leader->start->coords(), QPointF(a.x, a.y));
+        QCPItemText *label = plot->attainableLabel();
+        QCOMPARE(leader->end->coords(), label->position->coords());
+        const QRectF box = QRectF(label->topLeft->pixelPosition(), label->bottomRight->pixelPosition()).normalized();
+        QVERIFY(box.width() > 20 && box.height() > 10);
+        QVERIFY(QRectF(plot->axisRect()->rect()).contains(box));
+        std::vector<Roof> roofs = plot->geometry().ipRoofs;
+        roofs.push_back(plot->geometry().memoryRoof);
+        for (const Roof &roof : roofs) {
+            for (std::size_t i = 1; i < roof.points.size(); ++i) {
+                const QPointF p0(plot->xAxis->coordToPixel(roof.points[i - 1].x), plot->yAxis->coordToPixel(roof.points[i - 1].y));
+                const QPointF p1(plot->xAxis->coordToPixel(roof.points[i].x), plot->yAxis->coordToPixel(roof.points[i].y));
+                for (int k = 0; k <= 50; ++k)
+                    QVERIFY2(!box.contains(p0 + (p1 - p0) * (k / 50.0)), "the label covers a roof");
+            }
+        }
+        QVERIFY(plot->yAxis->label().contains(QStringLiteral("(Gops/s)")));
+
+        // Pₐₜₜ in Tops/s: the axis says Tops/s and its ticks read in it.
+        GablesDocument *doc = window.gablesDocument();
+        doc->setPpeak(5000);
+        doc->setBpeak(1e5);
+        for (int ip = 0; ip < int(doc->soc().ips.size()); ++ip) {
+            doc->setBandwidth(ip, 1e5);
+            doc->setIntensity(ip, 1000);
+        }
+        view->flushPendingUpdate();
+        plot->replot();
+        QVERIFY(view->result().attainableGops >= 1000);
+        QVERIFY2(view->readout()->text().contains(QStringLiteral("Tops/s")), qPrintable(view->readout()->text()));
+        QVERIFY2(plot->yAxis->label().contains(QStringLiteral("(Tops/s)")), qPrintable(plot->yAxis->label()));
+        const QVector<QString> ticks = plot->yAxis->tickVectorLabels();
+        const QVector<double> at = plot->yAxis->tickVector();
+        QVERIFY(!at.isEmpty());
+        const bool plain = plot->yAxis->numberFormat().startsWith(QLatin1Char('g'));
+        for (int i = 0; i < at.size(); ++i) {
+            bool ok = false;
+            const double shown = ticks[i].toDouble(&ok);
+            if (plain) // each label is the tick's coordinate (Gops/s) in Tops/s
+                QVERIFY2(ok && std::abs(shown - at[i] / 1000) <= 1e-9 * std::max(1.0, shown), qPrintable(ticks[i]));
+            else // powers of ten: never the Gops/s value
+                QVERIFY2(!ok || std::abs(shown - at[i]) > 1e-9 * at[i], qPrintable(ticks[i]));
+        }
     }
 
     void zoomAndReset()
@@ -322,16 +393,16 @@ private slots:
         QVERIFY2(!xml.hasError(), qPrintable(xml.errorString()));
         QVERIFY(width > 0 && height > 0);
         QVERIFY(title.contains(QStringLiteral("Gables Fig. 6b")));
-        QVERIFY(desc.contains(QStringLiteral("P_att = 1.3278 Gops/s")));
+        QVERIFY(desc.contains(QStringLiteral("Pₐₜₜ = 1.328 Gops/s")));
         const QString all = texts.join(QLatin1Char('|'));
         for (const char *expected : {"Operational intensity I (ops/byte)", "Attainable performance P (Gops/s)",
                                      "CPU roof / f (f = 0.25)", "GPU roof / f (f = 0.75)", "bound: memory",
-                                     "I_avg"})
+                                     "I avg"})
             QVERIFY2(all.contains(QLatin1String(expected)), qPrintable(QStringLiteral("missing %1 in %2").arg(QLatin1String(expected), all)));
         // The label's number, read back, is P_att within the shown precision.
         bool found = false;
         for (const QString &t : texts) {
-            if (t.startsWith(QStringLiteral("P_att = "))) {
+            if (t.startsWith(QStringLiteral("Pₐₜₜ = "))) {
                 const double shown = t.section(QLatin1Char(' '), 2, 2).toDouble();
                 QVERIFY(testutils::relativelyEqual(shown, 1 / 0.753125, 1e-3));
                 found = true;

@@ -57,7 +57,7 @@ private slots:
         QVERIFY(file.open(QIODevice::ReadOnly));
         const QByteArray content = file.readAll();
         QVERIFY(content.contains("<svg"));
-        QVERIFY(content.contains("P_att = 160 Gops/s"));
+        QVERIFY(content.contains("Pₐₜₜ = 160 Gops/s"));
         QVERIFY(content.contains("balanced"));
         QVERIFY(QFileInfo(png).size() > 10000);
         QVERIFY(QFileInfo(pdf).size() > 1000);
@@ -84,7 +84,7 @@ private slots:
         QFile file(svg);
         QVERIFY(file.open(QIODevice::ReadOnly));
         const QByteArray content = file.readAll();
-        QVERIFY(content.contains("P_att = 2 Gops/s"));
+        QVERIFY(content.contains("Pₐₜₜ = 2 Gops/s"));
         QVERIFY(content.contains("viewBox=\"0 0 800 600\""));
     }
 
@@ -156,7 +156,7 @@ private slots:
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
         QFile file(svg);
         QVERIFY(file.open(QIODevice::ReadOnly));
-        QVERIFY(file.readAll().contains("P_att = 2 Gops/s"));
+        QVERIFY(file.readAll().contains("Pₐₜₜ = 2 Gops/s"));
         // No half-written temporaries are left beside it.
         const QStringList left = QDir(QFileInfo(autosave).absolutePath()).entryList(QDir::Files);
         QCOMPARE(left, QStringList{QStringLiteral("autosave.session.json")});

@@ -28,6 +28,57 @@ private slots:
         QVERIFY(view->exampleFiles().contains(QStringLiteral(":/examples/verrocchio/vector-add-1core.txt")));
     }
 
+    // At 1280×800: "Hide empty lanes" leaves out the pipes no instruction ran
+    // on (the ticks name the lanes left, a bar still hit-tests to its
+    // instruction), and the machine panel folds away so the chart takes the width.
+    void emptyLanesHideAndPanelFolds()
+    {
+        MainWindow window;
+        window.resize(1280, 800);
+        window.show();
+        TimelineView *view = timelineOf(window);
+        window.setCurrentView(view);
+        view->flushPendingUpdate();
+        TimelinePlot *plot = view->plot();
+        const std::size_t lanes = plot->laneCount();
+        QCOMPARE(plot->shownLanes().size(), lanes);
+        const TimelineBars &bars = *plot->data().bars;
+        std::vector<std::size_t> used;
+        for (std::size_t lane = 0; lane < lanes; ++lane) {
+            if (bars.laneBegin[lane + 1] > bars.laneBegin[lane])
+                used.push_back(lane);
+        }
+        QVERIFY(!used.empty() && used.size() < lanes); // a vector add leaves the cube unit idle
+        const std::size_t groupsBefore = plot->visibleGroups().size();
+        QTest::mouseClick(view->hideEmptyLanesBox(), Qt::LeftButton);
+        QVERIFY(plot->hideEmptyLanes());
+        QCOMPARE(plot->shownLanes(), used);
+        auto ticker = plot->yAxis->ticker().dynamicCast<QCPAxisTickerText>();
+        QVERIFY(ticker);
+        QCOMPARE(std::size_t(ticker->ticks().size()), used.size());
+        QCOMPARE(ticker->ticks().last(), timelinepaint::laneLabel(used.back(), lanes / kPipeCount));
+        QCOMPARE(plot->visibleGroups().size(), groupsBefore); // nothing that ran is hidden
+        plot->replot();
+        const Bar &bar = bars.bars[bars.laneBegin[used.back()]];
+        const QPointF pixel(plot->xAxis->coordToPixel((bar.start + bar.end) / 2),
+                            plot->yAxis->coordToPixel(double(used.size() - 1) + 0.5));
+        const std::optional<InstructionRef> hit = plot->instructionAt(pixel);
+        QVERIFY(hit);
+        QCOMPARE(hit->core, bar.core);
+        QCOMPARE(hit->instruction, bar.instruction);
+        QVERIFY(view->sessionState().value(QStringLiteral("view")).toObject().value(QStringLiteral("hide_empty_lanes")).toBool());
+
+        const int before = plot->width();
+        QTest::mouseClick(view->panelToggle(), Qt::LeftButton);
+        QVERIFY(!view->panelArea()->isVisible());
+        QTRY_VERIFY(plot->width() > before + 150);
+        QVERIFY(view->sessionState().value(QStringLiteral("view")).toObject().value(QStringLiteral("panel_hidden")).toBool());
+        QTest::mouseClick(view->panelToggle(), Qt::LeftButton);
+        QVERIFY(view->panelArea()->isVisible());
+        QTest::mouseClick(view->hideEmptyLanesBox(), Qt::LeftButton);
+        QCOMPARE(plot->shownLanes().size(), lanes);
+    }
+
     // Halving B_bus through the slider lengthens the run and moves the MTE2 bars.
     void busSliderChangesTotalAndBars()
     {
@@ -424,6 +475,7 @@ private slots:
         }
         auto at = [&](QWidget *x) { return order.indexOf(x); };
         const QList<QWidget *> expected { view->resetButton(), view->criticalPathBox(), view->arrowsBox(),
+            view->hideEmptyLanesBox(), view->panelToggle(),
             view->snapshotBar()->pinButton(), view->snapshotBar()->comboBox(), view->bottomTabs()->tabBar(), view->table(),
             panel->throughputSlider(Pipe::S)->slider(), panel->throughputSlider(Pipe::S)->spinBox(),
             panel->initSlider(Pipe::S)->slider(), panel->throughputSlider(Pipe::MTE2)->slider(),
