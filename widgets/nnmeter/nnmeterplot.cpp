@@ -61,7 +61,7 @@ NnmeterPlot::NnmeterPlot(QWidget *parent)
     addLayer(QStringLiteral("highlight"), layer(QStringLiteral("main")), QCustomPlot::limAbove);
     m_ghost = addGraph();
     m_ghost->setLineStyle(QCPGraph::lsStepCenter);
-    m_ghost->setPen(QPen(QColor(120, 120, 120, 170), 1.5, Qt::DashLine));
+    m_ghost->setPen(QPen(QColor(150, 150, 150), 1.5));
     m_ghost->removeFromLegend();
     m_highlight = new QCPBars(xAxis, yAxis);
     m_highlight->setPen(QPen(QColor(20, 20, 20), 2.5));
