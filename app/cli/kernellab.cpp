@@ -33,7 +33,9 @@ const char *kUsage = R"(Usage: roofline-cli kernel-lab --out DIR [OPTIONS]
   sample kernel configurations adaptively and train one XGBoost random forest
   per kernel kind, and run whole networks to compare prediction and measurement.
   Writes into DIR: onednn_cpu.rules.json, onednn_cpu.device.json and, in
-  DIR/onednn_cpu/, <kind>.forest.json and measurements.csv (each atomically).
+  DIR/onednn_cpu/, <kind>.forest.json, measurements.csv (every timing) and
+  measured.csv (the networks run end to end, in the format the studio's
+  nn-Meter view compares with) (each atomically).
   --out DIR                folder for the files (created if missing)
   --budget DURATION        time for the whole run: 90s, 10m, 1h (default 10m)
   --kernels LIST           kernel kinds to train, comma-separated (default all:
@@ -62,22 +64,6 @@ std::vector<std::string> splitList(const std::string &s)
         if (!item.empty())
             out.push_back(item);
     return out;
-}
-
-std::string machineName()
-{
-    std::ifstream in("/proc/cpuinfo");
-    std::string line;
-    while (std::getline(in, line))
-        if (line.rfind("model name", 0) == 0) {
-            const auto colon = line.find(':');
-            if (colon != std::string::npos) {
-                std::string m = line.substr(colon + 1);
-                m.erase(0, m.find_first_not_of(' '));
-                return m;
-            }
-        }
-    return "CPU";
 }
 
 std::string today()
@@ -176,7 +162,7 @@ int runKernelLab(const std::vector<std::string> &args)
         }
         opt.networks.push_back({fileName(f), std::move(*load.network)});
     }
-    opt.machine = machineName();
+    opt.machine = lab::cpuModelName();
     opt.date = today();
 
     g_interrupted.store(false);

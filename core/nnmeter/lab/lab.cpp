@@ -9,6 +9,7 @@
 #include <chrono>
 #include <cmath>
 #include <filesystem>
+#include <fstream>
 #include <functional>
 #include <sstream>
 
@@ -89,7 +90,7 @@ Timed timeNetwork(const Network &net, const FusionRules &rules, const std::strin
         t.error = "no \"" + kind + "\" kernel";
         return t;
     }
-    auto runner = NetworkRunner::create(net, t.detection, t.error);
+    auto runner = NetworkRunner::create(net, t.detection, t.error, cancel);
     if (!runner)
         return t;
     std::function<void()> run;
@@ -148,6 +149,23 @@ std::string csvField(const std::string &s)
 }
 
 } // namespace
+
+std::string cpuModelName()
+{
+    std::ifstream in("/proc/cpuinfo");
+    std::string line;
+    while (std::getline(in, line))
+        if (line.rfind("model name", 0) == 0) {
+            const auto colon = line.find(':');
+            if (colon != std::string::npos) {
+                std::string m = line.substr(colon + 1);
+                m.erase(0, m.find_first_not_of(' '));
+                if (!m.empty())
+                    return m;
+            }
+        }
+    return "CPU";
+}
 
 std::optional<double> parseDuration(const std::string &text)
 {
@@ -479,7 +497,9 @@ LabResult runKernelLab(const LabOptions &opt, const LabControl &control)
         r.name = n.name;
         const Detection detection = detectKernels(n.network, out.rules);
         std::string error;
-        auto runner = NetworkRunner::create(n.network, detection, error);
+        auto runner = NetworkRunner::create(n.network, detection, error, cancel);
+        if (control.cancelled())
+            break;
         if (!runner) {
             out.warnings.push_back(n.name + ": not measured: " + error);
             continue;
@@ -555,6 +575,34 @@ std::string measurementsCsv(const LabResult &r)
     return s.str();
 }
 
+std::vector<MeasuredLatency> measuredLatencies(const LabResult &r)
+{
+    std::vector<MeasuredLatency> rows;
+    for (const NetworkResult &n : r.networks) {
+        if (!(n.measuredMs > 0))
+            continue;
+        MeasuredLatency m;
+        m.network = n.name;
+        // A name once per device (the format's rule): a second network of the same file name is numbered.
+        for (int i = 2; std::any_of(rows.begin(), rows.end(), [&](const MeasuredLatency &x) { return x.network == m.network; }); ++i)
+            m.network = n.name + " (" + std::to_string(i) + ")";
+        m.measuredMs = n.measuredMs;
+        m.device = r.device.name;
+        m.repetitions = n.whole.repetitions;
+        m.noisePercent = n.whole.medianMs > 0 ? 100 * n.whole.relativeIqr() : -1;
+        m.source = r.device.source + "; sum of per-kernel medians in the sequence, whole runs median "
+            + formatNumber(n.whole.medianMs, 5) + " ms" + (n.skipped.empty() ? "" : "; " + std::to_string(n.skipped.size()) + " operator(s) not run");
+        rows.push_back(std::move(m));
+    }
+    return rows;
+}
+
+std::string measuredCsv(const LabResult &r)
+{
+    return "# Measured by the kernel lab: each network's kernels run in sequence with oneDNN (docs/file-formats-nnmeter.md)\n"
+        + serializeMeasuredLatencies(measuredLatencies(r));
+}
+
 std::map<std::string, std::string> labFiles(const LabResult &r, const std::string &prefix)
 {
     std::map<std::string, std::string> files;
@@ -567,6 +615,8 @@ std::map<std::string, std::string> labFiles(const LabResult &r, const std::strin
         files[dev.predictorFiles[kind]] = serializeForest(*f);
     files[prefix + ".device.json"] = serializeDevice(dev);
     files[prefix + "/measurements.csv"] = measurementsCsv(r);
+    if (!measuredLatencies(r).empty())
+        files[prefix + "/measured.csv"] = measuredCsv(r);
     return files;
 }
 

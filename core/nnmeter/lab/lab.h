@@ -19,6 +19,7 @@
 #include "runner.h"
 #include "train.h"
 
+#include "../measured.h"
 #include "../predict.h"
 
 #include <atomic>
@@ -117,12 +118,23 @@ LabResult runKernelLab(const LabOptions &options, const LabControl &control = {}
 
 // The files of a lab run, by path relative to the output folder:
 // "<prefix>.rules.json", "<prefix>.device.json" and, in a folder of their own,
-// "<prefix>/<kind>.forest.json" and "<prefix>/measurements.csv" (contents, not written).
+// "<prefix>/<kind>.forest.json", "<prefix>/measurements.csv" (everything the lab
+// timed) and, when networks were run end to end, "<prefix>/measured.csv" (the
+// view's measured-latency format, measuredCsv()) (contents, not written).
 std::map<std::string, std::string> labFiles(const LabResult &result, const std::string &prefix = "onednn_cpu");
 std::string measurementsCsv(const LabResult &result);
+// The networks the lab ran end to end as measured latencies (core/nnmeter/measured.h):
+// measured_ms is the sum of the per-kernel medians (NetworkResult::measuredMs),
+// repetitions the whole runs, noise_percent their IQR as a share of their median,
+// device the lab device's name. Empty rows when no network was run.
+std::vector<MeasuredLatency> measuredLatencies(const LabResult &result);
+std::string measuredCsv(const LabResult &result);
 // Writes labFiles() into `directory` (created if missing), each through
 // AtomicFile; "" or the first error ("PATH: why").
 std::string writeLabFiles(const LabResult &result, const std::string &directory, const std::string &prefix = "onednn_cpu");
+
+// The CPU's model name from /proc/cpuinfo ("AMD EPYC 7B13"), or "CPU".
+std::string cpuModelName();
 
 // Seconds from "90", "90s", "10m", "1h", "1.5m"; nullopt when not a positive duration.
 std::optional<double> parseDuration(const std::string &text);

@@ -542,7 +542,8 @@ struct NetworkRunner::Impl
 NetworkRunner::NetworkRunner(std::unique_ptr<Impl> impl) : m_impl(std::move(impl)) {}
 NetworkRunner::~NetworkRunner() = default;
 
-std::unique_ptr<NetworkRunner> NetworkRunner::create(const Network &net, const Detection &detection, std::string &error)
+std::unique_ptr<NetworkRunner> NetworkRunner::create(const Network &net, const Detection &detection, std::string &error,
+                                                     const std::atomic<bool> *cancel)
 {
     std::unique_ptr<Impl> impl;
     try {
@@ -554,6 +555,10 @@ std::unique_ptr<NetworkRunner> NetworkRunner::create(const Network &net, const D
             impl->inputMem.push_back(impl->alloc(desc4(in.shape)));
         impl->layerMem.reserve(net.layers.size());
         for (const Layer &l : net.layers) {
+            if (cancel && cancel->load(std::memory_order_relaxed)) {
+                error = "cancelled";
+                return nullptr;
+            }
             const bool view = (l.type == LayerType::Flatten || l.type == LayerType::Reshape) && !l.inputs.empty();
             if (view && net.inputShape(l.inputs[0]).elements() == l.output.elements())
                 impl->layerMem.push_back(impl->reinterpret(impl->tensor(l.inputs[0]), desc4(l.output)));
@@ -562,8 +567,13 @@ std::unique_ptr<NetworkRunner> NetworkRunner::create(const Network &net, const D
         }
         impl->kernels.resize(detection.kernels.size());
         impl->plans.resize(detection.kernels.size());
-        for (std::size_t k = 0; k < detection.kernels.size(); ++k)
+        for (std::size_t k = 0; k < detection.kernels.size(); ++k) {
+            if (cancel && cancel->load(std::memory_order_relaxed)) {
+                error = "cancelled";
+                return nullptr;
+            }
             impl->buildKernel(detection.kernels[k], impl->kernels[k], impl->plans[k]);
+        }
     } catch (const dn::error &e) {
         error = std::string("oneDNN: ") + e.what();
         return nullptr;
@@ -623,17 +633,24 @@ NetworkRunner::SequenceTiming NetworkRunner::timeSequence(const RunOptions &opti
     auto cancelled = [&] { return cancel && cancel->load(std::memory_order_relaxed); };
     const std::size_t n = m_impl->kernels.size();
     for (int i = 0; i < options.warmup && !cancelled(); ++i)
-        runAll();
+        for (std::size_t k = 0; k < n && !cancelled(); ++k)
+            runKernel(k);
     std::vector<std::vector<double>> perKernel(n);
     std::vector<double> whole;
+    std::vector<double> run(n);
     for (int r = 0; r < std::max(options.repetitions, 1) && !cancelled(); ++r) {
         const auto start = Clock::now();
-        for (std::size_t k = 0; k < n; ++k) {
+        std::size_t k = 0;
+        for (; k < n && !cancelled(); ++k) {
             const auto t0 = Clock::now();
             runKernel(k);
-            perKernel[k].push_back(ms(Clock::now() - t0));
+            run[k] = ms(Clock::now() - t0);
         }
+        if (k < n)
+            break; // cut short by cancel: not a whole run
         whole.push_back(ms(Clock::now() - start));
+        for (k = 0; k < n; ++k)
+            perKernel[k].push_back(run[k]);
     }
     SequenceTiming out;
     for (const auto &samples : perKernel) {

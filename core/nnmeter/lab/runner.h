@@ -60,9 +60,11 @@ class NetworkRunner
 {
 public:
     // Builds the primitives of every kernel of `detection`; nullptr and
-    // `error` when oneDNN refuses the network as a whole (no CPU engine).
+    // `error` when oneDNN refuses the network as a whole (no CPU engine), or
+    // when `cancel` becomes true (polled between kernels: building a large
+    // network's primitives and laying out its weights takes most of a second).
     static std::unique_ptr<NetworkRunner> create(const network::Network &net, const Detection &detection,
-                                                 std::string &error);
+                                                 std::string &error, const std::atomic<bool> *cancel = nullptr);
     ~NetworkRunner();
     NetworkRunner(const NetworkRunner &) = delete;
     NetworkRunner &operator=(const NetworkRunner &) = delete;
@@ -84,6 +86,7 @@ public:
     // of tens of ms is preempted by other processes, a kernel of a fraction
     // of a ms rarely: the sum of the per-kernel medians is the network's own
     // latency, the whole runs' median includes the waits for the CPU.
+    // `cancel` is polled between kernels; a run it cuts short is not counted.
     struct SequenceTiming
     {
         std::vector<TimingStats> kernels;

@@ -456,9 +456,19 @@ private slots:
         QVERIFY(r.networks[0].whole.medianMs > 0);
         QVERIFY(r.networks[0].predictedMs > 0);
         const auto files = labFiles(r);
-        QCOMPARE(files.size(), std::size_t(5)); // rules, device, two forests, measurements
+        QCOMPARE(files.size(), std::size_t(6)); // rules, device, two forests, measurements, measured
         QVERIFY(files.count("onednn_cpu/conv.forest.json"));
         QVERIFY(files.at("onednn_cpu/measurements.csv").rfind("stage,name,kind,type,set,", 0) == 0);
+        // measured.csv is the view's measured-latency format: the network's row as the lab measured it.
+        const MeasuredLoad measured = parseMeasuredLatencies(files.at("onednn_cpu/measured.csv"), "measured.csv");
+        QVERIFY2(measured.rows, measured.diagnostics.toString().c_str());
+        QCOMPARE(measured.rows->size(), std::size_t(1));
+        const MeasuredLatency &row = measured.rows->front();
+        QCOMPARE(row.network, std::string("tiny"));
+        QCOMPARE(row.measuredMs, r.networks[0].measuredMs);
+        QCOMPARE(row.device, r.device.name);
+        QCOMPARE(row.repetitions, r.networks[0].whole.repetitions);
+        QCOMPARE(row.noisePercent, 100 * r.networks[0].whole.iqrMs / r.networks[0].whole.medianMs);
 
         QTemporaryDir dir;
         const std::string out = dir.path().toStdString() + "/lab";
@@ -513,6 +523,34 @@ private slots:
             ++networks;
         }
         QVERIFY(networks >= 6);
+    }
+
+    // Two networks of the same file name stay two rows the measured-CSV reader accepts.
+    void measuredCsvNamesEachNetworkOnce()
+    {
+        LabResult r;
+        r.device.name = "This machine: test, 1 thread";
+        for (double ms : {2.0, 3.0}) {
+            NetworkResult n;
+            n.name = "resnet50.json";
+            n.measuredMs = ms;
+            n.whole.medianMs = ms * 1.1;
+            n.whole.iqrMs = 0.1;
+            n.whole.repetitions = 15;
+            r.networks.push_back(n);
+        }
+        NetworkResult none; // not measured (cancelled inside it): no row
+        none.name = "lenet.json";
+        r.networks.push_back(none);
+        const MeasuredLoad m = parseMeasuredLatencies(measuredCsv(r), "measured.csv");
+        QVERIFY2(m.rows, m.diagnostics.toString().c_str());
+        QCOMPARE(m.rows->size(), std::size_t(2));
+        QCOMPARE((*m.rows)[0].network, std::string("resnet50.json"));
+        QCOMPARE((*m.rows)[1].network, std::string("resnet50.json (2)"));
+        QCOMPARE((*m.rows)[1].measuredMs, 3.0);
+        QCOMPARE((*m.rows)[1].device, r.device.name);
+        QVERIFY(labFiles(r).count("onednn_cpu/measured.csv"));
+        QVERIFY(!labFiles(LabResult{}).count("onednn_cpu/measured.csv"));
     }
 
     void cancelledBeforeItStarts()
