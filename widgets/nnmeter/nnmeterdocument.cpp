@@ -241,6 +241,43 @@ bool NnmeterDocument::loadMeasured(const QString &path, QString *error)
     return true;
 }
 
+bool NnmeterDocument::loadLabRun(const QString &devicePath, const QString &measuredPath, const QString &label,
+                                 QString *error, QStringList *warnings)
+{
+    DeviceLoad loaded = loadDeviceThroughQt(devicePath);
+    if (!loaded.device) {
+        if (error)
+            *error = errorsOf(loaded.diagnostics);
+        return false;
+    }
+    NnmeterState next = m_state;
+    if (!measuredPath.isEmpty()) {
+        std::string text;
+        Diagnostics d;
+        if (!readThroughQt(measuredPath.toStdString(), text, d)) {
+            if (error)
+                *error = errorsOf(d);
+            return false;
+        }
+        MeasuredLoad measured = parseMeasuredLatencies(text, measuredPath.toStdString());
+        if (!measured.rows) {
+            if (error)
+                *error = errorsOf(measured.diagnostics);
+            return false;
+        }
+        next.measured = std::make_shared<const std::vector<MeasuredLatency>>(std::move(*measured.rows));
+        next.measuredPath = measuredPath;
+    }
+    addWarnings(loaded.diagnostics, warnings);
+    next.device = *loaded.device;
+    next.loadedDevice = *loaded.device;
+    next.devicePath = devicePath;
+    next.rulesPath.clear();
+    commit(next, QString(), true, tr("Use the kernel lab's predictors (%1)").arg(label));
+    remember(devicePath);
+    return true;
+}
+
 void NnmeterDocument::clearMeasured()
 {
     if (!m_state.measured)

@@ -63,6 +63,11 @@ public:
     bool loadNetwork(const QString &path, QString *error, QStringList *warnings = nullptr);
     void setImportedNetwork(const roofline::network::Network &network, const QString &path, const InputShapes &shapes);
     InputShapes inputShapesFor(const QString &path) const;
+    // A kernel lab run the view started (nnmeterlab.h): its device and, when it ran
+    // networks end to end, its measured latencies, opened as one undoable step named
+    // after `label`. On failure nothing changes.
+    bool loadLabRun(const QString &devicePath, const QString &measuredPath, const QString &label, QString *error,
+                    QStringList *warnings = nullptr);
     // Measured end-to-end latencies (our CSV or the kernel lab's measurements.csv), one step.
     bool loadMeasured(const QString &path, QString *error);
     void clearMeasured();

@@ -107,7 +107,7 @@ NnmeterPanel::NnmeterPanel(NnmeterDocument *document, QWidget *parent)
     form->addRow(tr("Fusion rules"), m_rules);
     m_deviceNote = new QLabel(files);
     m_deviceNote->setWordWrap(true);
-    m_deviceNote->setStyleSheet(QStringLiteral("color: palette(mid)"));
+    m_deviceNote->setForegroundRole(QPalette::PlaceholderText); // grey, readable in light and dark themes
     form->addRow(m_deviceNote);
     layout->addWidget(files);
 
@@ -282,6 +282,15 @@ void NnmeterPanel::syncBox(QComboBox *box, const QString &path)
         box->setItemData(index, path, Qt::ToolTipRole);
     }
     box->setCurrentIndex(index);
+}
+
+void NnmeterPanel::addDeviceChoice(const QString &path, const QString &label)
+{
+    if (m_device->findData(path) >= 0)
+        return;
+    const QSignalBlocker block(m_device);
+    m_device->addItem(label, path);
+    m_device->setItemData(m_device->count() - 1, path, Qt::ToolTipRole);
 }
 
 QCheckBox *NnmeterPanel::ruleBox(const std::string &pair) const

@@ -54,6 +54,9 @@ public:
     // false with `error` naming the file, the field and the reason.
     bool openPath(const QString &path, QString *error, QStringList *warnings);
 
+    // A device the selector lists under `label` (a kernel lab run's), before it is opened.
+    void addDeviceChoice(const QString &path, const QString &label);
+
 signals:
     void message(const QString &text); // a refused file, or an import's warnings
 

@@ -22,6 +22,35 @@ QString otherTypes()
     return QObject::tr("other types");
 }
 
+// The title, each line elided to the width it is drawn at (the widget's, or an
+// export's): a long device or network name ends in "…" instead of being cut
+// at both edges of a narrow window, and never widens the plot's layout.
+class ElidedTitle : public QCPTextElement
+{
+public:
+    using QCPTextElement::QCPTextElement;
+
+protected:
+    void draw(QCPPainter *painter) override
+    {
+        const QString full = mText;
+        const QFontMetrics metrics(mainFont());
+        const int width = std::max(40, mRect.width() - 8);
+        QStringList lines = full.split(QLatin1Char('\n'));
+        for (QString &line : lines)
+            line = metrics.elidedText(line, Qt::ElideRight, width);
+        mText = lines.join(QLatin1Char('\n'));
+        QCPTextElement::draw(painter);
+        mText = full;
+    }
+    QSize minimumOuterSizeHint() const override
+    {
+        QSize size = QCPTextElement::minimumOuterSizeHint();
+        size.setWidth(std::min(size.width(), 80));
+        return size;
+    }
+};
+
 } // namespace
 
 NnmeterPlot::NnmeterPlot(QWidget *parent)
@@ -31,7 +60,7 @@ NnmeterPlot::NnmeterPlot(QWidget *parent)
     setPlottingHint(QCP::phImmediateRefresh, false);
     setAntialiasedElements(QCP::aeNone);
     plotLayout()->insertRow(0);
-    m_title = new QCPTextElement(this, QString(), QFont(font().family(), 11, QFont::Bold));
+    m_title = new ElidedTitle(this, QString(), QFont(font().family(), 11, QFont::Bold));
     plotLayout()->addElement(0, 0, m_title);
     xAxis->setLabel(tr("kernel, in execution order (#)"));
     for (QCPAxis *axis : {xAxis, yAxis}) {

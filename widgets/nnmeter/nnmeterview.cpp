@@ -2,6 +2,7 @@
 
 #include "goalseekpanel.h"
 #include "nnmeterdocument.h"
+#include "nnmeterlab.h"
 #include "nnmeterpanel.h"
 #include "nnmeterplot.h"
 #include "plotstyle.h"
@@ -146,6 +147,8 @@ NnmeterView::NnmeterView(NnmeterDocument *document, QWidget *parent)
     m_measuredTable = new QTableWidget(0, 5, m_measuredTab);
     m_measuredTable->setHorizontalHeaderLabels({tr("Network"), tr("Measured (ms)"), tr("Predicted (ms)"), tr("Error"), tr("Within ±10 %")});
     m_measuredTable->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
+    for (int c = 1; c < 5; ++c)
+        m_measuredTable->horizontalHeader()->setSectionResizeMode(c, QHeaderView::ResizeToContents);
     m_measuredTable->verticalHeader()->hide();
     m_measuredTable->setEditTriggers(QAbstractItemView::NoEditTriggers);
     measuredLayout->addWidget(m_measuredTable, 1);
@@ -159,6 +162,25 @@ NnmeterView::NnmeterView(NnmeterDocument *document, QWidget *parent)
         if (!path.isEmpty() && !openMeasured(path, &error))
             showMessage(error);
     });
+    m_lab = new NnmeterLabPanel(this);
+    m_bottomTabs->addTab(m_lab, tr("Kernel lab"));
+    m_bottomTabs->setTabToolTip(4, tr("Build predictors for this machine's CPU: time kernels with oneDNN, detect its "
+                                      "fusion rules, train random forests and measure networks end to end"));
+    m_lab->setNetworkSource([this](bool all) {
+        std::vector<lab::LabNetwork> networks;
+        auto add = [&](const QString &path, const network::Network &net) {
+            networks.push_back({path.isEmpty() ? net.name : QFileInfo(path).fileName().toStdString(), net});
+        };
+        const auto &current = m_document->state().network;
+        if (current)
+            add(m_document->networkPath(), *current);
+        if (all)
+            for (const auto &[path, net] : m_document->openedNetworks())
+                if (net != current)
+                    add(path, *net);
+        return networks;
+    });
+    connect(m_lab, &NnmeterLabPanel::resultReady, this, &NnmeterView::useLabRun);
     setSensitivityStep(m_sensitivityStep);
     connect(m_bottomTabs, &QTabWidget::currentChanged, this, [this] {
         updateSensitivity();
@@ -245,6 +267,22 @@ void NnmeterView::showMessage(const QString &text)
 {
     m_message->setText(text);
     m_message->setVisible(!text.isEmpty());
+}
+
+void NnmeterView::useLabRun(const QString &deviceFile, const QString &measuredFile, const QString &label)
+{
+    QString error;
+    QStringList warnings;
+    if (!m_document->loadLabRun(deviceFile, measuredFile, label, &error, &warnings)) {
+        m_lab->showError(tr("The run's device could not be opened, so the predictors in use stay: %1").arg(error));
+        return;
+    }
+    m_panel->addDeviceChoice(deviceFile, label);
+    m_lab->setResultText(tr("The view now uses these predictors (device \"%1\" in the selector); Edit ▸ Undo goes back.")
+                             .arg(label.toHtmlEscaped()));
+    if (!warnings.isEmpty())
+        showMessage(warnings.join(QLatin1Char(' ')));
+    flushPendingUpdate();
 }
 
 void NnmeterView::refresh()

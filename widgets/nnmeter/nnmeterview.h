@@ -27,6 +27,7 @@ namespace studio {
 
 class GoalSeekPanel;
 class NnmeterDocument;
+class NnmeterLabPanel;
 class NnmeterPanel;
 class NnmeterPlot;
 class SensitivityChart;
@@ -86,6 +87,8 @@ public:
     QLabel *measuredSummary() const { return m_measuredSummary; }
     QPushButton *openMeasuredButton() const { return m_openMeasured; }
     bool openMeasured(const QString &path, QString *error); // one undoable step
+    // The "Kernel lab" tab: builds predictors for this machine (nnmeterlab.h).
+    NnmeterLabPanel *labPanel() const { return m_lab; }
     QLabel *readout() const { return m_readout; }
     QLabel *messageLabel() const { return m_message; }
     SnapshotBar *snapshotBar() const { return m_snapshotBar; }
@@ -108,6 +111,7 @@ private:
     void updateMeasured(bool evenIfHidden = false);
     const roofline::network::Network *networkNamed(const QString &name, QString *file);
     void showMessage(const QString &text);
+    void useLabRun(const QString &deviceFile, const QString &measuredFile, const QString &label);
     SnapshotBar *makeSnapshotBar();
     QPixmap swatch(const QColor &color);
 
@@ -123,6 +127,7 @@ private:
     QTableWidget *m_measuredTable = nullptr;
     QLabel *m_measuredSummary = nullptr;
     QPushButton *m_openMeasured = nullptr;
+    NnmeterLabPanel *m_lab = nullptr;
     std::vector<MeasuredRow> m_measuredRows;
     std::map<QString, std::shared_ptr<const roofline::network::Network>> m_shipped; // examples, loaded when needed
     bool m_shippedLoaded = false;
