@@ -1,6 +1,7 @@
 #include "amaixdocument.h"
 
 #include "amaix/sensitivity.h"
+#include "diagnosticstext.h"
 #include "snapshotlist.h"
 
 #include <QFile>
@@ -20,19 +21,6 @@ using namespace roofline;
 using namespace roofline::amaix;
 
 namespace {
-
-QString errorsOf(const Diagnostics &diagnostics)
-{
-    return QString::fromStdString(diagnostics.toString()).trimmed();
-}
-
-void appendWarnings(const Diagnostics &diagnostics, QStringList *warnings)
-{
-    if (!warnings)
-        return;
-    for (const Diagnostic &d : diagnostics.warnings())
-        warnings->append(QString::fromStdString(d.toString()));
-}
 
 // Measured times whose every layer is in `network` (or is "total"); an error names the line.
 bool checkMeasured(const std::vector<MeasuredTime> &times, const Network &network, const QString &label, QString *error)

@@ -7,6 +7,7 @@
 #include "amaix/io.h"
 #include "amaixdocument.h"
 #include "cachedlabel.h"
+#include "diagnosticstext.h"
 #include "emptystate.h"
 #include "fasttextdelegate.h"
 #include "networkimport.h"
@@ -550,7 +551,7 @@ bool AmaixView::saveNetworkAs(const QString &path, QString *error) const
     if (network::saveNetworkFile(m_document->network(), path.toStdString(), diagnostics))
         return true;
     if (error)
-        *error = QString::fromStdString(diagnostics.toString()).trimmed();
+        *error = errorsOf(diagnostics);
     return false;
 }
 

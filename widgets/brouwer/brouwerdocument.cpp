@@ -3,6 +3,7 @@
 #include "network/import.h"
 #include "network/io.h"
 #include "resources.h"
+#include "diagnosticstext.h"
 #include "snapshotlist.h"
 
 #include <QFile>
@@ -19,19 +20,6 @@ using namespace roofline;
 using namespace roofline::brouwer;
 
 namespace {
-
-QString errorsOf(const Diagnostics &diagnostics)
-{
-    return QString::fromStdString(diagnostics.toString()).trimmed();
-}
-
-void appendWarnings(const Diagnostics &diagnostics, QStringList *warnings)
-{
-    if (!warnings)
-        return;
-    for (const Diagnostic &d : diagnostics.warnings())
-        warnings->append(QString::fromStdString(d.toString()));
-}
 
 bool readBytes(const QString &path, std::string *text, QString *error)
 {

@@ -1,6 +1,7 @@
 #include "brouwerfitpanel.h"
 
 #include "brouwerdocument.h"
+#include "diagnosticstext.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -192,7 +193,7 @@ void BrouwerFitPanel::startFit()
             m_status->setText(tr("Cancelled; the device shown is unchanged."));
         } else if (!outcome->device) {
             m_progress->setValue(0);
-            const QString why = QString::fromStdString(outcome->diagnostics.toString()).trimmed();
+            const QString why = errorsOf(outcome->diagnostics);
             m_status->setText(tr("The fit failed: %1").arg(why));
             emit message(tr("The fit failed: %1").arg(why));
         } else {

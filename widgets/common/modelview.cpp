@@ -1,6 +1,7 @@
 #include "modelview.h"
 
 #include "common/jsondocument.h"
+#include "diagnosticstext.h"
 
 #include <nlohmann/json.hpp>
 
@@ -49,7 +50,7 @@ QString readFormatId(const QString &path, QString *error)
     nlohmann::json root;
     if (!roofline::parseJsonText(file.readAll().toStdString(), root, diagnostics)) {
         if (error)
-            *error = QString::fromStdString(diagnostics.toString()).trimmed();
+            *error = errorsOf(diagnostics);
         return {};
     }
     const auto format = root.is_object() ? root.find("format") : root.end();

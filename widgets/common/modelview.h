@@ -5,6 +5,7 @@
 #pragma once
 
 #include "common/diagnostics.h"
+#include "diagnosticstext.h"
 
 #include <QJsonObject>
 #include <QStringList>
@@ -129,7 +130,7 @@ protected:
         diagnostics.setFile(file.toStdString());
         if (!apply(model, assignment.toStdString(), diagnostics)) {
             if (error)
-                *error = QString::fromStdString(diagnostics.toString()).trimmed();
+                *error = errorsOf(diagnostics);
             return false;
         }
         std::forward<Commit>(commit)(std::move(model));

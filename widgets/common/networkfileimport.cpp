@@ -1,5 +1,7 @@
 #include "networkfileimport.h"
 
+#include "diagnosticstext.h"
+
 #include <QApplication>
 #include <QDialogButtonBox>
 #include <QEventLoop>
@@ -241,13 +243,10 @@ bool importNetworkFile(QWidget *parent, const QString &path, const InputShapes &
     }
     if (!loaded.network) {
         if (error)
-            *error = QString::fromStdString(loaded.diagnostics.toString()).trimmed();
+            *error = errorsOf(loaded.diagnostics);
         return false;
     }
-    if (warnings) {
-        for (const Diagnostic &d : loaded.diagnostics.warnings())
-            warnings->append(QString::fromStdString(d.toString()));
-    }
+    appendWarnings(loaded.diagnostics, warnings);
     *network = std::move(*loaded.network);
     if (used)
         *used = options.inputShapes;

@@ -1,5 +1,6 @@
 #include "gablesdocument.h"
 
+#include "diagnosticstext.h"
 #include "snapshotlist.h"
 
 #include <QFile>
@@ -60,13 +61,10 @@ bool GablesDocument::load(const QString &path, QString *error, QStringList *warn
     const LoadResult loaded = parseSoc(bytes.toStdString(), path.toStdString());
     if (!loaded.soc) {
         if (error)
-            *error = QString::fromStdString(loaded.diagnostics.toString()).trimmed();
+            *error = errorsOf(loaded.diagnostics);
         return false;
     }
-    if (warnings) {
-        for (const Diagnostic &d : loaded.diagnostics.warnings())
-            warnings->append(QString::fromStdString(d.toString()));
-    }
+    appendWarnings(loaded.diagnostics, warnings);
     // Opening is a step of its own: undo returns to the previous model.
     m_soc = *loaded.soc;
     m_locked.assign(m_soc.ips.size(), false);
@@ -361,7 +359,7 @@ std::optional<Soc> fromQt(const QJsonValue &value, const QString &label, const Q
     const LoadResult loaded = parseSoc(QJsonDocument(value.toObject()).toJson().toStdString(),
                                        (label + QStringLiteral(" ") + where).toStdString());
     if (!loaded.soc && error)
-        *error = QString::fromStdString(loaded.diagnostics.toString()).trimmed();
+        *error = errorsOf(loaded.diagnostics);
     return loaded.soc;
 }
 } // namespace

@@ -6,6 +6,7 @@
 #include "brouwerdocument.h"
 #include "brouwerview.h"
 #include "common/jsondocument.h"
+#include "diagnosticstext.h"
 #include "gablesdocument.h"
 #include "gablesplot.h"
 #include "gablesview.h"
@@ -418,7 +419,7 @@ bool MainWindow::openSession(const QString &path, QString *error)
     const roofline::SessionLoad loaded = roofline::loadSessionFile(path.toStdString(), keys);
     if (!loaded.session) {
         if (error)
-            *error = QString::fromStdString(loaded.diagnostics.toString()).trimmed();
+            *error = errorsOf(loaded.diagnostics);
         return false;
     }
     QJsonObject views;

@@ -1,5 +1,6 @@
 #include "nnmeterdocument.h"
 
+#include "diagnosticstext.h"
 #include "snapshotlist.h"
 
 #include "network/import.h"
@@ -34,38 +35,22 @@ bool readThroughQt(const std::string &path, std::string &text, Diagnostics &diag
     return true;
 }
 
-QString errorsOf(const Diagnostics &diagnostics)
-{
-    QStringList lines;
-    for (const Diagnostic &d : diagnostics.errors())
-        lines << QString::fromStdString(d.toString());
-    return lines.join(QLatin1Char('\n'));
-}
-
-void addWarnings(const Diagnostics &diagnostics, QStringList *warnings)
-{
-    if (!warnings)
-        return;
-    for (const Diagnostic &d : diagnostics.warnings())
-        warnings->append(QString::fromStdString(d.toString()));
-}
-
 std::optional<FusionRules> readRules(const QString &path, QString *error, QStringList *warnings)
 {
     std::string text;
     Diagnostics d;
     if (!readThroughQt(path.toStdString(), text, d)) {
         if (error)
-            *error = errorsOf(d);
+            *error = errorLinesOf(d);
         return std::nullopt;
     }
     RulesLoad loaded = parseRules(text, path.toStdString());
     if (!loaded.rules) {
         if (error)
-            *error = errorsOf(loaded.diagnostics);
+            *error = errorLinesOf(loaded.diagnostics);
         return std::nullopt;
     }
-    addWarnings(loaded.diagnostics, warnings);
+    appendWarnings(loaded.diagnostics, warnings);
     return loaded.rules;
 }
 
@@ -148,10 +133,10 @@ bool NnmeterDocument::loadDevice(const QString &path, QString *error, QStringLis
     DeviceLoad loaded = loadDeviceThroughQt(path);
     if (!loaded.device) {
         if (error)
-            *error = errorsOf(loaded.diagnostics);
+            *error = errorLinesOf(loaded.diagnostics);
         return false;
     }
-    addWarnings(loaded.diagnostics, warnings);
+    appendWarnings(loaded.diagnostics, warnings);
     NnmeterState next = m_state;
     next.device = *loaded.device;
     next.loadedDevice = *loaded.device;
@@ -182,16 +167,16 @@ bool NnmeterDocument::loadNetwork(const QString &path, QString *error, QStringLi
     Diagnostics d;
     if (!readThroughQt(path.toStdString(), text, d)) {
         if (error)
-            *error = errorsOf(d);
+            *error = errorLinesOf(d);
         return false;
     }
     network::NetworkLoad loaded = network::parseNetwork(text, path.toStdString());
     if (!loaded.network) {
         if (error)
-            *error = errorsOf(loaded.diagnostics);
+            *error = errorLinesOf(loaded.diagnostics);
         return false;
     }
-    addWarnings(loaded.diagnostics, warnings);
+    appendWarnings(loaded.diagnostics, warnings);
     NnmeterState next = m_state;
     next.network = std::make_shared<const network::Network>(std::move(*loaded.network));
     next.networkPath = path;
@@ -225,13 +210,13 @@ bool NnmeterDocument::loadMeasured(const QString &path, QString *error)
     Diagnostics d;
     if (!readThroughQt(path.toStdString(), text, d)) {
         if (error)
-            *error = errorsOf(d);
+            *error = errorLinesOf(d);
         return false;
     }
     MeasuredLoad loaded = parseMeasuredLatencies(text, path.toStdString());
     if (!loaded.rows) {
         if (error)
-            *error = errorsOf(loaded.diagnostics);
+            *error = errorLinesOf(loaded.diagnostics);
         return false;
     }
     NnmeterState next = m_state;
@@ -447,7 +432,7 @@ std::optional<NnmeterState> stateFromQt(const QJsonObject &o, const QString &fil
     network::NetworkLoad loaded = network::parseNetwork(QJsonDocument(net.toObject()).toJson().toStdString(), label(QStringLiteral("network")));
     if (!loaded.network) {
         if (error)
-            *error = errorsOf(loaded.diagnostics);
+            *error = errorLinesOf(loaded.diagnostics);
         return std::nullopt;
     }
     s.network = std::make_shared<const network::Network>(std::move(*loaded.network));
@@ -458,7 +443,7 @@ std::optional<NnmeterState> stateFromQt(const QJsonObject &o, const QString &fil
         return fail(QStringLiteral("device_file"), QStringLiteral("expected the device file's path"));
     DeviceLoad device = loadDeviceThroughQt(s.devicePath);
     if (!device.device)
-        return fail(QStringLiteral("device_file"), errorsOf(device.diagnostics));
+        return fail(QStringLiteral("device_file"), errorLinesOf(device.diagnostics));
     s.loadedDevice = *device.device;
     s.rulesPath = o.value(QStringLiteral("rules_file")).toString();
     if (!s.rulesPath.isEmpty()) {
@@ -478,14 +463,14 @@ std::optional<NnmeterState> stateFromQt(const QJsonObject &o, const QString &fil
         if (!it.value().isDouble())
             return fail(QStringLiteral("numbers/") + it.key(), QStringLiteral("expected a number"));
         if (!applyOverride(s.device, (it.key() + QLatin1Char('=') + QString::number(it.value().toDouble(), 'g', 17)).toStdString(), d))
-            return fail(QStringLiteral("numbers/") + it.key(), errorsOf(d));
+            return fail(QStringLiteral("numbers/") + it.key(), errorLinesOf(d));
     }
     const QJsonValue rules = o.value(QStringLiteral("rules"));
     if (rules.isObject()) {
         RulesLoad r = parseRules(QJsonDocument(rules.toObject()).toJson().toStdString(), label(QStringLiteral("rules")));
         if (!r.rules) {
             if (error)
-                *error = errorsOf(r.diagnostics);
+                *error = errorLinesOf(r.diagnostics);
             return std::nullopt;
         }
         s.device.rules = *r.rules;
@@ -497,7 +482,7 @@ std::optional<NnmeterState> stateFromQt(const QJsonObject &o, const QString &fil
         MeasuredLoad m = parseMeasuredLatencies(measured.toString().toStdString(), label(QStringLiteral("measured_csv")));
         if (!m.rows) {
             if (error)
-                *error = errorsOf(m.diagnostics);
+                *error = errorLinesOf(m.diagnostics);
             return std::nullopt;
         }
         s.measured = std::make_shared<const std::vector<MeasuredLatency>>(std::move(*m.rows));

@@ -1,5 +1,6 @@
 #include "timelinedocument.h"
 
+#include "diagnosticstext.h"
 #include "snapshotlist.h"
 
 #include "modelview.h"
@@ -24,14 +25,6 @@ namespace {
 bool isRate(double v)
 {
     return std::isfinite(v) && v > 0 && v <= Limits::maxRate;
-}
-
-template<typename Loaded> void collectWarnings(const Loaded &loaded, QStringList *warnings)
-{
-    if (!warnings)
-        return;
-    for (const Diagnostic &d : loaded.diagnostics.warnings())
-        warnings->append(QString::fromStdString(d.toString()));
 }
 
 // JSON when the text starts with "{", the compact text form otherwise.
@@ -149,10 +142,10 @@ bool TimelineDocument::load(const QString &path, QString *error, QStringList *wa
             const MachineLoadResult loaded = parseMachine(text.toStdString(), label);
             if (!loaded.machine) {
                 if (error)
-                    *error = QString::fromStdString(loaded.diagnostics.toString()).trimmed();
+                    *error = errorsOf(loaded.diagnostics);
                 return false;
             }
-            collectWarnings(loaded, warnings);
+            appendWarnings(loaded.diagnostics, warnings);
             TimelineState state = m_state;
             state.machine = *loaded.machine;
             state.machinePath = path;
@@ -165,10 +158,10 @@ bool TimelineDocument::load(const QString &path, QString *error, QStringList *wa
     const TraceLoadResult loaded = parseTraceSource(text, json, label);
     if (!loaded.trace) {
         if (error)
-            *error = QString::fromStdString(loaded.diagnostics.toString()).trimmed();
+            *error = errorsOf(loaded.diagnostics);
         return false;
     }
-    collectWarnings(loaded, warnings);
+    appendWarnings(loaded.diagnostics, warnings);
     auto source = std::make_shared<TraceSource>();
     source->trace = std::move(*loaded.trace);
     source->path = path;
@@ -407,7 +400,7 @@ public:
         const std::string where = QStringLiteral("%1 (/views/timeline%2)").arg(m_label, pointer).toStdString();
         const MachineLoadResult loaded = parseMachine(QJsonDocument(value.toObject()).toJson().toStdString(), where);
         if (!loaded.machine && m_error)
-            *m_error = QString::fromStdString(loaded.diagnostics.toString()).trimmed();
+            *m_error = errorsOf(loaded.diagnostics);
         return loaded.machine;
     }
 
@@ -452,7 +445,7 @@ public:
         TraceLoadResult loaded = parseTraceSource(source->text, source->json, where);
         if (!loaded.trace) {
             if (m_error)
-                *m_error = QString::fromStdString(loaded.diagnostics.toString()).trimmed();
+                *m_error = errorsOf(loaded.diagnostics);
             return nullptr;
         }
         source->trace = std::move(*loaded.trace);
