@@ -253,7 +253,7 @@ bool NnmeterDocument::loadLabRun(const QString &devicePath, const QString &measu
         next.measured = std::make_shared<const std::vector<MeasuredLatency>>(std::move(*measured.rows));
         next.measuredPath = measuredPath;
     }
-    addWarnings(loaded.diagnostics, warnings);
+    appendWarnings(loaded.diagnostics, warnings);
     next.device = *loaded.device;
     next.loadedDevice = *loaded.device;
     next.devicePath = devicePath;
