@@ -535,6 +535,11 @@ void benchLab(bool quick)
     timing.repetitions = 11;
     timing.minSampleMs = 0.3;
     std::vector<double> detect, build, measure, predict, total;
+    FusionRules rules; // the units on and conv-bn-relu fused, as the lab's own rules have them
+    for (const std::string &unit : unitNames())
+        rules.units[unit] = true;
+    for (const char *pair : {"conv_bn", "bn_relu", "dwconv_bn", "conv_relu", "conv_hsigmoid"})
+        rules.pairs[pair].fuses = true;
     for (const std::string &kind : sampleKinds()) {
         std::vector<std::vector<double>> x;
         std::vector<double> y;
@@ -542,7 +547,7 @@ void benchLab(bool quick)
         for (int i = 0; i < perKind; ++i) {
             const auto t0 = std::chrono::steady_clock::now();
             const Network net = configNetwork(drawConfig(kind, prior, rng, limits));
-            const Detection d = detectKernels(net, FusionRules{});
+            const Detection d = detectKernels(net, rules);
             detect.push_back(seconds(t0));
             const auto t1 = std::chrono::steady_clock::now();
             std::string error;
@@ -569,6 +574,7 @@ void benchLab(bool quick)
         Device device;
         device.peakGflops = 100;
         device.bandwidthGBps = 50;
+        device.rules = rules;
         device.predictors[kind] = std::make_shared<const Forest>(*fit.forest);
         for (const Network &net : nets) {
             const auto t0 = std::chrono::steady_clock::now();
@@ -579,18 +585,18 @@ void benchLab(bool quick)
         }
     }
     auto line = [](const char *what, const std::vector<double> &v, double scale, const char *unit) {
-        const Stats st = summarize(v);
+        const Stats st = ::summarize(v);
         std::printf("lab %-46s median %8.3f  p90 %8.3f  p99 %8.3f  min %8.3f %s (n=%zu)\n", what, st.median * scale,
                     st.p90 * scale, st.p99 * scale, st.min * scale, unit, v.size());
     };
-    std::printf("lab: %d tiny configurations of each of %zu kinds, oneDNN %s, 1 thread\n", perKind, sampleKinds().size(),
+    std::printf("lab: %d tiny configurations of each of %zu kinds, %s, 1 thread\n", perKind, sampleKinds().size(),
                 onednnVersion().c_str());
     line("sample: network + kernel detection", detect, 1e6, "us");
     line("sample: oneDNN primitives built (JIT)", build, 1e3, "ms");
     line("sample: timed (3 warm-up, 11 x >= 0.3 ms)", measure, 1e3, "ms");
     line("sample: whole measurement", total, 1e3, "ms");
     line("predict: detection + forest (one kernel)", predict, 1e6, "us");
-    std::printf("lab samples per second (whole measurement, median): %.0f\n", 1 / summarize(total).median);
+    std::printf("lab samples per second (whole measurement, median): %.0f\n", 1 / ::summarize(total).median);
 
     // One pair's fusion test on the lab's --quick shapes, as runKernelLab times it.
     std::vector<double> pairs;

@@ -115,7 +115,8 @@ Network pairNetwork(const std::string &first, const std::string &second, const S
 const std::vector<std::string> &sampleKinds()
 {
     static const std::vector<std::string> kinds = {"conv", "dwconv", "fc",  "maxpool", "avgpool", "add", "concat",
-                                                   "relu", "bn",     "hswish", "gap",   "se",      "swish", "channelshuffle"};
+                                                   "relu", "bn",     "hswish", "gap",   "se",      "swish", "channelshuffle",
+                                                   "split"};
     return kinds;
 }
 
@@ -238,6 +239,14 @@ Network configNetwork(const KernelConfig &c)
             l.statedOutput = in;
             push(l);
         }
+    } else if (c.kind == "split") {
+        // ShuffleNetV2's channel split: one half of the channels (a slice that copies them).
+        Layer l;
+        l.name = "split";
+        l.type = LayerType::Slice;
+        l.inputs = {-1};
+        l.statedOutput = Shape{std::max(c.cin / 2, 1), in.h, in.w, 1};
+        push(l);
     } else {
         push(makeLayer(c.kind, -1, in, 0));
     }

@@ -111,6 +111,8 @@ std::optional<PostOp> activationPostOp(const Layer &l)
         p.alg = dn::algorithm::eltwise_log;
     else if (f == "abs")
         p.alg = dn::algorithm::eltwise_abs;
+    else if (f == "erf")
+        p.alg = dn::algorithm::eltwise_tanh; // oneDNN has no erf alone: a transcendental pass of the same traffic
     else if (f == "pow")
         p.alg = dn::algorithm::eltwise_square;
     else if (f == "neg" || f == "reciprocal")
@@ -432,6 +434,42 @@ struct NetworkRunner::Impl
                 // through strides: no copy, as an engine that plans its layouts runs it.
                 if (l.inputs.size() != 2 || l.heads < 1)
                     return std::nullopt;
+                if (l.imported()) {
+                    // An imported matmul (ONNX: [..., M, K] x [..., K, N]) keeps its file's
+                    // dims, which our C, H, W do not lay out as ONNX does: it runs as the
+                    // batched product of its sizes — batch and M, N from its output dims,
+                    // K from its MAC count — over its operands' buffers (the values are
+                    // random; the work and the bytes are the file's).
+                    if (l.dims.size() < 2 || !l.counts || l.counts->macs <= 0)
+                        return std::nullopt;
+                    const std::int64_t M = l.dims[l.dims.size() - 2], N = l.dims.back();
+                    std::int64_t batch = 1;
+                    for (std::size_t i = 0; i + 2 < l.dims.size(); ++i)
+                        batch *= l.dims[i];
+                    if (M <= 0 || N <= 0 || batch <= 0 || l.counts->macs % (batch * M * N) != 0)
+                        return std::nullopt;
+                    const std::int64_t K = l.counts->macs / (batch * M * N);
+                    const auto elements = [&](int producer) {
+                        return std::int64_t(tensor(producer).get_desc().get_size() / sizeof(float));
+                    };
+                    auto batchOf = [&](int producer, std::int64_t rows, std::int64_t cols) -> std::int64_t {
+                        const std::int64_t e = elements(producer);
+                        return e == batch * rows * cols ? batch : e == rows * cols ? 1 : 0;
+                    };
+                    const std::int64_t ba = batchOf(l.inputs[0], M, K), bb = batchOf(l.inputs[1], K, N);
+                    if (ba == 0 || bb == 0 || elements(dstLayer) != batch * M * N)
+                        return std::nullopt;
+                    const dn::memory::desc a(Dims{ba, M, K}, Dt::f32, Tag::abc);
+                    const dn::memory::desc w(Dims{bb, K, N}, Dt::f32, Tag::abc);
+                    const dn::memory::desc d3(Dims{batch, M, N}, Dt::f32, Tag::abc);
+                    dn::matmul::desc d(a, w, d3);
+                    dn::matmul::primitive_desc pd(d, attr, engine);
+                    s.primitive = dn::matmul(pd);
+                    s.args[DNNL_ARG_SRC] = reinterpret(tensor(l.inputs[0]), a);
+                    s.args[DNNL_ARG_WEIGHTS] = reinterpret(tensor(l.inputs[1]), w);
+                    s.args[DNNL_ARG_DST] = reinterpret(dst, d3);
+                    break;
+                }
                 const Shape &b = net->inputShape(l.inputs[1]);
                 const std::int64_t n = std::max<std::int64_t>(in.n, 1), heads = l.heads;
                 const std::int64_t P = in.h * in.w, Pb = b.h * b.w, Ca = in.c, Cb = b.c, Co = out.c;
@@ -478,14 +516,27 @@ struct NetworkRunner::Impl
             case LayerType::Concat: {
                 if (!posts.empty() || l.inputs.size() < 1)
                     return std::nullopt;
-                std::vector<dn::memory::desc> srcs;
+                std::vector<dn::memory> parts;
                 for (int p : l.inputs)
-                    srcs.push_back(tensor(p).get_desc());
+                    parts.push_back(tensor(p));
                 const int axis = l.axis == 1 ? 2 : l.axis == 2 ? 3 : 1;
+                // A constant part of the file (ViT's class token) is no input: a buffer of its own.
+                std::int64_t along = 0;
+                for (const dn::memory &m : parts)
+                    along += m.get_desc().dims()[std::size_t(axis)];
+                const Dims outDims = desc4(out).dims();
+                if (along < outDims[std::size_t(axis)]) {
+                    Dims rest = outDims;
+                    rest[std::size_t(axis)] -= along;
+                    parts.push_back(alloc(dn::memory::desc(rest, Dt::f32, Tag::nhwc)));
+                }
+                std::vector<dn::memory::desc> srcs;
+                for (const dn::memory &m : parts)
+                    srcs.push_back(m.get_desc());
                 dn::concat::primitive_desc pd(desc4(out), axis, srcs, engine);
                 s.primitive = dn::concat(pd);
-                for (std::size_t k = 0; k < l.inputs.size(); ++k)
-                    s.args[DNNL_ARG_MULTIPLE_SRC + int(k)] = tensor(l.inputs[k]);
+                for (std::size_t k = 0; k < parts.size(); ++k)
+                    s.args[DNNL_ARG_MULTIPLE_SRC + int(k)] = parts[k];
                 s.args[DNNL_ARG_DST] = dst;
                 break;
             }

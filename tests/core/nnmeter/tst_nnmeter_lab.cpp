@@ -262,6 +262,7 @@ private slots:
         QTest::newRow("se") << "se" << 6 << 4;                         // gap, conv-relu, conv-hsigmoid, mul
         QTest::newRow("swish") << "swish" << 2 << 1;                   // sigmoid with the mul as a binary post-op
         QTest::newRow("channelshuffle") << "channelshuffle" << 3 << 1; // the transpose; the reshapes are views
+        QTest::newRow("split") << "split" << 1 << 1;                   // a copy of half the channels
     }
     void unitConfigurations()
     {
@@ -461,6 +462,43 @@ private slots:
         QCOMPARE(ln.size(), ctx.size()); // normalized per position over its channels: runs and stays finite
         for (float x : ln)
             QVERIFY(std::isfinite(x));
+    }
+
+    // An imported matmul (ONNX [B, M, K] x [B, K, N], as ViT's attention) runs as the batched
+    // product of its file's sizes: for 3-D operands our N, W, C hold them in ONNX's own order.
+    void runnerComputesImportedMatmul()
+    {
+        const int b = 2, m = 6, k = 8, n = 5;
+        Network net;
+        net.inputs.push_back({"a", Shape{k, 1, m, b}});
+        net.inputs.push_back({"b", Shape{n, 1, k, b}});
+        network::Layer mm;
+        mm.name = "MatMul_1";
+        mm.type = network::LayerType::MatMul;
+        mm.op = "MatMul";
+        mm.inputs = {-1, -2};
+        mm.heads = b;
+        mm.dims = {b, m, n};
+        mm.counts = network::LayerCounts{};
+        mm.counts->macs = std::int64_t(b) * m * k * n;
+        mm.statedOutput = Shape{n, 1, m, b};
+        net.layers.push_back(mm);
+        Diagnostics diag;
+        QVERIFY2(network::inferShapes(net, diag), diag.toString().c_str());
+        std::string error;
+        auto runner = NetworkRunner::create(net, detectKernels(net, FusionRules{}), error);
+        QVERIFY2(runner, error.c_str());
+        QVERIFY(runner->skipped().empty());
+        runner->runAll();
+        const std::vector<float> x = runner->values(-1), y = runner->values(-2), z = runner->values(0);
+        for (int bi = 0; bi < b; ++bi)
+            for (int i = 0; i < m; ++i)
+                for (int j = 0; j < n; ++j) {
+                    double want = 0;
+                    for (int t = 0; t < k; ++t)
+                        want += double(x[std::size_t((bi * m + i) * k + t)]) * y[std::size_t((bi * k + t) * n + j)];
+                    QVERIFY(std::abs(z[std::size_t((bi * m + i) * n + j)] - want) < 1e-5);
+                }
     }
 
     // A transformer layer (examples/amaix/bert_base_layer.json: matmuls, softmax,
