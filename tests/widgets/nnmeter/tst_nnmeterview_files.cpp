@@ -293,6 +293,8 @@ private slots:
         QVERIFY(view->sessionState().isEmpty());
         QVERIFY(view->bundlePlots().isEmpty());
         QVERIFY(view->bundleFiles().isEmpty());
+        if (const QString shots = qEnvironmentVariable("ROOFLINE_SCREENSHOT_DIR"); !shots.isEmpty())
+            window.grab().save(shots + QStringLiteral("/nnmeter-empty-1280.png"));
         QVERIFY2(view->summary().contains(QStringLiteral("no network or device")), qPrintable(view->summary()));
         QVERIFY(!window.exportCurrentPlot(dir.filePath(QStringLiteral("x.png")), ExportOptions(), &error));
         QVERIFY2(error.contains(QStringLiteral("no model open")), qPrintable(error));
@@ -387,9 +389,16 @@ private slots:
             QVERIFY(view->labPanel()->statusLabel()->palette().color(QPalette::WindowText).lightness() - windowLightness > 100);
             view->labPanel()->showError(QStringLiteral("x"));
             QVERIFY(view->labPanel()->errorLabel()->styleSheet().contains(QStringLiteral("#ff7b7b")));
-            const QString dir = qEnvironmentVariable("ROOFLINE_SCREENSHOT_DIR");
-            if (!dir.isEmpty())
-                window.grab().save(dir + QStringLiteral("/nnmeter-dark-lab.png"));
+            if (const QString dir = qEnvironmentVariable("ROOFLINE_SCREENSHOT_DIR"); !dir.isEmpty()) {
+                for (const QSize size : {QSize(1280, 800), QSize(1920, 1080)}) {
+                    window.resize(size);
+                    QTest::qWait(50);
+                    window.grab().save(QStringLiteral("%1/nnmeter-dark-lab-%2.png").arg(dir).arg(size.width()));
+                }
+                view->bottomTabs()->setCurrentIndex(0);
+                QTest::qWait(50);
+                window.grab().save(dir + QStringLiteral("/nnmeter-dark-totals-1920.png"));
+            }
         }
         applyTheme(Preferences::Theme::Light);
     }
