@@ -138,7 +138,11 @@ MeasuredLoad parseMeasuredCsv(const std::string &text, const std::string &fileLa
                 return;
             }
             const auto x = parseFiniteNumber(f[i]);
-            if (!x || *x < 0 || *x > 1e18) {
+            if (x && *x != 0 && std::fabs(*x) < Range::kSmallestMagnitude) { // a denormal: the reason is its size
+                out.diagnostics.error(where + ", column " + std::to_string(i + 1) + " (" + names[i] + ")",
+                                      Range::nonNegative(1e18).check(*x));
+                ok = false;
+            } else if (!x || *x < 0 || *x > 1e18) {
                 out.diagnostics.error(where + ", column " + std::to_string(i + 1) + " (" + names[i] + ")",
                                       "must be a number >= 0 and <= 1e18, got \"" + f[i].substr(0, 40) + "\"");
                 ok = false;
