@@ -384,6 +384,7 @@ void fitFeatureSelection(Device &d, const std::vector<Observation> &obs, const F
             }
         }
         m.calibrated = true;
+        m.swappingCalibrated = std::any_of(rows.begin(), rows.end(), [](const Observation *ob) { return ob->overflow > 0; });
         m.intercept = intercept;
         m.rows = int(n);
         for (Eigen::Index j = 0; j < coef.size(); ++j) {
@@ -478,13 +479,25 @@ CvReport leaveOneNetworkOut(const std::vector<Observation> &observations, const 
         if (std::find(networks.begin(), networks.end(), o.network) == networks.end())
             networks.push_back(o.network);
     std::vector<double> yl, pl, yt, pt, ps;
+    int done = 0;
     for (const std::string &held : networks) {
+        if (options.cancel && options.cancel->load()) {
+            report.cancelled = true;
+            return report;
+        }
         std::vector<Observation> train, test;
         for (const Observation &o : observations)
             (o.network == held ? test : train).push_back(o);
         FitOptions fo = options;
         fo.progress = nullptr;
         const FitOutcome f = fitDevice(train, fo);
+        if (f.cancelled) {
+            report.cancelled = true;
+            return report;
+        }
+        ++done;
+        if (options.progress)
+            options.progress(done, int(networks.size()));
         if (!f.device)
             continue;
         CvFold fold;

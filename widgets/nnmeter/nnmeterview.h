@@ -48,6 +48,9 @@ public:
     QStringList exampleFiles() const override;
     QString primer() const override;
     bool openFile(const QString &path, QString *error, QStringList *warnings) override;
+    // Network files from File ▸ Open, drag and drop and the command line open here while
+    // this view is current (the panel's openPath, as its Open… button does).
+    bool takesNetworks() const override { return true; }
     QString filePath() const override; // the device's file
     bool isModified() const override;
     QUndoStack *undoStack() const override;
