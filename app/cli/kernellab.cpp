@@ -3,12 +3,13 @@
 // measurements) — issue 12; docs/models/nnmeter.md#the-kernel-lab.
 //
 //   roofline-cli kernel-lab --out DIR [--budget 10m] [--kernels conv,dwconv,...] [--quick]
-//                [--networks FILE[,FILE...]]... [--threads N] [--seed N]
+//                [--networks FILE[,FILE...]]... [--threads N] [--seed N] [--device FILE]
 //
 // Exit status: 0 success, 1 invalid input or a file that cannot be written,
 // 2 wrong usage, 130 interrupted (Ctrl-C: nothing is written).
 #include "commands.h"
 #include "network/import.h"
+#include "nnmeter/io.h"
 #include "nnmeter/lab/lab.h"
 
 #include <atomic>
@@ -35,7 +36,8 @@ const char *kUsage = R"(Usage: roofline-cli kernel-lab --out DIR [OPTIONS]
   Writes into DIR: onednn_cpu.rules.json, onednn_cpu.device.json and, in
   DIR/onednn_cpu/, <kind>.forest.json, measurements.csv (every timing) and
   measured.csv (the networks run end to end, in the format the studio's
-  nn-Meter view compares with) (each atomically).
+  nn-Meter view compares with) and kernels.csv (each of their kernels as timed
+  inside those runs) (each atomically).
   --out DIR                folder for the files (created if missing)
   --budget DURATION        time for the whole run: 90s, 10m, 1h (default 10m)
   --kernels LIST           kernel kinds to train, comma-separated (default all:
@@ -46,6 +48,10 @@ const char *kUsage = R"(Usage: roofline-cli kernel-lab --out DIR [OPTIONS]
   --quick                  tiny shapes, few repetitions, small forests (tests, smoke runs)
   --threads N              oneDNN threads (default 1)
   --seed N                 random seed of the sampling and the forests (default 1)
+  --device FILE            measure the --networks only, with this device's rules,
+                           and predict them on it (no calibration, fusion test or
+                           sampling); writes DIR/onednn_cpu/measured.csv, kernels.csv and
+                           measurements.csv (its network rows)
 Progress goes to stderr, a summary to stdout. Ctrl-C stops the run and writes nothing.
 )";
 
@@ -90,6 +96,7 @@ int runKernelLab(const std::vector<std::string> &args)
     lab::LabOptions opt;
     std::string out;
     std::vector<std::string> networkFiles;
+    std::string deviceFile;
     for (std::size_t i = 0; i < args.size(); ++i) {
         const std::string &a = args[i];
         auto value = [&](std::string &v) {
@@ -131,6 +138,9 @@ int runKernelLab(const std::vector<std::string> &args)
                 return 2;
             for (const std::string &f : splitList(v))
                 networkFiles.push_back(f);
+        } else if (a == "--device") {
+            if (!value(deviceFile))
+                return 2;
         } else if (a == "--quick") {
             opt.quick = true;
         } else if (a == "--threads" || a == "--seed") {
@@ -154,6 +164,18 @@ int runKernelLab(const std::vector<std::string> &args)
     if (out.empty()) {
         std::cerr << "error: --out DIR is required\n" << kUsage;
         return 2;
+    }
+    if (!deviceFile.empty() && networkFiles.empty()) {
+        std::cerr << "error: --device measures the --networks only: name at least one network\n" << kUsage;
+        return 2;
+    }
+    if (!deviceFile.empty()) {
+        DeviceLoad device = loadDeviceFile(deviceFile);
+        if (!device.device) {
+            printDiagnostics(device.diagnostics);
+            return 1;
+        }
+        opt.device = std::move(*device.device);
     }
     for (const std::string &f : networkFiles) {
         network::NetworkLoad load = network::loadAnyNetworkFile(f);
@@ -196,8 +218,11 @@ int runKernelLab(const std::vector<std::string> &args)
     for (const auto &p : r.pairs)
         fused += p.fuses;
     std::cout << "machine:      " << opt.machine << " (" << lab::onednnVersion() << ", " << opt.threads
-              << (opt.threads == 1 ? " thread)\n" : " threads)\n")
-              << "peak:         " << formatNumber(r.device.peakGflops, 4) << " GFLOP/s (3x3 convolution)\n"
+              << (opt.threads == 1 ? " thread)\n" : " threads)\n");
+    if (r.networksOnly)
+        std::cout << "device:       " << r.device.name << " (" << deviceFile << "; networks only)\n";
+    else
+        std::cout << "peak:         " << formatNumber(r.device.peakGflops, 4) << " GFLOP/s (3x3 convolution)\n"
               << "bandwidth:    " << formatNumber(r.device.bandwidthGBps, 4) << " GB/s (element-wise add)\n"
               << "overhead:     " << formatNumber(r.device.kernelOverheadUs, 3) << " us per primitive\n"
               << "fusion rules: " << fused << " of " << r.pairs.size() << " operator pairs fuse (seed eq. 1, alpha "

@@ -253,4 +253,181 @@ std::string serializeMeasuredLatencies(const std::vector<MeasuredLatency> &rows)
     return out;
 }
 
+namespace {
+
+// The columns of the per-kernel format, in order.
+const std::vector<std::string> &kernelColumns()
+{
+    static const std::vector<std::string> columns = [] {
+        std::vector<std::string> c;
+        std::stringstream ss(kKernelLatencyHeader);
+        for (std::string name; std::getline(ss, name, ',');)
+            c.push_back(name);
+        return c;
+    }();
+    return columns;
+}
+
+// The first line that is neither blank nor a comment, trimmed ("" when none).
+std::string firstDataLine(const std::string &text)
+{
+    std::istringstream in(text);
+    for (std::string line; std::getline(in, line);) {
+        line = trim(line);
+        if (!line.empty() && line[0] != '#')
+            return line;
+    }
+    return {};
+}
+
+} // namespace
+
+bool looksLikeKernelLatencies(const std::string &text)
+{
+    const std::string line = firstDataLine(text);
+    std::vector<std::string> fields;
+    return splitCsv(line, fields) && fields.size() >= 2 && fields[0] == "network" && fields[1] == "kernel";
+}
+
+KernelLatencyLoad parseKernelLatencies(const std::string &text, const std::string &fileLabel)
+{
+    KernelLatencyLoad out;
+    Diagnostics &d = out.diagnostics;
+    d.setFile(fileLabel);
+    if (const auto bad = invalidUtf8At(text)) {
+        d.error("", "not UTF-8 text (byte " + std::to_string(*bad) + ")");
+        return out;
+    }
+    const std::vector<std::string> &columns = kernelColumns();
+    std::vector<KernelLatency> rows;
+    std::set<std::pair<std::string, int>> seen;                       // (network, kernel)
+    std::set<std::pair<std::string, std::string>> firstLayers;        // (network, first_layer)
+    std::vector<std::string> fields;
+    bool header = false;
+    std::istringstream in(text);
+    int lineNo = 0;
+    for (std::string line; std::getline(in, line);) {
+        ++lineNo;
+        const std::string where = "line " + std::to_string(lineNo);
+        line = trim(line);
+        if (line.empty() || line[0] == '#')
+            continue;
+        if (!splitCsv(line, fields)) {
+            d.error(where, "a quoted field does not end");
+            return out;
+        }
+        if (!header) {
+            if (fields != columns) {
+                d.error(where, std::string("expected the header \"") + kKernelLatencyHeader + "\", got \""
+                                   + printableText(line, 80) + "\"");
+                return out;
+            }
+            header = true;
+            continue;
+        }
+        if (fields.size() != columns.size()) {
+            d.error(where, "expected " + std::to_string(columns.size()) + " fields as the header has, got "
+                               + std::to_string(fields.size()));
+            continue;
+        }
+        if (rows.size() >= kMaxMeasuredRows) {
+            d.error(where, "more than " + std::to_string(kMaxMeasuredRows) + " rows");
+            return out;
+        }
+        KernelLatency row;
+        bool ok = true;
+        for (std::size_t c = 0; c < fields.size() && ok; ++c) {
+            const std::string &name = columns[c];
+            const std::string &v = fields[c];
+            auto fail = [&](const std::string &reason) {
+                d.error(where, name + ": " + reason + ", got \"" + printableText(v, 40) + "\"");
+                ok = false;
+            };
+            // A finite number in `range` (denormals refused, as in every format), or an error naming the column.
+            auto number = [&](const Range &range, const std::string &expected) -> std::optional<double> {
+                const auto x = parseFiniteNumber(v);
+                if (x && *x != 0 && std::fabs(*x) < Range::kSmallestMagnitude) {
+                    d.error(where, name + ": " + range.check(*x));
+                    ok = false;
+                    return std::nullopt;
+                }
+                if (!x || !range.contains(*x)) {
+                    fail(expected);
+                    return std::nullopt;
+                }
+                return x;
+            };
+            auto whole = [&](double lo, double hi, const std::string &expected) -> std::optional<int> {
+                const auto x = number(Range::closed(lo, hi), expected);
+                if (x && *x != std::floor(*x)) {
+                    fail(expected);
+                    return std::nullopt;
+                }
+                return x ? std::optional<int>(int(*x)) : std::nullopt;
+            };
+            const bool optional = name == "iqr_ms" || name == "repetitions" || name == "predicted_ms";
+            if (optional && v.empty())
+                continue;
+            if (name == "network" || name == "type" || name == "first_layer") {
+                if (v.empty())
+                    fail(name == "network" ? "expected the network's name"
+                                           : name == "type" ? "expected the kernel's type" : "expected a layer name");
+                (name == "network" ? row.network : name == "type" ? row.type : row.firstLayer) = v;
+            } else if (name == "kernel") {
+                if (const auto x = whole(0, 1e7, "expected the kernel's index, a whole number from 0"))
+                    row.kernel = *x;
+            } else if (name == "operators") {
+                if (const auto x = whole(1, 1e7, "expected its member layers, a whole number from 1"))
+                    row.operators = *x;
+            } else if (name == "primitives") {
+                if (const auto x = whole(0, 1e7, "expected the oneDNN primitives it ran as, a whole number from 0"))
+                    row.primitives = *x;
+            } else if (name == "measured_ms") {
+                if (const auto x = number(Range::nonNegative(1e9), "expected a latency in ms from 0 to 1e9"))
+                    row.measuredMs = *x;
+            } else if (name == "iqr_ms") {
+                if (const auto x = number(Range::nonNegative(1e9), "expected a spread in ms from 0 to 1e9"))
+                    row.iqrMs = *x;
+            } else if (name == "repetitions") {
+                if (const auto x = whole(1, 1e9, "expected a whole number of runs from 1"))
+                    row.repetitions = *x;
+            } else if (name == "predicted_ms") {
+                if (const auto x = number(Range::nonNegative(1e9), "expected a latency in ms from 0 to 1e9"))
+                    row.predictedMs = *x;
+            }
+        }
+        if (ok && !seen.insert({row.network, row.kernel}).second) {
+            d.error(where, "kernel: network \"" + printableText(row.network, 40) + "\" has kernel "
+                               + std::to_string(row.kernel) + " twice");
+            ok = false;
+        }
+        if (ok && !firstLayers.insert({row.network, row.firstLayer}).second) {
+            d.error(where, "first_layer: network \"" + printableText(row.network, 40) + "\" has two kernels starting at \""
+                               + printableText(row.firstLayer, 40) + "\"");
+            ok = false;
+        }
+        if (ok)
+            rows.push_back(std::move(row));
+    }
+    if (!header)
+        d.error("", std::string("no header: expected \"") + kKernelLatencyHeader + "\"");
+    else if (rows.empty() && !d.hasErrors())
+        d.error("", "no kernel after the header");
+    if (!d.hasErrors())
+        out.rows = std::move(rows);
+    return out;
+}
+
+std::string serializeKernelLatencies(const std::vector<KernelLatency> &rows)
+{
+    std::string out = std::string(kKernelLatencyHeader) + "\n";
+    for (const KernelLatency &r : rows)
+        out += quote(r.network) + "," + std::to_string(r.kernel) + "," + quote(r.type) + "," + quote(r.firstLayer) + ","
+               + std::to_string(r.operators) + "," + std::to_string(r.primitives) + "," + number(r.measuredMs) + ","
+               + (r.iqrMs >= 0 ? number(r.iqrMs) : std::string()) + ","
+               + (r.repetitions > 0 ? std::to_string(r.repetitions) : std::string()) + ","
+               + (r.predictedMs >= 0 ? number(r.predictedMs) : std::string()) + "\n";
+    return out;
+}
+
 } // namespace roofline::nnmeter

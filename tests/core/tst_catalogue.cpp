@@ -181,7 +181,7 @@ std::vector<Format> formats()
              }
              return o;
          }},
-        {"nnmeter-forest", "nnmeter/onednn_cpu/relu.forest.json",
+        {"nnmeter-forest", "nnmeter/onednn_cpu/add.forest.json",
          [](const std::string &text, const std::string &label) {
              Outcome o;
              auto r = nnmeter::parseForest(text, label);

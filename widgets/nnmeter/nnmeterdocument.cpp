@@ -6,6 +6,7 @@
 #include "network/import.h"
 #include "nnmeter/parameters.h"
 
+#include <QDir>
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonArray>
@@ -216,6 +217,44 @@ InputShapes NnmeterDocument::inputShapesFor(const QString &path) const
     return it == m_inputShapes.end() ? InputShapes{} : it->second;
 }
 
+namespace {
+
+// The per-kernel timings in `path` into `state`; false and `error` (file, line, column) when they do not load.
+bool readKernelsMeasured(const QString &path, NnmeterState &state, QString *error)
+{
+    std::string text;
+    Diagnostics d;
+    if (!readThroughQt(path.toStdString(), text, d)) {
+        if (error)
+            *error = errorLinesOf(d);
+        return false;
+    }
+    KernelLatencyLoad loaded = parseKernelLatencies(text, path.toStdString());
+    if (!loaded.rows) {
+        if (error)
+            *error = errorLinesOf(loaded.diagnostics);
+        return false;
+    }
+    state.kernelsMeasured = std::make_shared<const std::vector<KernelLatency>>(std::move(*loaded.rows));
+    state.kernelsMeasuredPath = path;
+    return true;
+}
+
+// The kernel lab writes kernels.csv beside measured.csv and measurements.csv: read it too when it is
+// there (a file that does not load is an error: nothing opens). None beside: the previous per-kernel
+// timings are closed with the measurements they belonged to.
+bool readKernelsBeside(const QString &measuredPath, NnmeterState &state, QString *error)
+{
+    state.kernelsMeasured.reset();
+    state.kernelsMeasuredPath.clear();
+    const QString beside = QFileInfo(measuredPath).dir().filePath(QStringLiteral("kernels.csv"));
+    if (QFileInfo(measuredPath).fileName() == QLatin1String("kernels.csv") || !QFileInfo::exists(beside))
+        return true;
+    return readKernelsMeasured(beside, state, error);
+}
+
+} // namespace
+
 bool NnmeterDocument::loadMeasured(const QString &path, QString *error)
 {
     std::string text;
@@ -225,13 +264,21 @@ bool NnmeterDocument::loadMeasured(const QString &path, QString *error)
             *error = errorLinesOf(d);
         return false;
     }
+    NnmeterState next = m_state;
+    if (looksLikeKernelLatencies(text)) {
+        if (!readKernelsMeasured(path, next, error))
+            return false;
+        commit(next, QString(), true, tr("Open per-kernel measurements %1").arg(QFileInfo(path).fileName()));
+        return true;
+    }
     MeasuredLoad loaded = parseMeasuredLatencies(text, path.toStdString());
     if (!loaded.rows) {
         if (error)
             *error = errorLinesOf(loaded.diagnostics);
         return false;
     }
-    NnmeterState next = m_state;
+    if (!readKernelsBeside(path, next, error))
+        return false;
     next.measured = std::make_shared<const std::vector<MeasuredLatency>>(std::move(*loaded.rows));
     next.measuredPath = path;
     commit(next, QString(), true, tr("Open measurements %1").arg(QFileInfo(path).fileName()));
@@ -262,6 +309,8 @@ bool NnmeterDocument::loadLabRun(const QString &devicePath, const QString &measu
                 *error = errorsOf(measured.diagnostics);
             return false;
         }
+        if (!readKernelsBeside(measuredPath, next, error))
+            return false;
         next.measured = std::make_shared<const std::vector<MeasuredLatency>>(std::move(*measured.rows));
         next.measuredPath = measuredPath;
     }
@@ -277,11 +326,13 @@ bool NnmeterDocument::loadLabRun(const QString &devicePath, const QString &measu
 
 void NnmeterDocument::clearMeasured()
 {
-    if (!m_state.measured)
+    if (!m_state.measured && !m_state.kernelsMeasured)
         return;
     NnmeterState next = m_state;
     next.measured.reset();
     next.measuredPath.clear();
+    next.kernelsMeasured.reset();
+    next.kernelsMeasuredPath.clear();
     commit(next, QString(), true, tr("Close the measurements"));
 }
 
@@ -426,6 +477,10 @@ QJsonObject stateToQt(const NnmeterState &s)
         o[QStringLiteral("measured_csv")] = QString::fromStdString(serializeMeasuredLatencies(*s.measured));
         o[QStringLiteral("measured_file")] = s.measuredPath;
     }
+    if (s.kernelsMeasured) {
+        o[QStringLiteral("kernels_csv")] = QString::fromStdString(serializeKernelLatencies(*s.kernelsMeasured));
+        o[QStringLiteral("kernels_file")] = s.kernelsMeasuredPath;
+    }
     return o;
 }
 
@@ -501,6 +556,19 @@ std::optional<NnmeterState> stateFromQt(const QJsonObject &o, const QString &fil
         s.measuredPath = o.value(QStringLiteral("measured_file")).toString();
     } else if (!measured.isUndefined()) {
         return fail(QStringLiteral("measured_csv"), QStringLiteral("expected the measured latencies as CSV text"));
+    }
+    const QJsonValue kernels = o.value(QStringLiteral("kernels_csv"));
+    if (kernels.isString()) {
+        KernelLatencyLoad k = parseKernelLatencies(kernels.toString().toStdString(), label(QStringLiteral("kernels_csv")));
+        if (!k.rows) {
+            if (error)
+                *error = errorLinesOf(k.diagnostics);
+            return std::nullopt;
+        }
+        s.kernelsMeasured = std::make_shared<const std::vector<KernelLatency>>(std::move(*k.rows));
+        s.kernelsMeasuredPath = o.value(QStringLiteral("kernels_file")).toString();
+    } else if (!kernels.isUndefined()) {
+        return fail(QStringLiteral("kernels_csv"), QStringLiteral("expected the per-kernel latencies as CSV text"));
     }
     return s;
 }

@@ -35,6 +35,9 @@ struct NnmeterState
     // Measured end-to-end latencies (core/nnmeter/measured.h), null when none is open.
     std::shared_ptr<const std::vector<roofline::nnmeter::MeasuredLatency>> measured;
     QString measuredPath;
+    // Per-kernel latencies from whole-network runs (the kernel lab's kernels.csv), null when none is open.
+    std::shared_ptr<const std::vector<roofline::nnmeter::KernelLatency>> kernelsMeasured;
+    QString kernelsMeasuredPath;
 };
 
 class NnmeterDocument : public QObject
@@ -68,10 +71,13 @@ public:
     // after `label`. On failure nothing changes.
     bool loadLabRun(const QString &devicePath, const QString &measuredPath, const QString &label, QString *error,
                     QStringList *warnings = nullptr);
-    // Measured end-to-end latencies (our CSV or the kernel lab's measurements.csv), one step.
+    // Measured end-to-end latencies (our CSV or the kernel lab's measurements.csv), one step;
+    // a kernels.csv beside it (the lab's per-kernel timings) is opened with it. A per-kernel
+    // file (kernels.csv) opened alone replaces only the per-kernel timings.
     bool loadMeasured(const QString &path, QString *error);
     void clearMeasured();
     const std::vector<roofline::nnmeter::MeasuredLatency> *measured() const { return m_state.measured.get(); }
+    const std::vector<roofline::nnmeter::KernelLatency> *kernelsMeasured() const { return m_state.kernelsMeasured.get(); }
     // Every network opened in this session, by file (the predicted-vs-measured table predicts them).
     const std::map<QString, std::shared_ptr<const roofline::network::Network>> &openedNetworks() const { return m_networks; }
     QStringList openedFiles() const { return m_openedFiles; } // devices, rules and networks opened, first-opened order

@@ -92,6 +92,12 @@ NnmeterPlot::NnmeterPlot(QWidget *parent)
     m_ghost->setLineStyle(QCPGraph::lsStepCenter);
     m_ghost->setPen(QPen(QColor(150, 150, 150), 1.5));
     m_ghost->removeFromLegend();
+    m_measured = addGraph();
+    m_measured->setLineStyle(QCPGraph::lsNone);
+    m_measured->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDiamond, QPen(QColor(20, 20, 20), 1.2),
+                                                QBrush(QColor(255, 255, 255)), 7));
+    m_measured->setLayer(QStringLiteral("highlight"));
+    m_measured->removeFromLegend();
     m_highlight = new QCPBars(xAxis, yAxis);
     m_highlight->setPen(QPen(QColor(20, 20, 20), 2.5));
     m_highlight->setBrush(Qt::NoBrush);
@@ -117,7 +123,7 @@ QCPBars *NnmeterPlot::barsOf(const QString &type) const
 }
 
 void NnmeterPlot::setPrediction(const Prediction &prediction, const QString &title, const std::vector<double> &ghostMs,
-                                const QString &ghostName)
+                                const QString &ghostName, const std::vector<double> &measuredMs)
 {
     const auto &kernels = prediction.detection.kernels;
     // Types ordered by their share of the latency: the largest get the colours.
@@ -131,6 +137,8 @@ void NnmeterPlot::setPrediction(const Prediction &prediction, const QString &tit
     }
     for (double g : ghostMs)
         maxMs = std::max(maxMs, g);
+    for (std::size_t i = 0; i < measuredMs.size() && i < kernels.size(); ++i)
+        maxMs = std::max(maxMs, measuredMs[i]);
     std::vector<std::pair<QString, std::pair<double, int>>> order(byType.begin(), byType.end());
     std::stable_sort(order.begin(), order.end(), [](const auto &a, const auto &b) { return a.second.first > b.second.first; });
     m_types.clear();
@@ -188,6 +196,21 @@ void NnmeterPlot::setPrediction(const Prediction &prediction, const QString &tit
         m_ghost->removeFromLegend();
     else
         m_ghost->addToLegend();
+
+    QVector<double> mk, mv;
+    for (std::size_t i = 0; i < measuredMs.size() && i < kernels.size(); ++i)
+        if (measuredMs[i] >= 0) {
+            mk.append(double(i + 1));
+            mv.append(measuredMs[i] * m_perMs);
+        }
+    m_measured->setData(mk, mv, true);
+    yAxis->setLabel(mk.isEmpty() ? tr("predicted latency per kernel (%1)").arg(m_unit)
+                                 : tr("latency per kernel (%1): bars predicted").arg(m_unit));
+    m_measured->setName(tr("measured in a network run (%1 kernels)").arg(mk.size()));
+    if (mk.isEmpty())
+        m_measured->removeFromLegend();
+    else
+        m_measured->addToLegend();
 
     m_title->setText(title);
     const double n = double(std::max<std::size_t>(kernels.size(), ghostMs.size()));

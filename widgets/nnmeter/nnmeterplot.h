@@ -1,7 +1,8 @@
 // The nn-Meter kernel chart: one bar per kernel in execution order, its
 // height the predicted latency (seed 004: model latency = Σ kernel
 // latencies), coloured by kernel type with a legend; the compared snapshot's
-// kernels as a faded step line; the selected kernel outlined. A click on a bar
+// kernels as a faded step line; per-kernel measured latencies (when a run of the
+// network was timed kernel by kernel) as markers; the selected kernel outlined. A click on a bar
 // selects that kernel (the view links it to the kernel tree).
 #pragma once
 
@@ -23,9 +24,12 @@ public:
     explicit NnmeterPlot(QWidget *parent = nullptr);
 
     // Shows `prediction` (titled with the network and device names); `ghost`
-    // are the compared snapshot's kernel latencies in ms (empty: none).
+    // are the compared snapshot's kernel latencies in ms (empty: none);
+    // `measuredMs` per kernel the latency measured inside a whole-network run
+    // (the kernel lab's kernels.csv; < 0 or missing: none), drawn as markers.
     void setPrediction(const roofline::nnmeter::Prediction &prediction, const QString &title,
-                       const std::vector<double> &ghostMs, const QString &ghostName);
+                       const std::vector<double> &ghostMs, const QString &ghostName,
+                       const std::vector<double> &measuredMs = {});
     void setSelectedKernel(int kernel); // -1: none
     int selectedKernel() const { return m_selected; }
 
@@ -36,6 +40,7 @@ public:
 
     // What is drawn, for tests: per kernel its bar height in the axis unit, and the unit.
     const std::vector<double> &barValues() const { return m_values; }
+    QCPGraph *measuredGraph() const { return m_measured; } // the measured markers (empty: none)
     QString valueUnit() const { return m_unit; }
     double unitPerMs() const { return m_perMs; }
     QCPBars *barsOf(const QString &type) const; // nullptr if not shown
@@ -50,6 +55,7 @@ protected:
 private:
     QCPTextElement *m_title = nullptr;
     QCPGraph *m_ghost = nullptr;
+    QCPGraph *m_measured = nullptr;
     QCPBars *m_highlight = nullptr;
     std::vector<QCPBars *> m_bars;
     std::vector<QString> m_types;

@@ -36,7 +36,9 @@
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <cmath>
+#include <unordered_map>
 
 namespace studio {
 
@@ -63,6 +65,31 @@ QString percent(double ratio)
     return QStringLiteral("%1%2 %").arg(ratio >= 0 ? QStringLiteral("+") : QString(), formatValue(ratio * 100, 3));
 }
 
+} // namespace
+
+// What fusion saves and how far the FLOPs-proportional estimate is from the kernel sum, worded
+// for either sign: FLOPs alone can fall short of the kernel sum (memory-bound kernels, overhead)
+// or exceed it (kernels faster than the convolution's efficiency, e.g. learned ones).
+QString flopsReadout(const Prediction &p, const Device &device)
+{
+    const QString saves = NnmeterView::tr("Fusion saves %1 of memory traffic and overhead")
+                              .arg(msText(std::max(0.0, p.operatorSumMs - p.kernelSumMs)));
+    const QString flops = NnmeterView::tr("FLOPs alone (%1 at %2)")
+                              .arg(flopsText(p.flops), formatQuantity(device.peakGflops * device.efficiencyOf("conv").compute,
+                                                                       QStringLiteral("GFLOP/s")));
+    const double gap = p.flopsMs - p.kernelSumMs;
+    QString verdict;
+    if (std::abs(gap) <= 0.005 * std::max(p.kernelSumMs, 1e-12))
+        verdict = NnmeterView::tr("%1 agree with the kernel sum within 0.5 %").arg(flops);
+    else if (gap < 0)
+        verdict = NnmeterView::tr("%1 come to %2 less than the kernel sum").arg(flops, msText(-gap));
+    else
+        verdict = NnmeterView::tr("%1 come to %2 more than the kernel sum").arg(flops, msText(gap));
+    return saves + QStringLiteral("; ") + verdict + QLatin1Char('.');
+}
+
+namespace {
+
 QString number(double v)
 {
     return QString::number(v, 'g', 17);
@@ -83,14 +110,17 @@ NnmeterView::NnmeterView(NnmeterDocument *document, QWidget *parent)
         m_document->setParent(this); // a document made for the view alone goes with it
     m_plot = new NnmeterPlot(this);
     m_tree = new QTreeWidget(this);
-    m_tree->setColumnCount(3);
-    m_tree->setHeaderLabels({tr("Kernel / operator"), tr("Latency"), tr("Share")});
+    m_tree->setColumnCount(4);
+    m_tree->setHeaderLabels({tr("Kernel / operator"), tr("Latency"), tr("Share"), tr("Measured")});
+    m_tree->headerItem()->setToolTip(3, tr("The kernel's latency measured where it ran in a whole-network run "
+                                           "(the kernel lab's kernels.csv), with the prediction's error"));
+    m_tree->setColumnHidden(3, true);
     m_tree->setUniformRowHeights(true);
     m_tree->setRootIsDecorated(true);
     m_tree->setAlternatingRowColors(true);
     m_tree->header()->setStretchLastSection(false);
     m_tree->header()->setSectionResizeMode(0, QHeaderView::Stretch);
-    for (int c = 1; c < 3; ++c)
+    for (int c = 1; c < 4; ++c)
         m_tree->header()->setSectionResizeMode(c, QHeaderView::ResizeToContents);
     m_tree->setToolTip(tr("Each kernel the backend runs, with the operators fused into it; selecting one shows it on the chart"));
     m_tree->setMinimumWidth(250);
@@ -408,7 +438,8 @@ void NnmeterView::refresh()
                               .arg(m_prediction.detection.kernels.size())
                               .arg(m_prediction.detection.operators)
                               .arg(QString::fromStdString(device.name));
-    m_plot->setPrediction(m_prediction, title, ghostMs, ghostName);
+    matchKernelMeasurements();
+    m_plot->setPrediction(m_prediction, title, ghostMs, ghostName, m_kernelMeasured);
     rebuildTree();
     updateTotals();
     m_panel->refresh();
@@ -423,11 +454,7 @@ void NnmeterView::refresh()
                        .arg(p.detection.operators)
                        .arg(p.kernelSumMs > 0 ? percent(p.operatorSumMs / p.kernelSumMs - 1) : QStringLiteral("—"),
                             msText(p.flopsMs));
-    text += QStringLiteral("<br>") + tr("Fusion saves %1 of memory traffic and overhead; FLOPs alone (%2 at %3) miss %4.")
-                                         .arg(msText(std::max(0.0, p.operatorSumMs - p.kernelSumMs)), flopsText(p.flops),
-                                              formatQuantity(device.peakGflops * device.efficiencyOf("conv").compute,
-                                                             QStringLiteral("GFLOP/s")),
-                                              msText(std::max(0.0, p.kernelSumMs - p.flopsMs)));
+    text += QStringLiteral("<br>") + flopsReadout(p, device);
     text += QStringLiteral("<br>") + (p.learnedKernels > 0
                                           ? tr("%1 of %2 kernels from learned predictors, the rest analytical (roofline).")
                                                 .arg(p.learnedKernels)
@@ -471,8 +498,12 @@ void NnmeterView::rebuildTree()
         const Kernel &k = p.detection.kernels[i];
         const KernelPrediction &kp = p.kernels[i];
         const QString type = QString::fromStdString(k.type);
+        const double measuredMs = i < m_kernelMeasured.size() ? m_kernelMeasured[i] : -1;
         auto *item = new QTreeWidgetItem({QStringLiteral("#%1 %2").arg(i + 1).arg(type), msText(kp.ms),
-                                          QStringLiteral("%1 %").arg(formatValue(100 * kp.ms / total, 3))});
+                                          QStringLiteral("%1 %").arg(formatValue(100 * kp.ms / total, 3)),
+                                          measuredMs < 0 ? QString()
+                                          : measuredMs > 0 ? tr("%1 (%2)").arg(msText(measuredMs), percent(kp.ms / measuredMs - 1))
+                                                           : msText(measuredMs)});
         item->setData(0, Qt::DecorationRole, swatch(m_plot->colorOf(type)));
         item->setToolTip(0, tr("%1: %2 operator(s), %9, %3, %4 moved; input %5×%6, CIN %7, COUT %8")
                                 .arg(type)
@@ -495,6 +526,7 @@ void NnmeterView::rebuildTree()
         items.append(item);
     }
     m_tree->addTopLevelItems(items);
+    m_tree->setColumnHidden(3, std::none_of(m_kernelMeasured.begin(), m_kernelMeasured.end(), [](double ms) { return ms >= 0; }));
     m_tree->setUpdatesEnabled(true);
     if (m_selected >= int(items.size()))
         m_selected = -1;
@@ -555,15 +587,10 @@ void NnmeterView::updateTotals()
     }
     // The current network's measured latency, when a measurements file names it.
     double measuredMs = -1;
-    if (const auto *measured = m_document->measured()) {
-        const QString path = m_document->networkPath();
-        for (const MeasuredLatency &m : *measured) {
-            const QString name = QString::fromStdString(m.network);
-            if (name == QString::fromStdString(m_document->network().name) || name == QFileInfo(path).fileName()
-                || name == QFileInfo(path).completeBaseName())
+    if (const auto *measured = m_document->measured())
+        for (const MeasuredLatency &m : *measured)
+            if (namesShownNetwork(m.network))
                 measuredMs = m.measuredMs;
-        }
-    }
     if (measuredMs > 0) {
         ticker->addTick(4, tr("measured"));
         auto *measured = addHorizontalBars(m_totals, tr("measured"), QColor(0x2c, 0xa0, 0x2c), 0.6);
@@ -640,6 +667,67 @@ const network::Network *NnmeterView::networkNamed(const QString &name, QString *
     return nullptr;
 }
 
+bool NnmeterView::namesShownNetwork(const std::string &name) const
+{
+    if (!m_document->state().network)
+        return false;
+    const QString n = QString::fromStdString(name);
+    const QString path = m_document->networkPath();
+    return n == QString::fromStdString(m_document->network().name) || (!path.isEmpty() && (n == QFileInfo(path).fileName() || n == QFileInfo(path).completeBaseName()));
+}
+
+void NnmeterView::matchKernelMeasurements()
+{
+    const auto &kernels = m_prediction.detection.kernels;
+    m_kernelMeasured.assign(kernels.size(), -1.0);
+    const auto *measured = m_document->kernelsMeasured();
+    if (!measured || !m_document->state().network)
+        return;
+    // A measured kernel is the shown kernel that starts at the same layer with as many members
+    // (the same kernel whatever its index under the rules in force).
+    const network::Network &net = m_document->network();
+    std::unordered_map<std::string, std::size_t> byFirst;
+    for (std::size_t k = 0; k < kernels.size(); ++k)
+        if (!kernels[k].layers.empty())
+            byFirst.emplace(net.layers[std::size_t(kernels[k].layers.front())].name, k);
+    std::string matchedNetwork;
+    for (const KernelLatency &m : *measured) {
+        if (!matchedNetwork.empty() ? m.network != matchedNetwork : !namesShownNetwork(m.network))
+            continue;
+        matchedNetwork = m.network; // one network's rows: the first name that matches
+        const auto it = byFirst.find(m.firstLayer);
+        if (it != byFirst.end() && int(kernels[it->second].layers.size()) == m.operators)
+            m_kernelMeasured[it->second] = m.measuredMs;
+    }
+}
+
+QString NnmeterView::kernelSummary() const
+{
+    const auto *measured = m_document->kernelsMeasured();
+    if (!measured)
+        return {};
+    int matched = 0, within = 0;
+    double sumMeasured = 0, sumPredicted = 0;
+    for (std::size_t k = 0; k < m_kernelMeasured.size(); ++k)
+        if (m_kernelMeasured[k] >= 0) {
+            ++matched;
+            within += withinTenPercent(m_prediction.kernels[k].ms, m_kernelMeasured[k]);
+            sumMeasured += m_kernelMeasured[k];
+            sumPredicted += m_prediction.kernels[k].ms;
+        }
+    const QString file = QFileInfo(m_document->state().kernelsMeasuredPath).fileName().toHtmlEscaped();
+    if (matched == 0)
+        return tr("<br>Per kernel (%1): no kernel of %2 measured under these rules.")
+            .arg(file, QString::fromStdString(m_document->network().name).toHtmlEscaped());
+    return tr("<br>Per kernel of %1 (%2): %3 of %4 kernels measured in a network run, %5 of them within ±10 %; "
+              "they measured %6 in all, predicted %7.")
+        .arg(QString::fromStdString(m_document->network().name).toHtmlEscaped(), file)
+        .arg(matched)
+        .arg(m_kernelMeasured.size())
+        .arg(within)
+        .arg(msText(sumMeasured), msText(sumPredicted));
+}
+
 void NnmeterView::updateMeasured(bool evenIfHidden)
 {
     const auto *measured = m_document->measured();
@@ -651,7 +739,8 @@ void NnmeterView::updateMeasured(bool evenIfHidden)
             tr("<span style='color:gray'>No measured latencies are open, so nothing is compared. The kernel lab "
                "(<tt>roofline-cli kernel-lab --out DIR</tt>) writes <tt>DIR/onednn_cpu/measurements.csv</tt>; open it, "
                "or a CSV of <tt>network,measured_ms</tt> (docs/file-formats-nnmeter.md), and select the device the "
-               "networks were measured on.</span>"));
+               "networks were measured on.</span>")
+            + (m_document->state().network ? kernelSummary() : QString()));
         return;
     }
     if (!evenIfHidden && m_bottomTabs->currentWidget() != m_measuredTab)
@@ -699,6 +788,7 @@ void NnmeterView::updateMeasured(bool evenIfHidden)
               .arg(QString::fromStdString(m_document->device().name).toHtmlEscaped());
     if (compared < int(measured->size()))
         summary += tr(" %1 measured network(s) not open.").arg(int(measured->size()) - compared);
+    summary += kernelSummary();
     summary += tr("<br><span style='color:gray'>%1</span>").arg(QFileInfo(m_document->state().measuredPath).fileName().toHtmlEscaped());
     m_measuredSummary->setText(summary);
 }

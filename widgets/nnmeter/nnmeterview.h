@@ -35,6 +35,11 @@ class NnmeterPlot;
 class SensitivityChart;
 class SnapshotBar;
 
+// The readout's second line: what fusion saves (operator sum − kernel sum) and how far the
+// FLOPs-proportional estimate lies from the kernel sum, worded for either sign ("come to
+// 2 ms less than" / "more than" / "agree ... within 0.5 %").
+QString flopsReadout(const roofline::nnmeter::Prediction &prediction, const roofline::nnmeter::Device &device);
+
 class NnmeterView : public ModelView
 {
     Q_OBJECT
@@ -91,6 +96,9 @@ public:
         double noisePercent = -1;
     };
     const std::vector<MeasuredRow> &measuredRows() const { return m_measuredRows; }
+    // Per kernel of the shown network, its latency measured inside a whole-network run
+    // (the kernel lab's kernels.csv), matched by first layer and member count; < 0: none.
+    const std::vector<double> &kernelMeasuredMs() const { return m_kernelMeasured; }
     QWidget *measuredTab() const { return m_measuredTab; }
     QTableWidget *measuredTable() const { return m_measuredTable; }
     QLabel *measuredSummary() const { return m_measuredSummary; }
@@ -118,6 +126,9 @@ private:
     void updateTotals();
     void updateSensitivity(bool evenIfHidden = false);
     void updateMeasured(bool evenIfHidden = false);
+    bool namesShownNetwork(const std::string &name) const;
+    QString kernelSummary() const; // the measured tab's per-kernel line ("" without kernels.csv)
+    void matchKernelMeasurements();
     const roofline::network::Network *networkNamed(const QString &name, QString *file);
     void showMessage(const QString &text);
     void showEmptyState();
@@ -140,6 +151,7 @@ private:
     QPushButton *m_openMeasured = nullptr;
     NnmeterLabPanel *m_lab = nullptr;
     std::vector<MeasuredRow> m_measuredRows;
+    std::vector<double> m_kernelMeasured;
     std::map<QString, std::shared_ptr<const roofline::network::Network>> m_shipped; // examples, loaded when needed
     bool m_shippedLoaded = false;
     int m_goalSeekParameters = -1; // how many the panel lists (the device's efficiencies add some)

@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <set>
 #include <sstream>
 
 namespace roofline::nnmeter::lab {
@@ -78,34 +79,62 @@ struct Timed
 // a kernel finds in the middle of a network; pair tests and calibration hot.
 constexpr std::size_t kColdFlushBytes = 16u << 20;
 
+// The primitives of a small network, built and ready to run (the kernel of
+// `kind`, or with an empty kind every kernel in turn).
+struct Prepared
+{
+    Detection detection;
+    std::unique_ptr<NetworkRunner> runner;
+    std::function<void()> run;
+    int kernel = -1;
+    int primitives = 0;
+    std::string error; // empty when it runs
+};
+
+Prepared prepareNetwork(const Network &net, const FusionRules &rules, const std::string &kind,
+                        const std::atomic<bool> *cancel)
+{
+    Prepared p;
+    p.detection = detectKernels(net, rules);
+    for (std::size_t k = 0; k < p.detection.kernels.size() && p.kernel < 0; ++k)
+        if (kind.empty() || p.detection.kernels[k].kind == kind)
+            p.kernel = int(k);
+    if (p.kernel < 0) {
+        p.error = "no \"" + kind + "\" kernel";
+        return p;
+    }
+    p.runner = NetworkRunner::create(net, p.detection, p.error, cancel);
+    if (!p.runner) {
+        if (p.error.empty())
+            p.error = "cancelled";
+        return p;
+    }
+    NetworkRunner *runner = p.runner.get();
+    if (kind.empty()) {
+        p.run = [runner] { runner->runAll(); };
+        for (std::size_t k = 0; k < runner->kernelCount(); ++k)
+            p.primitives += runner->plan(k).primitives;
+    } else {
+        p.run = [runner, k = std::size_t(p.kernel)] { runner->runKernel(k); };
+        p.primitives = runner->plan(std::size_t(p.kernel)).primitives;
+    }
+    if (p.primitives == 0)
+        p.error = "oneDNN runs none of its operators";
+    return p;
+}
+
 Timed timeNetwork(const Network &net, const FusionRules &rules, const std::string &kind, bool quick,
                   const std::atomic<bool> *cancel, bool cold = false)
 {
     Timed t;
-    t.detection = detectKernels(net, rules);
-    for (std::size_t k = 0; k < t.detection.kernels.size() && t.kernel < 0; ++k)
-        if (kind.empty() || t.detection.kernels[k].kind == kind)
-            t.kernel = int(k);
-    if (t.kernel < 0) {
-        t.error = "no \"" + kind + "\" kernel";
+    Prepared p = prepareNetwork(net, rules, kind, cancel);
+    t.detection = std::move(p.detection);
+    t.kernel = p.kernel;
+    t.primitives = p.primitives;
+    t.error = p.error;
+    if (!t.error.empty())
         return t;
-    }
-    auto runner = NetworkRunner::create(net, t.detection, t.error, cancel);
-    if (!runner)
-        return t;
-    std::function<void()> run;
-    if (kind.empty()) {
-        run = [&] { runner->runAll(); };
-        for (std::size_t k = 0; k < runner->kernelCount(); ++k)
-            t.primitives += runner->plan(k).primitives;
-    } else {
-        run = [&, k = std::size_t(t.kernel)] { runner->runKernel(k); };
-        t.primitives = runner->plan(std::size_t(t.kernel)).primitives;
-    }
-    if (t.primitives == 0) {
-        t.error = "oneDNN runs none of its operators";
-        return t;
-    }
+    const std::function<void()> &run = p.run;
     const auto start = Clock::now();
     run();
     const double once = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
@@ -217,50 +246,42 @@ LabResult runKernelLab(const LabOptions &opt, const LabControl &control)
     };
     const std::atomic<bool> *cancel = control.cancel;
 
-    // ---- calibration: peak compute, bandwidth, per-primitive overhead
     Device &dev = out.device;
-    dev.name = "This machine: " + (opt.machine.empty() ? std::string("CPU") : opt.machine) + " (" + onednnVersion()
-        + ", fp32, " + std::to_string(opt.threads) + (opt.threads == 1 ? " thread)" : " threads)");
-    dev.description = "Measured by the kernel lab: fusion rules by seed eq. 1, peak, bandwidth and per-kind efficiency "
-                      "from timed oneDNN primitives, random-forest predictors per kernel kind (docs/models/nnmeter.md).";
-    dev.source = source;
-    dev.bytesPerElement = 4;
-    {
-        const KernelConfig bigConv{"conv", opt.quick ? 8 : 28, opt.quick ? 16 : 256, opt.quick ? 16 : 256, 3, 1, 0};
-        const KernelConfig bigAdd{"add", opt.quick ? 8 : 56, opt.quick ? 16 : 256, 0, 1, 1, opt.quick ? 16 : 256};
-        const KernelConfig tiny{"relu", 1, 1, 0, 1, 1, 0};
-        FusionRules convRules;
-        convRules.pairs["conv_bn"].fuses = true;
-        convRules.pairs["bn_relu"].fuses = true;
-        const Network cn = configNetwork(bigConv), an = configNetwork(bigAdd), tn = configNetwork(tiny);
-        const Timed c = timeNetwork(cn, convRules, "conv", opt.quick, cancel);
-        const Timed a = timeNetwork(an, convRules, "add", opt.quick, cancel);
-        const Timed t = timeNetwork(tn, convRules, "relu", opt.quick, cancel);
-        dev.peakGflops = c.ok && c.stats.medianMs > 0 ? c.detection.kernels[std::size_t(c.kernel)].flops / c.stats.medianMs / 1e6 : 1;
-        dev.bandwidthGBps = a.ok && a.stats.medianMs > 0 ? a.detection.kernels[std::size_t(a.kernel)].bytes / a.stats.medianMs / 1e6 : 1;
-        dev.kernelOverheadUs = t.ok ? t.stats.medianMs * 1e3 : 0;
-        for (const Timed *x : {&c, &a, &t})
-            addNoise(noise, x->stats);
-        report("calibration", "peak " + fmt(dev.peakGflops) + " GFLOP/s (3x3 conv), bandwidth " + fmt(dev.bandwidthGBps)
-                                  + " GB/s (add), overhead " + fmt(dev.kernelOverheadUs) + " us per primitive");
-    }
+    // Calibration, fusion rules and learned predictors: the device the networks are predicted on.
+    auto buildDevice = [&] {
+        // ---- calibration: peak compute, bandwidth, per-primitive overhead
+        dev.name = "This machine: " + (opt.machine.empty() ? std::string("CPU") : opt.machine) + " (" + onednnVersion()
+            + ", fp32, " + std::to_string(opt.threads) + (opt.threads == 1 ? " thread)" : " threads)");
+        dev.description = "Measured by the kernel lab: fusion rules by seed eq. 1, peak, bandwidth and per-kind efficiency "
+                          "from timed oneDNN primitives, random-forest predictors per kernel kind (docs/models/nnmeter.md).";
+        dev.source = source;
+        dev.bytesPerElement = 4;
+        {
+            const KernelConfig bigConv{"conv", opt.quick ? 8 : 28, opt.quick ? 16 : 256, opt.quick ? 16 : 256, 3, 1, 0};
+            const KernelConfig bigAdd{"add", opt.quick ? 8 : 56, opt.quick ? 16 : 256, 0, 1, 1, opt.quick ? 16 : 256};
+            const KernelConfig tiny{"relu", 1, 1, 0, 1, 1, 0};
+            FusionRules convRules;
+            convRules.pairs["conv_bn"].fuses = true;
+            convRules.pairs["bn_relu"].fuses = true;
+            const Network cn = configNetwork(bigConv), an = configNetwork(bigAdd), tn = configNetwork(tiny);
+            const Timed c = timeNetwork(cn, convRules, "conv", opt.quick, cancel);
+            const Timed a = timeNetwork(an, convRules, "add", opt.quick, cancel);
+            const Timed t = timeNetwork(tn, convRules, "relu", opt.quick, cancel);
+            dev.peakGflops = c.ok && c.stats.medianMs > 0 ? c.detection.kernels[std::size_t(c.kernel)].flops / c.stats.medianMs / 1e6 : 1;
+            dev.bandwidthGBps = a.ok && a.stats.medianMs > 0 ? a.detection.kernels[std::size_t(a.kernel)].bytes / a.stats.medianMs / 1e6 : 1;
+            dev.kernelOverheadUs = t.ok ? t.stats.medianMs * 1e3 : 0;
+            for (const Timed *x : {&c, &a, &t})
+                addNoise(noise, x->stats);
+            report("calibration", "peak " + fmt(dev.peakGflops) + " GFLOP/s (3x3 conv), bandwidth " + fmt(dev.bandwidthGBps)
+                                      + " GB/s (add), overhead " + fmt(dev.kernelOverheadUs) + " us per primitive");
+        }
 
-    // ---- 1. fusion rules (seed section 4, eq. 1), each pair on several shapes
-    const std::vector<Shape> pairShapes = pairTestShapes(opt.quick);
-    const std::vector<std::string> ops = opt.quick ? std::vector<std::string>{"conv", "relu", "add", "maxpool"}
-                                                   : pairOperators();
-    std::map<std::string, TimingStats> alone; // "op@CxHxW"
-    auto timeAlone = [&](const std::string &op, const Shape &s) -> std::optional<TimingStats> {
-        const std::string key = op + "@" + s.toString();
-        if (auto it = alone.find(key); it != alone.end())
-            return it->second;
-        const Timed t = timeNetwork(operatorNetwork(op, s), FusionRules{}, "", opt.quick, cancel);
-        if (!t.ok)
-            return std::nullopt;
-        addNoise(noise, t.stats);
-        return alone[key] = t.stats;
-    };
-    // T1, T2 and T12 of one pair on one input shape; nullopt and `error` when a part failed.
+        // ---- 1. fusion rules (seed section 4, eq. 1), each pair on several shapes
+        const std::vector<Shape> pairShapes = pairTestShapes(opt.quick);
+        const std::vector<std::string> ops = opt.quick ? std::vector<std::string>{"conv", "relu", "add", "maxpool"}
+                                                       : pairOperators();
+        // T1, T2 and T12 of one pair on one input shape, timed interleaved (timeInterleaved: drift
+    // of the machine's speed moves all three alike); nullopt and `error` when a part failed.
     auto testShape = [&](const std::string &first, const std::string &second, const Shape &shape,
                          std::string &error) -> std::optional<ShapeTest> {
         // A batch norm is tested where CNNs have it, after a convolution it is folded into
@@ -269,267 +290,275 @@ LabResult runKernelLab(const LabOptions &opt, const LabControl &control)
         const Network net = bnFirst ? chainNetwork({"conv", "bn", second}, shape) : pairNetwork(first, second, shape);
         FusionRules pairRules;
         pairRules.pairs[first + "_" + second].fuses = true;
-        std::optional<TimingStats> t1;
+        FusionRules convBn;
         if (bnFirst) {
-            FusionRules convBn;
             convBn.pairs["conv_bn"].fuses = true;
             pairRules.pairs["conv_bn"].fuses = true;
-            const Timed c = timeNetwork(chainNetwork({"conv", "bn"}, shape), convBn, "", opt.quick, cancel);
-            if (c.ok)
-                t1 = c.stats;
-        } else {
-            t1 = timeAlone(first, shape);
         }
-        const auto t2 = timeAlone(second, net.layers[bnFirst ? 1 : 0].output);
-        const Timed t12 = timeNetwork(net, pairRules, "", opt.quick, cancel);
-        if (!t1 || !t2 || !t12.ok) {
-            error = t12.ok ? "an operator alone failed" : t12.error;
-            return std::nullopt;
-        }
+        const Prepared p1 = bnFirst ? prepareNetwork(chainNetwork({"conv", "bn"}, shape), convBn, "", cancel)
+                                    : prepareNetwork(operatorNetwork(first, shape), FusionRules{}, "", cancel);
+        const Prepared p2 = prepareNetwork(operatorNetwork(second, net.layers[bnFirst ? 1 : 0].output), FusionRules{}, "", cancel);
+        const Prepared p12 = prepareNetwork(net, pairRules, "", cancel);
+        for (const Prepared *x : {&p12, &p1, &p2})
+            if (!x->error.empty()) {
+                error = x == &p12 ? x->error : "an operator alone failed: " + x->error;
+                return std::nullopt;
+            }
+        const std::vector<TimingStats> times = timeInterleaved({p1.run, p2.run, p12.run}, runOptions(opt.quick), cancel);
         ShapeTest t;
         t.input = shape;
-        t.t1 = *t1;
-        t.t2 = *t2;
-        t.t12 = t12.stats;
-        t.primitives = t12.primitives;
-        addNoise(noise, t.t12);
+        t.t1 = times[0];
+        t.t2 = times[1];
+        t.t12 = times[2];
+        t.primitives = p12.primitives;
+        for (const TimingStats &x : times)
+            addNoise(noise, x);
         decide(t, opt.alpha);
         return t;
     };
     const double rulesShare = opt.quick ? 0.5 : 0.25;
-    int skippedPairs = 0, shapeTests = 0;
-    for (std::size_t i = 0; i < ops.size() && !control.cancelled(); ++i) {
-        for (std::size_t j = 0; j < ops.size() && !control.cancelled(); ++j) {
-            if (budget.elapsed() > rulesShare * budget.total()) {
-                ++skippedPairs;
-                continue;
-            }
-            PairTiming p;
-            p.first = ops[i];
-            p.second = ops[j];
-            std::string error;
-            const int planned = int(pairShapes.size());
-            for (const Shape &shape : pairShapes) {
-                // Once the shapes tested settle the majority, the rest cannot change it.
-                if (majoritySettled(p.shapesFused(), int(p.shapes.size()), planned) || control.cancelled()
-                    || (!p.shapes.empty() && budget.elapsed() > rulesShare * budget.total()))
-                    break;
-                if (auto t = testShape(p.first, p.second, shape, error))
-                    p.shapes.push_back(std::move(*t));
-                else
-                    break;
-            }
-            if (p.shapes.empty() || !error.empty()) {
-                if (!control.cancelled())
-                    out.warnings.push_back("pair " + p.first + "-" + p.second + " not measured: " + error);
-                continue;
-            }
-            shapeTests += int(p.shapes.size());
-            decideOverShapes(p, opt.alpha);
-            std::string perShape;
-            for (const ShapeTest &t : p.shapes)
-                perShape += (perShape.empty() ? "" : "; ") + t.input.toString() + " T1 " + fmt(t.t1.medianMs) + ", T2 "
-                    + fmt(t.t2.medianMs) + ", T12 " + fmt(t.t12.medianMs) + " ms, " + std::to_string(t.primitives)
-                    + " primitive" + (t.primitives == 1 ? "" : "s") + (t.fuses ? ": fuses" : t.noiseOnly ? ": eq. 1 by noise" : "");
-            report("rules", "BF_" + p.first + "_" + p.second + ": " + (p.fuses ? "fuses" : "separate") + " ("
-                                + std::to_string(p.shapesFused()) + " of " + std::to_string(p.shapes.size())
-                                + " shapes fuse: " + perShape + ")");
-            out.pairs.push_back(std::move(p));
-        }
-    }
-    if (skippedPairs > 0)
-        out.warnings.push_back(std::to_string(skippedPairs) + " operator pairs not measured (time budget): they do not fuse in the rule file");
-    std::string shapeList;
-    for (const Shape &shape : pairShapes)
-        shapeList += (shapeList.empty() ? "" : ", ") + shape.toString();
-    out.rules = rulesFromPairs(out.pairs, "onednn-cpu",
-                               "This machine's CPU as oneDNN runs it (fp32, NHWC, post-op fusion), measured by the "
-                               "kernel lab with seed eq. 1 (alpha " + fmt(opt.alpha) + ") on up to "
-                                   + std::to_string(pairShapes.size()) + " input shapes per pair (" + shapeList
-                                   + "), the rule by majority of the shapes (" + std::to_string(shapeTests)
-                                   + " shape tests)",
-                               source, opt.alpha);
-    dev.rules = out.rules;
-
-    // ---- 2. learned predictors (seed section 5): adaptive sampling per kind
-    std::vector<const Network *> priorNets;
-    for (const LabNetwork &n : opt.networks)
-        priorNets.push_back(&n.network);
-    const Prior prior = priorFromNetworks(priorNets, out.rules);
-    const SamplingLimits limits{opt.quick ? 1e7 : 4e9, opt.quick};
-    std::vector<std::string> kinds;
-    for (const std::string &k : opt.kinds)
-        if (isSampleKind(k) && std::find(kinds.begin(), kinds.end(), k) == kinds.end())
-            kinds.push_back(k);
-    // The end-to-end stage keeps ~15 % of the budget when there are networks.
-    const double networkReserve = opt.networks.empty() ? 0.0 : (opt.quick ? 0.2 : 0.15) * budget.total();
-    double weightLeft = 0;
-    for (const std::string &k : kinds)
-        weightLeft += kindWeight(k);
-    const TrainOptions trainOptions = opt.quick ? TrainOptions{8, 4, 0.8, 0.8, 1, 1e-3, opt.seed, 1}
-                                                : TrainOptions{20, 6, 0.8, 0.8, 1, 1e-3, opt.seed, 1};
-    for (const std::string &kind : opt.trainPredictors ? kinds : std::vector<std::string>{}) {
-        if (control.cancelled())
-            break;
-        const double share = (budget.remaining() - networkReserve) * kindWeight(kind) / std::max(weightLeft, 1e-9);
-        weightLeft -= kindWeight(kind);
-        const double deadline = budget.elapsed() + std::max(share, 0.0);
-        std::mt19937 rng(opt.seed * 7919u + unsigned(std::hash<std::string>{}(kind) & 0xffff));
-        std::vector<Sample> samples;
-        auto measure = [&](const KernelConfig &c, const std::string &set) -> bool {
-            const Network net = configNetwork(c);
-            const Timed t = timeNetwork(net, out.rules, kind, opt.quick, cancel, true);
-            if (!t.ok) {
-                out.warnings.push_back(kind + " sample not measured: " + t.error);
-                return false;
-            }
-            const Kernel &k = t.detection.kernels[std::size_t(t.kernel)];
-            Sample s{c, k.type, featureVector(net, k), k.flops, k.bytes, t.stats, set, 0, t.primitives};
-            addNoise(noise, s.timing);
-            samples.push_back(std::move(s));
-            return true;
-        };
-        // Training samples are capped so the files stay small (and the time goes to repetitions).
-        const int cap = opt.quick ? 1000 : kind == "conv" ? 1200 : kind == "dwconv" ? 800 : kind == "fc" ? 300 : 200;
-        auto trainSamples = [&] {
-            return int(std::count_if(samples.begin(), samples.end(), [](const Sample &x) { return x.set == "train"; }));
-        };
-        auto timeLeft = [&] { return budget.elapsed() < deadline && !control.cancelled() && trainSamples() < cap; };
-        const int nHoldout = opt.quick ? 4 : 16, nTest = opt.quick ? 4 : 16, nInit = opt.quick ? 8 : 32;
-        for (int i = 0; i < nHoldout && timeLeft(); ++i)
-            measure(drawConfig(kind, prior, rng, limits), "holdout");
-        for (int i = 0; i < nTest && timeLeft(); ++i)
-            measure(drawConfig(kind, prior, rng, limits), "test");
-        for (int i = 0; i < nInit && timeLeft(); ++i)
-            measure(drawConfig(kind, prior, rng, limits), "train");
-        KindResult kr;
-        kr.kind = kind;
-        auto rowsOf = [&](const std::string &set, std::vector<std::vector<double>> &x, std::vector<double> &y,
-                          std::vector<std::size_t> *index = nullptr) {
-            x.clear();
-            y.clear();
-            for (std::size_t i = 0; i < samples.size(); ++i)
-                if (set.empty() || samples[i].set == set) {
-                    x.push_back(samples[i].features);
-                    y.push_back(samples[i].timing.medianMs);
-                    if (index)
-                        index->push_back(i);
-                }
-        };
-        std::optional<Forest> forest;
-        std::string trainError;
-        auto fit = [&] {
-            std::vector<std::vector<double>> x;
-            std::vector<double> y;
-            rowsOf("train", x, y);
-            if (x.size() < 4) {
-                trainError = "only " + std::to_string(x.size()) + " training samples in its share of the budget";
-                forest.reset();
-                return;
-            }
-            TrainResult r = trainForest(kind, featureNames(kind), x, y, trainOptions);
-            forest = std::move(r.forest);
-            trainError = r.error;
-        };
-        fit();
-        const int maxRounds = opt.quick ? 1 : 1000;
-        while (forest && timeLeft() && kr.rounds < maxRounds) {
-            // Test samples the forest misses by more than 10 % (seed 5.2: the predictor is
-            // evaluated on the test set and sampled around its large errors).
-            std::vector<const Sample *> bad;
-            for (const Sample &s : samples) {
-                if (s.set != "test")
+        int skippedPairs = 0, shapeTests = 0;
+        for (std::size_t i = 0; i < ops.size() && !control.cancelled(); ++i) {
+            for (std::size_t j = 0; j < ops.size() && !control.cancelled(); ++j) {
+                if (budget.elapsed() > rulesShare * budget.total()) {
+                    ++skippedPairs;
                     continue;
-                const auto p = forest->predictMs(s.features);
-                if (!p || std::abs(*p - s.timing.medianMs) > 0.10 * s.timing.medianMs)
-                    bad.push_back(&s);
+                }
+                PairTiming p;
+                p.first = ops[i];
+                p.second = ops[j];
+                std::string error;
+                const int planned = int(pairShapes.size());
+                for (const Shape &shape : pairShapes) {
+                    // Once the shapes tested settle the majority, the rest cannot change it.
+                    if (majoritySettled(p.shapesFused(), int(p.shapes.size()), planned) || control.cancelled()
+                        || (!p.shapes.empty() && budget.elapsed() > rulesShare * budget.total()))
+                        break;
+                    if (auto t = testShape(p.first, p.second, shape, error))
+                        p.shapes.push_back(std::move(*t));
+                    else
+                        break;
+                }
+                if (p.shapes.empty() || !error.empty()) {
+                    if (!control.cancelled())
+                        out.warnings.push_back("pair " + p.first + "-" + p.second + " not measured: " + error);
+                    continue;
+                }
+                shapeTests += int(p.shapes.size());
+                decideOverShapes(p, opt.alpha);
+                std::string perShape;
+                for (const ShapeTest &t : p.shapes)
+                    perShape += (perShape.empty() ? "" : "; ") + t.input.toString() + " T1 " + fmt(t.t1.medianMs) + ", T2 "
+                        + fmt(t.t2.medianMs) + ", T12 " + fmt(t.t12.medianMs) + " ms, " + std::to_string(t.primitives)
+                        + " primitive" + (t.primitives == 1 ? "" : "s") + (t.fuses ? ": fuses" : t.noiseOnly ? ": eq. 1 by noise" : "");
+                report("rules", "BF_" + p.first + "_" + p.second + ": " + (p.fuses ? "fuses" : "separate") + " ("
+                                    + std::to_string(p.shapesFused()) + " of " + std::to_string(p.shapes.size())
+                                    + " shapes fuse: " + perShape + ")");
+                out.pairs.push_back(std::move(p));
             }
-            std::vector<KernelConfig> next;
-            std::shuffle(bad.begin(), bad.end(), rng);
-            const std::size_t around = opt.quick ? 2 : 6;
-            for (std::size_t b = 0; b < bad.size() && b < around; ++b)
-                for (const KernelConfig &c : resampleAround(bad[b]->config, opt.quick ? 1 : 2, rng, limits))
-                    next.push_back(c);
-            for (int i = 0; i < (opt.quick ? 1 : 4); ++i) // and fresh draws from the prior, so coverage grows
-                next.push_back(drawConfig(kind, prior, rng, limits));
-            ++kr.rounds;
-            int measured = 0;
-            for (const KernelConfig &c : next) {
-                if (!timeLeft())
-                    break;
-                measured += measure(c, "train");
-            }
-            report("sampling", kind + ": round " + std::to_string(kr.rounds) + ", " + std::to_string(bad.size())
-                                   + " samples off by > 10 %, " + std::to_string(measured) + " new, "
-                                   + std::to_string(samples.size()) + " in all");
+        }
+        if (skippedPairs > 0)
+            out.warnings.push_back(std::to_string(skippedPairs) + " operator pairs not measured (time budget): they do not fuse in the rule file");
+        std::string shapeList;
+        for (const Shape &shape : pairShapes)
+            shapeList += (shapeList.empty() ? "" : ", ") + shape.toString();
+        out.rules = rulesFromPairs(out.pairs, "onednn-cpu",
+                                   "This machine's CPU as oneDNN runs it (fp32, NHWC, post-op fusion), measured by the "
+                                   "kernel lab with seed eq. 1 (alpha " + fmt(opt.alpha) + ") on up to "
+                                       + std::to_string(pairShapes.size()) + " input shapes per pair (" + shapeList
+                                       + "), the rule by majority of the shapes (" + std::to_string(shapeTests)
+                                       + " shape tests)",
+                                   source, opt.alpha);
+        dev.rules = out.rules;
+
+        // ---- 2. learned predictors (seed section 5): adaptive sampling per kind
+        std::vector<const Network *> priorNets;
+        for (const LabNetwork &n : opt.networks)
+            priorNets.push_back(&n.network);
+        const Prior prior = priorFromNetworks(priorNets, out.rules);
+        const SamplingLimits limits{opt.quick ? 1e7 : 4e9, opt.quick};
+        std::vector<std::string> kinds;
+        for (const std::string &k : opt.kinds)
+            if (isSampleKind(k) && std::find(kinds.begin(), kinds.end(), k) == kinds.end())
+                kinds.push_back(k);
+        // The end-to-end stage keeps ~15 % of the budget when there are networks.
+        const double networkReserve = opt.networks.empty() ? 0.0 : (opt.quick ? 0.2 : 0.15) * budget.total();
+        double weightLeft = 0;
+        for (const std::string &k : kinds)
+            weightLeft += kindWeight(k);
+        const TrainOptions trainOptions = opt.quick ? TrainOptions{8, 4, 0.8, 0.8, 1, 1e-3, opt.seed, 1}
+                                                    : TrainOptions{20, 6, 0.8, 0.8, 1, 1e-3, opt.seed, 1};
+        for (const std::string &kind : opt.trainPredictors ? kinds : std::vector<std::string>{}) {
+            if (control.cancelled())
+                break;
+            const double share = (budget.remaining() - networkReserve) * kindWeight(kind) / std::max(weightLeft, 1e-9);
+            weightLeft -= kindWeight(kind);
+            const double deadline = budget.elapsed() + std::max(share, 0.0);
+            std::mt19937 rng(opt.seed * 7919u + unsigned(std::hash<std::string>{}(kind) & 0xffff));
+            std::vector<Sample> samples;
+            auto measure = [&](const KernelConfig &c, const std::string &set) -> bool {
+                const Network net = configNetwork(c);
+                const Timed t = timeNetwork(net, out.rules, kind, opt.quick, cancel, true);
+                if (!t.ok) {
+                    out.warnings.push_back(kind + " sample not measured: " + t.error);
+                    return false;
+                }
+                const Kernel &k = t.detection.kernels[std::size_t(t.kernel)];
+                Sample s{c, k.type, featureVector(net, k), k.flops, k.bytes, t.stats, set, 0, t.primitives};
+                addNoise(noise, s.timing);
+                samples.push_back(std::move(s));
+                return true;
+            };
+            // Training samples are capped so the files stay small (and the time goes to repetitions).
+            const int cap = opt.quick ? 1000 : kind == "conv" ? 1200 : kind == "dwconv" ? 800 : kind == "fc" ? 300 : 200;
+            auto trainSamples = [&] {
+                return int(std::count_if(samples.begin(), samples.end(), [](const Sample &x) { return x.set == "train"; }));
+            };
+            auto timeLeft = [&] { return budget.elapsed() < deadline && !control.cancelled() && trainSamples() < cap; };
+            const int nHoldout = opt.quick ? 4 : 16, nTest = opt.quick ? 4 : 16, nInit = opt.quick ? 8 : 32;
+            for (int i = 0; i < nHoldout && timeLeft(); ++i)
+                measure(drawConfig(kind, prior, rng, limits), "holdout");
+            for (int i = 0; i < nTest && timeLeft(); ++i)
+                measure(drawConfig(kind, prior, rng, limits), "test");
+            for (int i = 0; i < nInit && timeLeft(); ++i)
+                measure(drawConfig(kind, prior, rng, limits), "train");
+            KindResult kr;
+            kr.kind = kind;
+            auto rowsOf = [&](const std::string &set, std::vector<std::vector<double>> &x, std::vector<double> &y,
+                              std::vector<std::size_t> *index = nullptr) {
+                x.clear();
+                y.clear();
+                for (std::size_t i = 0; i < samples.size(); ++i)
+                    if (set.empty() || samples[i].set == set) {
+                        x.push_back(samples[i].features);
+                        y.push_back(samples[i].timing.medianMs);
+                        if (index)
+                            index->push_back(i);
+                    }
+            };
+            std::optional<Forest> forest;
+            std::string trainError;
+            auto fit = [&] {
+                std::vector<std::vector<double>> x;
+                std::vector<double> y;
+                rowsOf("train", x, y);
+                if (x.size() < 4) {
+                    trainError = "only " + std::to_string(x.size()) + " training samples in its share of the budget";
+                    forest.reset();
+                    return;
+                }
+                TrainResult r = trainForest(kind, featureNames(kind), x, y, trainOptions);
+                forest = std::move(r.forest);
+                trainError = r.error;
+            };
             fit();
-        }
-        if (!forest) {
-            out.warnings.push_back(kind + ": no predictor (" + trainError + ")");
-            out.samples.insert(out.samples.end(), samples.begin(), samples.end());
-            continue;
-        }
-        // Efficiency of the kind on this machine: median of roofline time / measured time over
-        // the training samples; the calibrated roofline is the baseline a forest must beat.
-        std::vector<double> ratios;
-        for (const Sample &s : samples) {
-            const double roof = std::max(s.flops / (dev.peakGflops * 1e6), s.bytes / (dev.bandwidthGBps * 1e6));
-            if (s.set == "train" && s.timing.medianMs > 0 && roof > 0)
-                ratios.push_back(roof / s.timing.medianMs);
-        }
-        if (!ratios.empty()) {
-            const double e = std::clamp(quantile(ratios, 0.5), 1e-3, 1.0);
-            dev.efficiency[kind] = Efficiency{e, e};
-        }
-        std::vector<double> tp, tm, hp, hm, ha;
-        int trainCount = 0;
-        for (Sample &s : samples) {
-            s.predictedMs = forest->predictMs(s.features).value_or(0);
-            trainCount += s.set == "train";
-            if (s.set == "test")
-                tp.push_back(s.predictedMs), tm.push_back(s.timing.medianMs);
-            else if (s.set == "holdout") {
-                hp.push_back(s.predictedMs), hm.push_back(s.timing.medianMs);
-                ha.push_back(analyticalMs(dev, kind, s.flops, s.bytes));
+            const int maxRounds = opt.quick ? 1 : 1000;
+            while (forest && timeLeft() && kr.rounds < maxRounds) {
+                // Test samples the forest misses by more than 10 % (seed 5.2: the predictor is
+                // evaluated on the test set and sampled around its large errors).
+                std::vector<const Sample *> bad;
+                for (const Sample &s : samples) {
+                    if (s.set != "test")
+                        continue;
+                    const auto p = forest->predictMs(s.features);
+                    if (!p || std::abs(*p - s.timing.medianMs) > 0.10 * s.timing.medianMs)
+                        bad.push_back(&s);
+                }
+                std::vector<KernelConfig> next;
+                std::shuffle(bad.begin(), bad.end(), rng);
+                const std::size_t around = opt.quick ? 2 : 6;
+                for (std::size_t b = 0; b < bad.size() && b < around; ++b)
+                    for (const KernelConfig &c : resampleAround(bad[b]->config, opt.quick ? 1 : 2, rng, limits))
+                        next.push_back(c);
+                for (int i = 0; i < (opt.quick ? 1 : 4); ++i) // and fresh draws from the prior, so coverage grows
+                    next.push_back(drawConfig(kind, prior, rng, limits));
+                ++kr.rounds;
+                int measured = 0;
+                for (const KernelConfig &c : next) {
+                    if (!timeLeft())
+                        break;
+                    measured += measure(c, "train");
+                }
+                report("sampling", kind + ": round " + std::to_string(kr.rounds) + ", " + std::to_string(bad.size())
+                                       + " samples off by > 10 %, " + std::to_string(measured) + " new, "
+                                       + std::to_string(samples.size()) + " in all");
+                fit();
             }
+            if (!forest) {
+                out.warnings.push_back(kind + ": no predictor (" + trainError + ")");
+                out.samples.insert(out.samples.end(), samples.begin(), samples.end());
+                continue;
+            }
+            // Efficiency of the kind on this machine: median of roofline time / measured time over
+            // the training samples; the calibrated roofline is the baseline a forest must beat.
+            std::vector<double> ratios;
+            for (const Sample &s : samples) {
+                const double roof = std::max(s.flops / (dev.peakGflops * 1e6), s.bytes / (dev.bandwidthGBps * 1e6));
+                if (s.set == "train" && s.timing.medianMs > 0 && roof > 0)
+                    ratios.push_back(roof / s.timing.medianMs);
+            }
+            if (!ratios.empty()) {
+                const double e = std::clamp(quantile(ratios, 0.5), 1e-3, 1.0);
+                dev.efficiency[kind] = Efficiency{e, e};
+            }
+            std::vector<double> tp, tm, hp, hm, ha;
+            int trainCount = 0;
+            for (Sample &s : samples) {
+                s.predictedMs = forest->predictMs(s.features).value_or(0);
+                trainCount += s.set == "train";
+                if (s.set == "test")
+                    tp.push_back(s.predictedMs), tm.push_back(s.timing.medianMs);
+                else if (s.set == "holdout") {
+                    hp.push_back(s.predictedMs), hm.push_back(s.timing.medianMs);
+                    ha.push_back(analyticalMs(dev, kind, s.flops, s.bytes));
+                }
+            }
+            kr.test = accuracy(tp, tm);
+            kr.holdout = accuracy(hp, hm);
+            kr.analyticalHoldout = accuracy(ha, hm);
+            forest->samples = trainCount;
+            forest->rmsePercent = kr.holdout.rmsePercent;
+            forest->within10Percent = kr.holdout.within10;
+            forest->source = source + "; " + std::to_string(kr.rounds) + " sampling rounds; accuracy on "
+                + std::to_string(kr.holdout.count) + " held-out samples";
+            kr.forest = *forest;
+            // A forest is kept only where it predicts the held-out samples better than the
+            // calibrated roofline; tiny kernels (µs) are mostly noise, and a forest of noise is worse.
+            // (--quick keeps every forest: its few tiny samples judge nothing.)
+            kr.kept = opt.quick || kr.holdout.rmsePercent < kr.analyticalHoldout.rmsePercent;
+            if (kr.kept) {
+                dev.predictors[kind] = std::make_shared<const Forest>(*forest);
+                dev.predictorFiles[kind] = std::string("onednn_cpu/") + kind + ".forest.json";
+            } else {
+                out.warnings.push_back(kind + ": forest not kept, held-out RMSE " + fmt(kr.holdout.rmsePercent)
+                                       + " % is not below the calibrated roofline's " + fmt(kr.analyticalHoldout.rmsePercent) + " %");
+            }
+            report("sampling", kind + ": " + std::to_string(trainCount) + " training samples, held-out within ±10 %: "
+                                   + fmt(100 * kr.holdout.within10) + " % of " + std::to_string(kr.holdout.count)
+                                   + ", RMSE " + fmt(kr.holdout.rmsePercent) + " % (roofline: "
+                                   + fmt(100 * kr.analyticalHoldout.within10) + " %, RMSE "
+                                   + fmt(kr.analyticalHoldout.rmsePercent) + " %)" + (kr.kept ? "" : ", forest not kept"));
+            out.predictors[kind] = kr;
+            out.samples.insert(out.samples.end(), samples.begin(), samples.end());
         }
-        kr.test = accuracy(tp, tm);
-        kr.holdout = accuracy(hp, hm);
-        kr.analyticalHoldout = accuracy(ha, hm);
-        forest->samples = trainCount;
-        forest->rmsePercent = kr.holdout.rmsePercent;
-        forest->within10Percent = kr.holdout.within10;
-        forest->source = source + "; " + std::to_string(kr.rounds) + " sampling rounds; accuracy on "
-            + std::to_string(kr.holdout.count) + " held-out samples";
-        kr.forest = *forest;
-        // A forest is kept only where it predicts the held-out samples better than the
-        // calibrated roofline; tiny kernels (µs) are mostly noise, and a forest of noise is worse.
-        // (--quick keeps every forest: its few tiny samples judge nothing.)
-        kr.kept = opt.quick || kr.holdout.rmsePercent < kr.analyticalHoldout.rmsePercent;
-        if (kr.kept) {
-            dev.predictors[kind] = std::make_shared<const Forest>(*forest);
-            dev.predictorFiles[kind] = std::string("onednn_cpu/") + kind + ".forest.json";
-        } else {
-            out.warnings.push_back(kind + ": forest not kept, held-out RMSE " + fmt(kr.holdout.rmsePercent)
-                                   + " % is not below the calibrated roofline's " + fmt(kr.analyticalHoldout.rmsePercent) + " %");
+        dev.rulesFile = "onednn_cpu.rules.json";
+        // Kinds without samples (se, softmax, ...) take the median efficiency of the sampled ones
+        // rather than 1, which would make their roofline a bound, not an estimate.
+        if (!dev.efficiency.empty()) {
+            std::vector<double> e;
+            for (const auto &[kind, eff] : dev.efficiency)
+                e.push_back(eff.compute);
+            const double m = quantile(e, 0.5);
+            dev.defaultEfficiency = Efficiency{m, m};
         }
-        report("sampling", kind + ": " + std::to_string(trainCount) + " training samples, held-out within ±10 %: "
-                               + fmt(100 * kr.holdout.within10) + " % of " + std::to_string(kr.holdout.count)
-                               + ", RMSE " + fmt(kr.holdout.rmsePercent) + " % (roofline: "
-                               + fmt(100 * kr.analyticalHoldout.within10) + " %, RMSE "
-                               + fmt(kr.analyticalHoldout.rmsePercent) + " %)" + (kr.kept ? "" : ", forest not kept"));
-        out.predictors[kind] = kr;
-        out.samples.insert(out.samples.end(), samples.begin(), samples.end());
-    }
-    dev.rulesFile = "onednn_cpu.rules.json";
-    // Kinds without samples (se, softmax, ...) take the median efficiency of the sampled ones
-    // rather than 1, which would make their roofline a bound, not an estimate.
-    if (!dev.efficiency.empty()) {
-        std::vector<double> e;
-        for (const auto &[kind, eff] : dev.efficiency)
-            e.push_back(eff.compute);
-        const double m = quantile(e, 0.5);
-        dev.defaultEfficiency = Efficiency{m, m};
+    };
+    if (opt.device) {
+        // Networks only, against a device a full run wrote (its rules, peak and predictors).
+        out.networksOnly = true;
+        dev = *opt.device;
+        out.rules = dev.rules;
+    } else {
+        buildDevice();
     }
 
     // ---- 3. end-to-end: each network's kernels in sequence
@@ -562,11 +591,23 @@ LabResult runKernelLab(const LabOptions &opt, const LabControl &control)
         r.whole = t.whole;
         for (const TimingStats &k : t.kernels)
             addNoise(noise, k);
-        const Prediction p = predictNetwork(n.network, dev);
+        const Prediction p = predictNetwork(n.network, dev, out.rules);
+        for (std::size_t k = 0; k < t.kernels.size() && k < detection.kernels.size(); ++k) {
+            const Kernel &kernel = detection.kernels[k];
+            KernelResult kr;
+            kr.kernel = int(k);
+            kr.type = kernel.type;
+            kr.firstLayer = kernel.layers.empty() ? std::string() : n.network.layers[std::size_t(kernel.layers.front())].name;
+            kr.operators = int(kernel.layers.size());
+            kr.primitives = runner->plan(k).primitives;
+            kr.measured = t.kernels[k];
+            kr.predictedMs = k < p.kernels.size() ? p.kernels[k].ms : 0;
+            r.kernelTimings.push_back(std::move(kr));
+        }
         r.predictedMs = p.kernelSumMs;
         r.kernels = int(p.detection.kernels.size());
         r.learnedKernels = p.learnedKernels;
-        r.analyticalMs = predictNetwork(n.network, analytical).kernelSumMs;
+        r.analyticalMs = predictNetwork(n.network, analytical, out.rules).kernelSumMs;
         report("networks", n.name + ": measured " + fmt(r.measuredMs, 4) + " ms (whole runs: median "
                                + fmt(r.whole.medianMs, 4) + ", IQR " + fmt(r.whole.iqrMs, 2) + "), predicted "
                                + fmt(r.predictedMs, 4) + " ms (" + fmt(r.errorPercent(), 3) + " %)");
@@ -636,17 +677,35 @@ std::string measurementsCsv(const LabResult &r)
     return s.str();
 }
 
-std::vector<MeasuredLatency> measuredLatencies(const LabResult &r)
+namespace {
+
+// The networks measured end to end, each with the name the measured files give it:
+// a name once per device (the format's rule), a second network of the same file name numbered.
+std::vector<std::pair<const NetworkResult *, std::string>> measuredNetworks(const LabResult &r)
 {
-    std::vector<MeasuredLatency> rows;
+    std::vector<std::pair<const NetworkResult *, std::string>> out;
+    std::set<std::string> used;
     for (const NetworkResult &n : r.networks) {
         if (!(n.measuredMs > 0))
             continue;
+        std::string name = n.name;
+        for (int i = 2; used.count(name) > 0; ++i)
+            name = n.name + " (" + std::to_string(i) + ")";
+        used.insert(name);
+        out.emplace_back(&n, name);
+    }
+    return out;
+}
+
+} // namespace
+
+std::vector<MeasuredLatency> measuredLatencies(const LabResult &r)
+{
+    std::vector<MeasuredLatency> rows;
+    for (const auto &[np, name] : measuredNetworks(r)) {
+        const NetworkResult &n = *np;
         MeasuredLatency m;
-        m.network = n.name;
-        // A name once per device (the format's rule): a second network of the same file name is numbered.
-        for (int i = 2; std::any_of(rows.begin(), rows.end(), [&](const MeasuredLatency &x) { return x.network == m.network; }); ++i)
-            m.network = n.name + " (" + std::to_string(i) + ")";
+        m.network = name;
         m.measuredMs = n.measuredMs;
         m.device = r.device.name;
         m.repetitions = n.whole.repetitions;
@@ -664,9 +723,46 @@ std::string measuredCsv(const LabResult &r)
         + serializeMeasuredLatencies(measuredLatencies(r));
 }
 
+std::vector<KernelLatency> kernelLatencies(const LabResult &r)
+{
+    std::vector<KernelLatency> rows;
+    for (const auto &[n, name] : measuredNetworks(r))
+        for (const KernelResult &k : n->kernelTimings) {
+            KernelLatency row;
+            row.network = name;
+            row.kernel = k.kernel;
+            row.type = k.type;
+            // A layer without a name (never after import) is named by its kernel, so the row reads back.
+            row.firstLayer = k.firstLayer.empty() ? "#" + std::to_string(k.kernel) : k.firstLayer;
+            row.operators = std::max(k.operators, 1);
+            row.primitives = k.primitives;
+            row.measuredMs = k.measured.medianMs;
+            row.iqrMs = k.measured.iqrMs;
+            row.repetitions = k.measured.repetitions;
+            row.predictedMs = k.predictedMs;
+            rows.push_back(std::move(row));
+        }
+    return rows;
+}
+
+std::string kernelsCsv(const LabResult &r)
+{
+    return "# Measured by the kernel lab: each kernel timed where it runs in its network's sequence, median over the "
+           "whole runs (docs/file-formats-nnmeter.md)\n"
+        + serializeKernelLatencies(kernelLatencies(r));
+}
+
 std::map<std::string, std::string> labFiles(const LabResult &r, const std::string &prefix)
 {
     std::map<std::string, std::string> files;
+    if (r.networksOnly) {
+        if (!measuredLatencies(r).empty()) {
+            files[prefix + "/measured.csv"] = measuredCsv(r);
+            files[prefix + "/kernels.csv"] = kernelsCsv(r);
+            files[prefix + "/measurements.csv"] = measurementsCsv(r); // its network rows only
+        }
+        return files;
+    }
     Device dev = r.device;
     dev.rulesFile = prefix + ".rules.json";
     for (auto &[kind, file] : dev.predictorFiles)
@@ -676,8 +772,10 @@ std::map<std::string, std::string> labFiles(const LabResult &r, const std::strin
         files[dev.predictorFiles[kind]] = serializeForest(*f);
     files[prefix + ".device.json"] = serializeDevice(dev);
     files[prefix + "/measurements.csv"] = measurementsCsv(r);
-    if (!measuredLatencies(r).empty())
+    if (!measuredLatencies(r).empty()) {
         files[prefix + "/measured.csv"] = measuredCsv(r);
+        files[prefix + "/kernels.csv"] = kernelsCsv(r);
+    }
     return files;
 }
 
@@ -695,7 +793,9 @@ std::string writeLabFiles(const LabResult &r, const std::string &directory, cons
         if (name != deviceName)
             if (std::string e = roofline::writeFileAtomically((fs::path(directory) / name).string(), text); !e.empty())
                 return e;
-    return roofline::writeFileAtomically((fs::path(directory) / deviceName).string(), files.at(deviceName));
+    if (const auto device = files.find(deviceName); device != files.end())
+        return roofline::writeFileAtomically((fs::path(directory) / deviceName).string(), device->second);
+    return {};
 }
 
 } // namespace roofline::nnmeter::lab

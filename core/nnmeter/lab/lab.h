@@ -25,6 +25,7 @@
 #include <atomic>
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -41,8 +42,12 @@ struct LabOptions
     double budgetSeconds = 600;
     std::vector<std::string> kinds = sampleKinds(); // kernel kinds to train
     bool quick = false;     // tiny shapes, few repetitions, small forests: for tests and smoke runs
-    bool detectRules = true;
     bool trainPredictors = true;
+    // When set, the run measures the networks only, end to end with this
+    // device's rules and predicts them on it (no calibration, no fusion test, no
+    // sampling): a quick re-measurement of the networks, e.g. for their
+    // per-kernel timings, against a device a full run wrote.
+    std::optional<Device> device;
     int threads = 1;        // oneDNN (OpenMP) threads
     double alpha = kSeedAlpha;
     unsigned seed = 1;
@@ -87,6 +92,18 @@ struct KindResult
     bool kept = false;          // the forest beats the roofline on the held-out set: the device uses it
 };
 
+// One kernel of a network, timed where it runs in the sequence (runner.h timeSequence).
+struct KernelResult
+{
+    int kernel = 0;           // index in the detection under the lab's rules
+    std::string type;         // "conv-bn-relu"
+    std::string firstLayer;   // its first member's layer name
+    int operators = 0;        // member layers
+    int primitives = 0;       // oneDNN primitives it ran as
+    TimingStats measured;     // over the whole runs
+    double predictedMs = 0;   // on the lab's device
+};
+
 struct NetworkResult
 {
     std::string name;
@@ -96,6 +113,7 @@ struct NetworkResult
     double analyticalMs = 0;   // the same with the analytical predictor only
     int kernels = 0, learnedKernels = 0;
     std::vector<std::string> skipped; // operators without a oneDNN primitive (not measured)
+    std::vector<KernelResult> kernelTimings; // every kernel, in execution order
     double errorPercent() const { return measuredMs > 0 ? 100 * (predictedMs - measuredMs) / measuredMs : 0; }
 };
 
@@ -111,6 +129,7 @@ struct LabResult
     double maxRelativeIqr = 0;
     double seconds = 0;            // wall time of the run
     bool cancelled = false;
+    bool networksOnly = false;     // run with a given device (LabOptions::device): no rules, samples or forests
     std::vector<std::string> warnings;
 };
 
@@ -125,7 +144,10 @@ std::vector<network::Shape> pairTestShapes(bool quick);
 // "<prefix>.rules.json", "<prefix>.device.json" and, in a folder of their own,
 // "<prefix>/<kind>.forest.json", "<prefix>/measurements.csv" (everything the lab
 // timed) and, when networks were run end to end, "<prefix>/measured.csv" (the
-// view's measured-latency format, measuredCsv()) (contents, not written).
+// view's measured-latency format, measuredCsv()) and "<prefix>/kernels.csv"
+// (every kernel's time inside those runs, kernelsCsv()) (contents, not
+// written). A run given a device (LabOptions::device) writes only the last two
+// and a measurements.csv of its network rows.
 std::map<std::string, std::string> labFiles(const LabResult &result, const std::string &prefix = "onednn_cpu");
 std::string measurementsCsv(const LabResult &result);
 // The networks the lab ran end to end as measured latencies (core/nnmeter/measured.h):
@@ -134,6 +156,10 @@ std::string measurementsCsv(const LabResult &result);
 // device the lab device's name. Empty rows when no network was run.
 std::vector<MeasuredLatency> measuredLatencies(const LabResult &result);
 std::string measuredCsv(const LabResult &result);
+// Every kernel of the networks run end to end, timed in the sequence
+// (core/nnmeter/measured.h KernelLatency); network names as measuredLatencies() gives them.
+std::vector<KernelLatency> kernelLatencies(const LabResult &result);
+std::string kernelsCsv(const LabResult &result);
 // Writes labFiles() into `directory` (created if missing), each through
 // AtomicFile; "" or the first error ("PATH: why").
 std::string writeLabFiles(const LabResult &result, const std::string &directory, const std::string &prefix = "onednn_cpu");

@@ -851,6 +851,40 @@ TimingStats timeRepeated(const std::function<void()> &run, const RunOptions &opt
     return summarize(samples);
 }
 
+std::vector<TimingStats> timeInterleaved(const std::vector<std::function<void()>> &runs, const RunOptions &options,
+                                         const std::atomic<bool> *cancel)
+{
+    using Clock = std::chrono::steady_clock;
+    auto ms = [](Clock::duration d) { return std::chrono::duration<double, std::milli>(d).count(); };
+    auto cancelled = [&] { return cancel && cancel->load(std::memory_order_relaxed); };
+    const std::size_t n = runs.size();
+    std::vector<int> inner(n, 1);
+    std::vector<std::vector<double>> samples(n);
+    for (std::size_t k = 0; k < n; ++k) {
+        for (int i = 0; i < options.warmup && !cancelled(); ++i)
+            runs[k]();
+        const auto t0 = Clock::now();
+        runs[k]();
+        const double once = ms(Clock::now() - t0);
+        samples[k].push_back(once); // kept only if no sample is taken
+        inner[k] = once > 0 ? std::clamp(int(std::ceil(options.minSampleMs / once)), 1, std::max(options.maxInner, 1))
+                            : std::max(options.maxInner, 1);
+    }
+    std::vector<std::vector<double>> timed(n);
+    for (int r = 0; r < std::max(options.repetitions, 1) && !cancelled(); ++r)
+        for (std::size_t k = 0; k < n && !cancelled(); ++k) {
+            runs[k](); // untimed: each sample starts with its own data in the caches, as run after run
+            const auto start = Clock::now();
+            for (int i = 0; i < inner[k]; ++i)
+                runs[k]();
+            timed[k].push_back(ms(Clock::now() - start) / inner[k]);
+        }
+    std::vector<TimingStats> out;
+    for (std::size_t k = 0; k < n; ++k)
+        out.push_back(summarize(timed[k].empty() ? samples[k] : timed[k]));
+    return out;
+}
+
 std::string onednnVersion()
 {
     const dnnl_version_t *v = dnnl_version();

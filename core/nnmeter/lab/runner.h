@@ -114,6 +114,18 @@ private:
 TimingStats timeRepeated(const std::function<void()> &run, const RunOptions &options,
                          const std::atomic<bool> *cancel = nullptr);
 
+// Several runs timed in turn, sample by sample (run 0, run 1, ..., then run 0
+// again), each with its own runs per sample (minSampleMs), its warm-up and one
+// untimed run before each sample (so it starts hot, as run after run): a
+// machine whose speed drifts while they are timed (other processes, the
+// host of a virtual machine) moves every one of them alike, so their medians
+// compare as if timed at once. The fusion test (seed eq. 1) compares T1 + T2
+// with T12 to a few per cent of T1; timed one after the other, minutes
+// apart, an identical primitive measured up to ±25 % apart on this machine.
+// The statistics of each run, in order; stops early when `cancel` becomes true.
+std::vector<TimingStats> timeInterleaved(const std::vector<std::function<void()>> &runs, const RunOptions &options,
+                                         const std::atomic<bool> *cancel = nullptr);
+
 // "oneDNN 2.6.3" (the library actually loaded).
 std::string onednnVersion();
 

@@ -726,7 +726,7 @@ private slots:
         QVERIFY(r.networks[0].whole.medianMs > 0);
         QVERIFY(r.networks[0].predictedMs > 0);
         const auto files = labFiles(r);
-        QCOMPARE(files.size(), std::size_t(6)); // rules, device, two forests, measurements, measured
+        QCOMPARE(files.size(), std::size_t(7)); // rules, device, two forests, measurements, measured, kernels
         QVERIFY(files.count("onednn_cpu/conv.forest.json"));
         QVERIFY(files.at("onednn_cpu/measurements.csv").rfind("stage,name,kind,type,set,", 0) == 0);
         // measured.csv is the view's measured-latency format: the network's row as the lab measured it.
@@ -739,6 +739,27 @@ private slots:
         QCOMPARE(row.device, r.device.name);
         QCOMPARE(row.repetitions, r.networks[0].whole.repetitions);
         QCOMPARE(row.noisePercent, 100 * r.networks[0].whole.iqrMs / r.networks[0].whole.medianMs);
+        // kernels.csv: every kernel of the network as timed in the sequence; they sum to measured_ms
+        // and their predictions to predicted_ms.
+        const KernelLatencyLoad kernels = parseKernelLatencies(files.at("onednn_cpu/kernels.csv"), "kernels.csv");
+        QVERIFY2(kernels.rows, kernels.diagnostics.toString().c_str());
+        const Detection detected = detectKernels(o.networks[0].network, r.rules);
+        QCOMPARE(kernels.rows->size(), detected.kernels.size());
+        double measuredSum = 0, predictedSum = 0;
+        for (std::size_t k = 0; k < kernels.rows->size(); ++k) {
+            const KernelLatency &x = (*kernels.rows)[k];
+            QCOMPARE(x.network, std::string("tiny"));
+            QCOMPARE(x.kernel, int(k));
+            QCOMPARE(x.type, detected.kernels[k].type);
+            QCOMPARE(x.firstLayer, o.networks[0].network.layers[std::size_t(detected.kernels[k].layers.front())].name);
+            QCOMPARE(x.operators, int(detected.kernels[k].layers.size()));
+            QCOMPARE(x.repetitions, r.networks[0].whole.repetitions);
+            QVERIFY(x.primitives >= 1 && x.measuredMs > 0 && x.predictedMs > 0);
+            measuredSum += x.measuredMs;
+            predictedSum += x.predictedMs;
+        }
+        QVERIFY(std::abs(measuredSum / r.networks[0].measuredMs - 1) < 1e-9);
+        QVERIFY(std::abs(predictedSum / r.networks[0].predictedMs - 1) < 1e-9);
 
         QTemporaryDir dir;
         const std::string out = dir.path().toStdString() + "/lab";
@@ -754,7 +775,8 @@ private slots:
 
     // The files the lab wrote on this machine (examples/nnmeter/onednn_cpu*): they load, the
     // rules hold what oneDNN does on any x86 CPU, and the device predicts each network the lab
-    // ran exactly as the lab recorded it (golden: the predicted_ms of measurements.csv).
+    // ran exactly as the lab recorded it (golden: the predicted_ms of measurements.csv, and of
+    // each kernel in kernels.csv).
     void shippedLabFiles()
     {
         const DeviceLoad dev = loadDeviceFile(ROOFLINE_EXAMPLES_DIR "/nnmeter/onednn_cpu.device.json");
@@ -762,11 +784,13 @@ private slots:
         const FusionRules &rules = dev.device->rules;
         QCOMPARE(rules.backend, std::string("onednn-cpu"));
         QCOMPARE(rules.pairs.size(), std::size_t(196)); // 14 operators, every ordered pair measured
-        QVERIFY(rules.fuses("conv", "bn"));             // folded
+        QVERIFY(rules.fuses("conv", "bn"));             // folded (the interleaved test finds it; 2026-11-26)
         QVERIFY(rules.fuses("conv", "relu"));           // an eltwise post-op
         QVERIFY(!rules.fuses("conv", "conv"));          // two primitives
         QVERIFY(!rules.fuses("concat", "relu"));        // concat takes no post-ops
-        QVERIFY(dev.device->predictors.count("conv") && dev.device->predictors.count("dwconv"));
+        // Forests kept where they beat the calibrated roofline on held-out samples (conv's did not).
+        QVERIFY(dev.device->predictors.count("dwconv") && dev.device->predictors.count("fc"));
+        QVERIFY(!dev.device->predictors.count("conv"));
         std::ifstream csv(ROOFLINE_EXAMPLES_DIR "/nnmeter/onednn_cpu/measurements.csv");
         QVERIFY(csv.good());
         std::string line;
@@ -793,6 +817,41 @@ private slots:
             ++networks;
         }
         QVERIFY(networks >= 6);
+
+        // kernels.csv: every kernel of every network in measured.csv, under the shipped rules; the
+        // kernels sum to the network's measured latency and their predictions are the device's now.
+        std::ifstream kin(ROOFLINE_EXAMPLES_DIR "/nnmeter/onednn_cpu/kernels.csv");
+        std::ifstream min(ROOFLINE_EXAMPLES_DIR "/nnmeter/onednn_cpu/measured.csv");
+        const std::string ktext{std::istreambuf_iterator<char>(kin), {}}, mtext{std::istreambuf_iterator<char>(min), {}};
+        const KernelLatencyLoad kernels = parseKernelLatencies(ktext, "kernels.csv");
+        QVERIFY2(kernels.rows, kernels.diagnostics.toString().c_str());
+        const MeasuredLoad measured = parseMeasuredLatencies(mtext, "measured.csv");
+        QVERIFY2(measured.rows, measured.diagnostics.toString().c_str());
+        QCOMPARE(measured.rows->size(), std::size_t(networks));
+        for (const MeasuredLatency &m : *measured.rows) {
+            std::string path = std::string(ROOFLINE_EXAMPLES_DIR) + "/amaix/" + m.network;
+            if (!std::ifstream(path).good())
+                path = std::string(ROOFLINE_SOURCE_DIR) + "/tests/data/onnx/" + m.network;
+            const network::NetworkLoad net = network::loadAnyNetworkFile(path);
+            QVERIFY2(net.network, m.network.c_str());
+            const Prediction p = predictNetwork(*net.network, *dev.device);
+            double sum = 0;
+            std::size_t count = 0;
+            for (const KernelLatency &k : *kernels.rows) {
+                if (k.network != m.network)
+                    continue;
+                QVERIFY2(std::size_t(k.kernel) < p.detection.kernels.size(), m.network.c_str());
+                const Kernel &detected = p.detection.kernels[std::size_t(k.kernel)];
+                QCOMPARE(k.type, detected.type);
+                QCOMPARE(k.firstLayer, net.network->layers[std::size_t(detected.layers.front())].name);
+                QVERIFY2(std::abs(k.predictedMs - p.kernels[std::size_t(k.kernel)].ms) <= 1e-9 * std::max(1.0, k.predictedMs),
+                         (m.network + " kernel " + std::to_string(k.kernel)).c_str());
+                sum += k.measuredMs;
+                ++count;
+            }
+            QCOMPARE(count, p.detection.kernels.size());
+            QVERIFY2(std::abs(sum / m.measuredMs - 1) < 1e-9, m.network.c_str());
+        }
     }
 
     // Two networks of the same file name stay two rows the measured-CSV reader accepts.
@@ -821,6 +880,67 @@ private slots:
         QCOMPARE((*m.rows)[1].device, r.device.name);
         QVERIFY(labFiles(r).count("onednn_cpu/measured.csv"));
         QVERIFY(!labFiles(LabResult{}).count("onednn_cpu/measured.csv"));
+    }
+
+    // Given a device, the lab measures the networks only: no calibration, pairs or samples;
+    // the device's rules detect the kernels, and only measured.csv and kernels.csv are written.
+    void networksOnlyWithAGivenDevice()
+    {
+        Device d;
+        d.name = "given device";
+        d.peakGflops = 50;
+        d.bandwidthGBps = 20;
+        d.rules = convChainRules();
+        d.rules.pairs["conv_bn"].fuses = false; // differs from the lab's own: the kernels must follow it
+        LabOptions o;
+        o.quick = true;
+        o.budgetSeconds = 60;
+        o.device = d;
+        o.networks.push_back({"tiny", configNetwork({"conv", 8, 4, 8, 3, 1, 0})});
+        const LabResult r = runKernelLab(o);
+        QVERIFY(r.networksOnly);
+        QVERIFY(r.pairs.empty());
+        QVERIFY(r.samples.empty());
+        QVERIFY(r.predictors.empty());
+        QCOMPARE(r.device.name, d.name);
+        QCOMPARE(r.networks.size(), std::size_t(1));
+        const NetworkResult &n = r.networks[0];
+        QCOMPARE(n.kernelTimings.size(), std::size_t(2)); // conv | bn-relu under the given rules
+        QCOMPARE(n.kernelTimings[0].type, std::string("conv"));
+        QCOMPARE(n.kernelTimings[1].type, std::string("bn-relu"));
+        QCOMPARE(n.predictedMs, predictNetwork(o.networks[0].network, d).kernelSumMs);
+        const auto files = labFiles(r);
+        QCOMPARE(files.size(), std::size_t(3));
+        QVERIFY(files.count("onednn_cpu/measured.csv") && files.count("onednn_cpu/kernels.csv"));
+        QVERIFY(files.at("onednn_cpu/measurements.csv").find("\nnetwork,tiny,") != std::string::npos);
+        QVERIFY(files.at("onednn_cpu/measurements.csv").find("\npair,") == std::string::npos);
+        QTemporaryDir dir;
+        QCOMPARE(writeLabFiles(r, dir.path().toStdString()), std::string());
+        QVERIFY(!std::ifstream(dir.path().toStdString() + "/onednn_cpu.device.json").good());
+        QVERIFY(std::ifstream(dir.path().toStdString() + "/onednn_cpu/kernels.csv").good());
+    }
+
+    // Interleaved timing: every run timed the same number of times, each sample one run
+    // after the others' (the order is what the fusion test relies on).
+    void interleavedTiming()
+    {
+        std::vector<int> order;
+        RunOptions o;
+        o.warmup = 2;
+        o.repetitions = 4;
+        o.minSampleMs = 0;
+        o.maxInner = 1;
+        const std::vector<TimingStats> t = timeInterleaved({[&] { order.push_back(0); }, [&] { order.push_back(1); }}, o);
+        QCOMPARE(t.size(), std::size_t(2));
+        QCOMPARE(t[0].repetitions, 4);
+        QCOMPARE(t[1].repetitions, 4);
+        // Warm-up (2) and the calibrating run of each, then per repetition: untimed, timed.
+        const std::vector<int> expected{0, 0, 0, 1, 1, 1, 0, 0, 1, 1, 0, 0, 1, 1, 0, 0, 1, 1, 0, 0, 1, 1};
+        QCOMPARE(order, expected);
+        std::atomic<bool> cancel{true};
+        const std::vector<TimingStats> cut = timeInterleaved({[] {}, [] {}}, o, &cancel);
+        QCOMPARE(cut.size(), std::size_t(2));
+        QCOMPARE(cut[0].repetitions, 1); // the calibrating run only
     }
 
     void cancelledBeforeItStarts()

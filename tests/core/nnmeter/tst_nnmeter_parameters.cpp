@@ -197,6 +197,69 @@ private slots:
         QVERIFY2(firstError(m.diagnostics).find(expected.toStdString()) != std::string::npos, firstError(m.diagnostics).c_str());
         QVERIFY2(firstError(m.diagnostics).find("m.csv") != std::string::npos, firstError(m.diagnostics).c_str());
     }
+
+    // Per-kernel latencies from whole-network runs (the kernel lab's kernels.csv).
+    void kernelLatencies()
+    {
+        const std::string text = std::string("# per kernel\n") + kKernelLatencyHeader
+            + "\nresnet50.json,0,conv-bn-relu,conv1,3,1,0.91,0.02,15,0.88\n"
+              "resnet50.json,1,maxpool,\"pool, 1\",1,1,0.05,,,\n"
+              "\"#odd\",0,relu,r,1,0,0,0,1,0\n";
+        QVERIFY(looksLikeKernelLatencies(text));
+        QVERIFY(!looksLikeKernelLatencies("network,measured_ms\nx,1\n"));
+        const KernelLatencyLoad k = parseKernelLatencies(text, "k.csv");
+        QVERIFY2(k.rows, k.diagnostics.toString().c_str());
+        QCOMPARE(k.rows->size(), std::size_t(3));
+        const KernelLatency &a = (*k.rows)[0];
+        QCOMPARE(a.network, std::string("resnet50.json"));
+        QCOMPARE(a.kernel, 0);
+        QCOMPARE(a.type, std::string("conv-bn-relu"));
+        QCOMPARE(a.firstLayer, std::string("conv1"));
+        QCOMPARE(a.operators, 3);
+        QCOMPARE(a.primitives, 1);
+        QCOMPARE(a.measuredMs, 0.91);
+        QCOMPARE(a.iqrMs, 0.02);
+        QCOMPARE(a.repetitions, 15);
+        QCOMPARE(a.predictedMs, 0.88);
+        const KernelLatency &b = (*k.rows)[1];
+        QCOMPARE(b.firstLayer, std::string("pool, 1"));
+        QCOMPARE(b.iqrMs, -1.0);
+        QCOMPARE(b.repetitions, 0);
+        QCOMPARE(b.predictedMs, -1.0);
+        QCOMPARE((*k.rows)[2].network, std::string("#odd"));
+        QCOMPARE((*k.rows)[2].measuredMs, 0.0); // a kernel oneDNN did not run: 0 ms, 0 primitives
+        const KernelLatencyLoad back = parseKernelLatencies(serializeKernelLatencies(*k.rows), "b.csv");
+        QVERIFY2(back.rows, back.diagnostics.toString().c_str());
+        QVERIFY(*back.rows == *k.rows);
+    }
+
+    void kernelLatencyErrors_data()
+    {
+        const QString h = QString::fromLatin1(kKernelLatencyHeader) + QStringLiteral("\n");
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("no header") << "x,0,conv,c,1,1,1,,,\n" << "line 1: expected the header";
+        QTest::newRow("other header") << "network,kernel,type\n" << "line 1: expected the header";
+        QTest::newRow("negative") << h + "x,0,conv,c,1,1,-1,,,\n" << "line 2: measured_ms: expected a latency in ms from 0";
+        QTest::newRow("denormal") << h + "x,0,conv,c,1,1,1e-320,,,\n" << "line 2: measured_ms:";
+        QTest::newRow("fraction") << h + "x,0.5,conv,c,1,1,1,,,\n" << "line 2: kernel: expected the kernel's index";
+        QTest::newRow("no operators") << h + "x,0,conv,c,0,1,1,,,\n" << "line 2: operators: expected its member layers";
+        QTest::newRow("no layer") << h + "x,0,conv,,1,1,1,,,\n" << "line 2: first_layer: expected a layer name";
+        QTest::newRow("field count") << h + "x,0,conv,c,1,1,1\n" << "line 2: expected 10 fields";
+        QTest::newRow("kernel twice") << h + "x,0,conv,c,1,1,1,,,\nx,0,relu,d,1,1,1,,,\n" << "line 3: kernel: network \"x\" has kernel 0 twice";
+        QTest::newRow("layer twice") << h + "x,0,conv,c,1,1,1,,,\nx,1,relu,c,1,1,1,,,\n" << "line 3: first_layer: network \"x\" has two kernels starting at \"c\"";
+        QTest::newRow("empty") << h << "no kernel after the header";
+        QTest::newRow("inf") << h + "x,0,conv,c,1,1,inf,,,\n" << "line 2: measured_ms";
+    }
+    void kernelLatencyErrors()
+    {
+        QFETCH(QString, text);
+        QFETCH(QString, expected);
+        const KernelLatencyLoad k = parseKernelLatencies(text.toStdString(), "k.csv");
+        QVERIFY(!k.rows);
+        QVERIFY2(firstError(k.diagnostics).find(expected.toStdString()) != std::string::npos, firstError(k.diagnostics).c_str());
+        QVERIFY2(firstError(k.diagnostics).find("k.csv") != std::string::npos, firstError(k.diagnostics).c_str());
+    }
 };
 
 QTEST_MAIN(TestNnmeterParameters)
