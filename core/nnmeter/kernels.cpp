@@ -46,6 +46,8 @@ std::string activationType(const std::string &f)
         return "hsigmoid";
     if (f == "sigmoid")
         return "sigmoid";
+    if (f == "swish" || f == "silu")
+        return "swish"; // one layer of x·sigmoid(x): the operator the swish unit collapses its written-out form into
     return "act";
 }
 

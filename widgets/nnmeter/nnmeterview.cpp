@@ -856,6 +856,24 @@ QString NnmeterView::primer() const
         "or a learned random forest when the device has one. Our readings of the seed: docs/models/nnmeter.md.</p>\n");
 }
 
+bool NnmeterView::claimsFile(const QString &path) const
+{
+    if (!path.endsWith(QLatin1String(".csv"), Qt::CaseInsensitive))
+        return false;
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly))
+        return false;
+    // The header: the first line that is neither blank nor a comment, within the first 64 kB.
+    const QByteArray head = f.read(64 * 1024);
+    for (const QByteArray &raw : head.split('\n')) {
+        const QByteArray line = raw.trimmed();
+        if (line.isEmpty() || line.startsWith('#'))
+            continue;
+        return line.startsWith("network,measured_ms") || line.startsWith("stage,name,") || line.startsWith("network,kernel,");
+    }
+    return false;
+}
+
 bool NnmeterView::openFile(const QString &path, QString *error, QStringList *warnings)
 {
     if (path.endsWith(QLatin1String(".csv"), Qt::CaseInsensitive))
@@ -1014,6 +1032,24 @@ QList<ModelView::BundleFile> NnmeterView::bundleFiles() const
                                  r.predictedMs >= 0 ? (withinTenPercent(r.predictedMs, r.measuredMs) ? QStringLiteral("yes") : QStringLiteral("no")) : QString(),
                                  csvText(r.matchedFile));
         files.append({QStringLiteral("nnmeter-measured.csv"), tr("Predicted vs measured per network"), measured.toUtf8()});
+    }
+    if (std::any_of(m_kernelMeasured.begin(), m_kernelMeasured.end(), [](double ms) { return ms >= 0; })) {
+        QString perKernel = QStringLiteral("kernel,type,first_layer,operators,measured_ms,predicted_ms,relative_error,within_10_percent\n");
+        for (std::size_t k = 0; k < m_kernelMeasured.size() && k < p.kernels.size(); ++k) {
+            if (m_kernelMeasured[k] < 0)
+                continue;
+            const Kernel &kernel = p.detection.kernels[k];
+            const double m = m_kernelMeasured[k], pr = p.kernels[k].ms;
+            perKernel += QStringLiteral("%1,%2,%3,%4,%5,%6,%7,%8\n")
+                             .arg(k + 1)
+                             .arg(csvText(QString::fromStdString(kernel.type)),
+                                  csvText(QString::fromStdString(net.layers[std::size_t(kernel.layers.front())].name)))
+                             .arg(kernel.layers.size())
+                             .arg(number(m), number(pr), m > 0 ? number(pr / m - 1) : QString(),
+                                  withinTenPercent(pr, m) ? QStringLiteral("yes") : QStringLiteral("no"));
+        }
+        files.append({QStringLiteral("nnmeter-kernels-measured.csv"), tr("Predicted vs measured per kernel of the network shown"),
+                      perKernel.toUtf8()});
     }
     files.append({QStringLiteral("nnmeter-snapshots.csv"), tr("Snapshots compared with the current configuration"), table.toUtf8()});
     return files;

@@ -56,6 +56,9 @@ public:
     // Network files from File ▸ Open, drag and drop and the command line open here while
     // this view is current (the panel's openPath, as its Open… button does).
     bool takesNetworks() const override { return true; }
+    // Its CSVs by their header: measured latencies ("network,measured_ms"), the kernel lab's
+    // record ("stage,name,...") and per-kernel latencies ("network,kernel,...").
+    bool claimsFile(const QString &path) const override;
     QString filePath() const override; // the device's file
     bool isModified() const override;
     QUndoStack *undoStack() const override;

@@ -31,9 +31,9 @@ Layer makeLayer(const std::string &op, int input, const Shape &in, int extraInpu
         l.outChannels = in.c;
     } else if (op == "bn") {
         l.type = LayerType::BatchNorm;
-    } else if (op == "relu" || op == "relu6" || op == "hswish" || op == "sigmoid") {
+    } else if (op == "relu" || op == "relu6" || op == "hswish" || op == "sigmoid" || op == "swish") {
         l.type = LayerType::Activation;
-        l.function = op == "hswish" ? "hardswish" : op;
+        l.function = op == "hswish" ? "hardswish" : op; // swish: one x·sigmoid(x) layer (oneDNN's swish)
     } else if (op == "maxpool" || op == "avgpool") {
         l.type = LayerType::Pooling;
         l.poolMode = op == "maxpool" ? network::PoolMode::Max : network::PoolMode::Average;
@@ -69,7 +69,7 @@ Network finish(Network net)
 
 const std::vector<std::string> &pairOperators()
 {
-    static const std::vector<std::string> ops = {"conv", "dwconv", "fc",      "bn",      "relu", "relu6", "hswish",
+    static const std::vector<std::string> ops = {"conv",    "dwconv",  "fc",      "bn",  "relu", "relu6", "hswish", "swish",
                                                  "sigmoid", "maxpool", "avgpool", "gap", "add",  "mul",   "concat"};
     return ops;
 }

@@ -14,8 +14,9 @@
 namespace roofline::nnmeter::lab {
 
 // The operators the fusion test pairs (nn-Meter operator names, kernels.h):
-// conv, dwconv, fc, bn, relu, relu6, hswish, sigmoid, maxpool, avgpool, gap,
-// add, mul, concat.
+// conv, dwconv, fc, bn, relu, relu6, hswish, swish, sigmoid, maxpool, avgpool,
+// gap, add, mul, concat (swish since 2026-11-26: one x·sigmoid(x) layer, the
+// operator the swish unit of EfficientNet's written-out SiLU becomes).
 const std::vector<std::string> &pairOperators();
 
 // `op` alone on an input of `input` (add, mul and concat get a second input

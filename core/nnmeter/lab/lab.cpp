@@ -366,7 +366,7 @@ LabResult runKernelLab(const LabOptions &opt, const LabControl &control)
                                    "This machine's CPU as oneDNN runs it (fp32, NHWC, post-op fusion), measured by the "
                                    "kernel lab with seed eq. 1 (alpha " + fmt(opt.alpha) + ") on up to "
                                        + std::to_string(pairShapes.size()) + " input shapes per pair (" + shapeList
-                                       + "), the rule by majority of the shapes (" + std::to_string(shapeTests)
+                                       + "), T1, T2 and T12 timed interleaved, the rule by majority of the shapes (" + std::to_string(shapeTests)
                                        + " shape tests)",
                                    source, opt.alpha);
         dev.rules = out.rules;

@@ -255,6 +255,21 @@ private slots:
         QCOMPARE(markers->data()->at(0)->key, 1.0);
         ROOFLINE_COMPARE_REL(markers->data()->at(0)->value, 2 * p.kernels[0].ms * view.plot()->unitPerMs(), 1e-12);
         QCOMPARE(markers->data()->at(1)->key, 3.0);
+        // The review bundle carries the per-kernel comparison.
+        bool bundled = false;
+        for (const ModelView::BundleFile &f : view.bundleFiles())
+            if (f.name == QLatin1String("nnmeter-kernels-measured.csv")) {
+                bundled = true;
+                QCOMPARE(f.content.count('\n'), 3); // header and the two matched kernels
+                QVERIFY(f.content.contains(",-0.5,no\n"));
+            }
+        QVERIFY(bundled);
+        // The view claims its CSVs by header (the main window routes them here), not others'.
+        QVERIFY(view.claimsFile(measured));
+        QVERIFY(view.claimsFile(kernels));
+        QVERIFY(view.claimsFile(QStringLiteral(ROOFLINE_EXAMPLES_DIR "/nnmeter/onednn_cpu/measured.csv"))); // a comment line first
+        QVERIFY(view.claimsFile(QStringLiteral(ROOFLINE_EXAMPLES_DIR "/nnmeter/onednn_cpu/measurements.csv")));
+        QVERIFY(!view.claimsFile(writeFile(dir, QStringLiteral("layers.csv"), "layer,time_us\nconv1,3\n")));
         view.bottomTabs()->setCurrentWidget(view.measuredTab());
         QVERIFY2(view.measuredSummary()->text().contains(QStringLiteral("2 of %1 kernels measured in a network run, 1 of them within ±10 %")
                                                              .arg(p.detection.kernels.size())),
