@@ -526,7 +526,12 @@ void NnmeterView::rebuildTree()
         items.append(item);
     }
     m_tree->addTopLevelItems(items);
-    m_tree->setColumnHidden(3, std::none_of(m_kernelMeasured.begin(), m_kernelMeasured.end(), [](double ms) { return ms >= 0; }));
+    // With per-kernel timings the Measured column takes the Share column's place (the tree stays
+    // readable at 1280 px: at 250 px the four columns left no room for the kernel names).
+    const bool measuredShown = std::any_of(m_kernelMeasured.begin(), m_kernelMeasured.end(), [](double ms) { return ms >= 0; });
+    m_tree->setColumnHidden(3, !measuredShown);
+    m_tree->setColumnHidden(2, measuredShown);
+    m_tree->setMinimumWidth(measuredShown ? 330 : 250);
     m_tree->setUpdatesEnabled(true);
     if (m_selected >= int(items.size()))
         m_selected = -1;

@@ -244,6 +244,7 @@ private slots:
         QCOMPARE(m[1], -1.0);
         QCOMPARE(m[2], p.kernels[2].ms);
         QVERIFY(!view.kernelTree()->isColumnHidden(3));
+        QVERIFY(view.kernelTree()->isColumnHidden(2)); // Share gives way to Measured
         QVERIFY2(view.kernelTree()->topLevelItem(0)->text(3).contains(QStringLiteral("-50 %")),
                  qPrintable(view.kernelTree()->topLevelItem(0)->text(3)));
         QVERIFY(view.kernelTree()->topLevelItem(1)->text(3).isEmpty());
