@@ -173,10 +173,10 @@ private slots:
     // given, made printable and cut short; a missing name is the parser's error.
     void viewOptionHostile_data()
     {
-        QTest::addColumn<QStringList>("view"); // the arguments after --view's own
+        QTest::addColumn<QStringList>("view"); // the last arguments
         QTest::addColumn<int>("exitCode");
         QTest::addColumn<QString>("message");
-        const QString known = QStringLiteral("--view must be one of gables, amaix, timeline, brouwer, nnmeter, got ");
+        const QString known = QStringLiteral("--view must be one of gables, amaix, timeline, nnmeter, brouwer, got ");
         QTest::newRow("missing (truncated)") << QStringList{QStringLiteral("--view")} << 1
                                              << QStringLiteral("Missing value after '--view'");
         QTest::newRow("empty") << QStringList{QStringLiteral("--view="), example("gables-fig6b.json")} << 2
@@ -200,7 +200,7 @@ private slots:
         QFETCH(int, exitCode);
         QFETCH(QString, message);
         const QString out = QStringLiteral("/tmp/never-written-view.svg");
-        const Run r = studio(view + QStringList{QStringLiteral("--export-svg"), out});
+        const Run r = studio(QStringList{QStringLiteral("--export-svg"), out} + view); // --view last: it may lack its value
         QCOMPARE(r.exitCode, exitCode);
         QVERIFY2(r.err.contains(message), qPrintable(r.err.left(400)));
         QVERIFY2(r.err.size() < 1000, qPrintable(QString::number(r.err.size()))); // never the whole argument echoed
