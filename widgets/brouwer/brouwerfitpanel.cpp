@@ -1,5 +1,7 @@
 #include "brouwerfitpanel.h"
 
+#include "brouwerformat.h"
+
 #include "brouwerdocument.h"
 #include "diagnosticstext.h"
 #include "units.h"
@@ -26,31 +28,6 @@ namespace studio {
 
 using namespace roofline;
 using namespace roofline::brouwer;
-
-namespace {
-
-// 3 significant digits; from 10⁶ on as a power of ten ("4.6·10²⁵"), never "4.6e+25":
-// a held-out network can be predicted absurdly (docs/models/brouwer.md).
-QString readableNumber(double v)
-{
-    if (!std::isfinite(v) || std::abs(v) < 1e6)
-        return formatValue(v, 3);
-    const int exponent = int(std::floor(std::log10(std::abs(v))));
-    static const QString digits = QStringLiteral("⁰¹²³⁴⁵⁶⁷⁸⁹");
-    QString power;
-    for (const QChar c : QString::number(exponent))
-        power += c == QLatin1Char('-') ? QStringLiteral("⁻") : QString(digits[c.digitValue()]);
-    return QString::number(v / std::pow(10.0, exponent), 'f', 1) + QStringLiteral("·10") + power;
-}
-
-QString readableMs(double ms)
-{
-    if (ms >= 1e6) // beyond 1000 s: seconds, as the view's readout
-        return readableNumber(ms / 1e3) + QStringLiteral(" s");
-    return formatQuantity(ms * 1e6, QStringLiteral("ns"), 3);
-}
-
-} // namespace
 
 BrouwerFitPanel::BrouwerFitPanel(BrouwerDocument *document, QWidget *parent)
     : QWidget(parent)
@@ -120,19 +97,22 @@ BrouwerFitPanel::BrouwerFitPanel(BrouwerDocument *document, QWidget *parent)
     m_status->setWordWrap(true);
     m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
     form->addRow(m_status);
-    m_cvTable = new QTableWidget(0, 5, this);
-    m_cvTable->setHorizontalHeaderLabels({tr("Held out"), tr("Obs."), tr("MAPE log"), tr("MAPE linear"), tr("Total, meas. / pred.")});
+    // Not in this panel's form: at 1280×800 it was below the fold of the side
+    // panel and its six columns did not fit its width. The view shows it as a
+    // tab beside the layer table (BrouwerView), enabled after the first run.
+    m_cvTable = new QTableWidget(0, 6, this);
+    m_cvTable->setHorizontalHeaderLabels({tr("Held out"), tr("Obs."), tr("MAPE log"), tr("MAPE linear"),
+                                          tr("Measured total"), tr("Predicted total")});
     m_cvTable->horizontalHeaderItem(2)->setToolTip(tr("Mean absolute percentage error of log10(time in ns), the seed's metric (%)"));
     m_cvTable->horizontalHeaderItem(3)->setToolTip(tr("Mean absolute percentage error of the back-transformed times (%)"));
-    m_cvTable->horizontalHeaderItem(4)->setToolTip(tr("The held-out network's measured and predicted time: the sum of its observations"));
+    m_cvTable->horizontalHeaderItem(4)->setToolTip(tr("The held-out network's measured time: the sum of its observations"));
+    m_cvTable->horizontalHeaderItem(5)->setToolTip(tr("The held-out network's time predicted by the fit on the other networks"));
     m_cvTable->verticalHeader()->setVisible(false);
     m_cvTable->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_cvTable->setSelectionMode(QAbstractItemView::NoSelection);
     m_cvTable->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_cvTable->horizontalHeader()->setStretchLastSection(true);
     m_cvTable->setToolTip(tr("Leave-one-network-out cross-validation: each network predicted by a fit on the others"));
-    m_cvTable->hide(); // until a cross-validation has run
-    form->addRow(m_cvTable);
 
     connect(m_fit, &QPushButton::clicked, this, &BrouwerFitPanel::startFit);
     connect(m_crossValidate, &QPushButton::clicked, this, &BrouwerFitPanel::startCrossValidation);
@@ -329,10 +309,10 @@ void BrouwerFitPanel::startCrossValidation()
         if (completed) {
             m_cvReport = *report;
             showCvReport();
-            m_status->setText(tr("Cross-validated in %1 s: pooled MAPE %2 % (log space), %3 % (linear) over %4 "
-                                 "held-out observations.")
-                                  .arg(QString::number(*seconds, 'g', 3), readableNumber(m_cvReport.pooled.mapeLog),
-                                       readableNumber(m_cvReport.pooled.mapeLinear))
+            m_status->setText(tr("Cross-validated in %1: pooled MAPE %2 % (log space), %3 % (linear) over %4 "
+                                 "held-out observations; per network in the Cross-validation tab.")
+                                  .arg(brouwerTimeText(*seconds * 1e3), brouwerNumberText(m_cvReport.pooled.mapeLog),
+                                       brouwerNumberText(m_cvReport.pooled.mapeLinear))
                                   .arg(m_cvReport.pooled.rows));
         } else {
             m_progress->setRange(0, 1);
@@ -361,15 +341,16 @@ void BrouwerFitPanel::showCvReport()
         }
         m_cvTable->setItem(row, column, item);
     };
-    auto percent = [](double v) { return readableNumber(v) + QStringLiteral(" %"); };
-    auto ms = [](double v) { return readableMs(v); };
+    auto percent = [](double v) { return brouwerNumberText(v) + QStringLiteral(" %"); };
+    auto ms = [](double v) { return brouwerTimeText(v); };
     int row = 0;
     for (const CvFold &f : r.folds) {
         cell(row, 0, QString::fromStdString(f.heldOut));
         cell(row, 1, QString::number(f.metrics.rows));
         cell(row, 2, percent(f.metrics.mapeLog));
         cell(row, 3, percent(f.metrics.mapeLinear));
-        cell(row, 4, ms(f.measuredMs) + QStringLiteral(" / ") + ms(f.predictedMs));
+        cell(row, 4, ms(f.measuredMs));
+        cell(row, 5, ms(f.predictedMs));
         ++row;
     }
     cell(row, 0, tr("pooled"), true);
@@ -377,12 +358,8 @@ void BrouwerFitPanel::showCvReport()
     cell(row, 2, percent(r.pooled.mapeLog), true);
     cell(row, 3, percent(r.pooled.mapeLinear), true);
     cell(row, 4, QString(), true);
+    cell(row, 5, QString(), true);
     m_cvTable->resizeRowsToContents();
-    int height = m_cvTable->horizontalHeader()->height() + 4;
-    for (int i = 0; i < m_cvTable->rowCount(); ++i)
-        height += m_cvTable->rowHeight(i);
-    m_cvTable->setFixedHeight(height);
-    m_cvTable->show();
 }
 
 void BrouwerFitPanel::cancelFit()

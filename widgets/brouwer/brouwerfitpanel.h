@@ -51,6 +51,7 @@ public:
     // (core's leaveOneNetworkOut, as brouwer-fit --cv), on the worker thread:
     // per held-out network the MAPE in log and linear space, then the pooled row.
     QPushButton *crossValidateButton() const { return m_crossValidate; }
+    // The last cross-validation per held-out network; not laid out here: the view puts it in a tab.
     QTableWidget *cvTable() const { return m_cvTable; }
     const roofline::brouwer::CvReport &lastCvReport() const { return m_cvReport; }
     QPushButton *cancelButton() const { return m_cancel; }

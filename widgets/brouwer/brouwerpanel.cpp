@@ -1,5 +1,7 @@
 #include "brouwerpanel.h"
 
+#include "brouwerformat.h"
+
 #include "brouwer/io.h"
 #include "brouwerdocument.h"
 #include "cachedlabel.h"
@@ -163,7 +165,7 @@ void BrouwerPanel::fillLists()
         if (d.path.isEmpty())
             text += tr(" (unsaved fit)");
         if (isSeedShapeDevice(d.path)) {
-            text += tr(" (the seed's shape)");
+            text += tr(" (shape only)"); // short: the box is narrow at 1280 px; the tooltip explains
             tip = tr("<p>%1</p><p><b>The seed's shape, not calibrated times.</b> Table 2's coefficients as printed; the "
                      "seed does not state the log base, the time unit or the predictors' scaling. Read as log10 of "
                      "ns with raw counts, the ACT, POOL, NORM and LOAD P0 rows match EdgeCaffe's AgeNet within a "
@@ -205,6 +207,11 @@ void BrouwerPanel::refresh()
         if (devices[i].device == m_document->state().device)
             m_device->setCurrentIndex(int(i));
     }
+    // The box elides long names: hovering it gives the current device's whole name and note.
+    m_device->setToolTip(m_device->currentIndex() >= 0
+                             ? m_device->itemText(m_device->currentIndex()) + QStringLiteral("<br>")
+                                 + m_device->itemData(m_device->currentIndex(), Qt::ToolTipRole).toString()
+                             : QString());
     const double bytes = m_document->params().availableBytes;
     if (!m_memory->isSliderDown() && memoryScale().toValue(m_memory->value()) != bytes)
         m_memory->setValue(memoryScale().toPosition(bytes));
@@ -212,7 +219,7 @@ void BrouwerPanel::refresh()
     if (!m_memoryField->hasFocus())
         m_memoryField->setText(size);
     m_memoryReadout->setText(tr("%1 = %2 elements of %3 B")
-                                 .arg(size, QString::number(std::floor(bytes / m_document->params().bytesPerElement), 'g', 4))
+                                 .arg(size, brouwerNumberText(std::floor(bytes / m_document->params().bytesPerElement), 4))
                                  .arg(m_document->params().bytesPerElement));
     m_bytesPerElement->setValue(m_document->params().bytesPerElement);
     m_smeared->setChecked(m_document->smeared());

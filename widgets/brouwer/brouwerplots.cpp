@@ -1,4 +1,5 @@
 #include "brouwerplots.h"
+#include "brouwerformat.h"
 
 #include "brouwer/io.h"
 #include "plotstyle.h"
@@ -21,17 +22,30 @@ const QColor kLoadSwapping(250, 190, 120);
 const QColor kExecSwapping(215, 90, 20);
 constexpr double kMiB = 1024.0 * 1024.0;
 
+// Colours that change with the theme. Greys are mirrored on dark by
+// applyPlotTheme(); these are chosen per theme instead, because mirroring
+// would defeat them:
+//  - the uncalibrated hatch: dark lines on the bars in both themes (mirrored
+//    to light grey it washed the swapping orange out on dark); a dark brown on
+//    dark, chromatic, so the theme leaves it;
+//  - the current point: a red disc with a black ring (the ring turns white on
+//    dark), lighter red on dark so the disc itself stands out of the
+//    background. (ssCircle: ssDisc fills with the pen's colour, which made it
+//    a black dot, hard to see on dark.)
+QBrush hatchBrush()
+{
+    return plotThemeDark() ? QBrush(QColor(24, 10, 0, 235), Qt::BDiagPattern)
+                           : QBrush(QColor(40, 40, 40, 160), Qt::BDiagPattern);
+}
+
+QColor currentColor()
+{
+    return plotThemeDark() ? QColor(255, 100, 100) : QColor(215, 30, 30);
+}
+
 QString bytesText(double bytes)
 {
     return QString::fromStdString(formatBytes(bytes));
-}
-
-QString msText(double ms)
-{
-    // Automatic prefixes up to seconds; beyond 1000 s (wild calibrations) plain seconds, not "Gs".
-    if (automaticPrefixes() && ms >= 1e6)
-        return formatValue(ms / 1e3, 4) + QStringLiteral(" s");
-    return formatQuantity(ms * 1e6, QStringLiteral("ns"));
 }
 
 // A linear axis whose coordinates are ms but whose tick labels speak `factor`
@@ -88,12 +102,21 @@ QCPRange logRange(double lo, double hi)
     return QCPRange(lo / 1.6, hi * 1.6);
 }
 
-QCPTextElement *addTitle(QCustomPlot *plot)
+BrouwerTitle *addTitle(QCustomPlot *plot)
 {
     plot->plotLayout()->insertRow(0);
-    auto *title = new QCPTextElement(plot, QString(), QFont(plot->font().family(), 11, QFont::Bold));
+    auto *title = new BrouwerTitle(plot, QFont(plot->font().family(), 11, QFont::Bold));
     plot->plotLayout()->addElement(0, 0, title);
     return title;
+}
+
+// The whole title when the mouse is over a shortened one.
+bool showTitleTip(const BrouwerTitle *title, QMouseEvent *event, QWidget *widget)
+{
+    if (!title->shortened() || !title->outerRect().contains(event->position().toPoint()))
+        return false;
+    QToolTip::showText(event->globalPosition().toPoint(), title->fullText().toHtmlEscaped(), widget);
+    return true;
 }
 
 void smallFonts(QCustomPlot *plot)
@@ -115,6 +138,69 @@ void smallFonts(QCustomPlot *plot)
 
 // --- Per-layer bars ----------------------------------------------------------
 
+// --- Title -------------------------------------------------------------------
+
+BrouwerTitle::BrouwerTitle(QCustomPlot *plot, const QFont &font)
+    : QCPTextElement(plot, QString(), font)
+{
+}
+
+void BrouwerTitle::setFullText(const QString &text)
+{
+    if (text == m_full)
+        return;
+    m_full = text;
+    m_wrappedFor = -1;
+    setText(text);
+}
+
+void BrouwerTitle::wrap(int width)
+{
+    if (width == m_wrappedFor)
+        return;
+    m_wrappedFor = width;
+    const QFontMetrics fm(mFont);
+    const int avail = std::max(40, width - mMargins.left() - mMargins.right() - 8);
+    QStringList lines;
+    QString line;
+    const QStringList words = m_full.split(QLatin1Char(' '), Qt::SkipEmptyParts);
+    int i = 0;
+    for (; i < words.size(); ++i) {
+        const QString candidate = line.isEmpty() ? words[i] : line + QLatin1Char(' ') + words[i];
+        if (line.isEmpty() || fm.horizontalAdvance(candidate) <= avail) {
+            line = candidate;
+            continue;
+        }
+        lines << line;
+        line = words[i];
+        if (lines.size() == kMaxLines - 1)
+            break;
+    }
+    // The last line takes the rest, elided when it is still too long.
+    for (++i; i < words.size(); ++i)
+        line += QLatin1Char(' ') + words[i];
+    if (!line.isEmpty())
+        lines << line;
+    for (QString &l : lines)
+        l = fm.elidedText(l, Qt::ElideRight, avail);
+    const QString wrapped = lines.join(QLatin1Char('\n'));
+    m_shortened = QString(wrapped).replace(QLatin1Char('\n'), QLatin1Char(' ')) != m_full;
+    setText(wrapped);
+}
+
+QSize BrouwerTitle::minimumOuterSizeHint() const
+{
+    // The title's row spans the whole plot: wrap to the viewport (the export size while exporting).
+    const_cast<BrouwerTitle *>(this)->wrap(mParentPlot->viewport().width());
+    return QCPTextElement::minimumOuterSizeHint();
+}
+
+QSize BrouwerTitle::maximumOuterSizeHint() const
+{
+    const_cast<BrouwerTitle *>(this)->wrap(mParentPlot->viewport().width());
+    return QCPTextElement::maximumOuterSizeHint();
+}
+
 BrouwerBarsPlot::BrouwerBarsPlot(QWidget *parent)
     : QCustomPlot(parent)
 {
@@ -132,7 +218,7 @@ BrouwerBarsPlot::BrouwerBarsPlot(QWidget *parent)
     m_uncalibrated = new QCPBars(xAxis, yAxis);
     m_uncalibrated->setName(tr("uncalibrated"));
     m_uncalibrated->setPen(QPen(QColor(60, 60, 60), 1));
-    m_uncalibrated->setBrush(QBrush(QColor(40, 40, 40, 160), Qt::BDiagPattern));
+    m_uncalibrated->setBrush(hatchBrush());
     m_uncalibrated->setWidth(0.8);
     m_compared = addGraph();
     m_compared->setLineStyle(QCPGraph::lsNone);
@@ -183,6 +269,8 @@ void BrouwerBarsPlot::setResult(const Result &result, bool smeared, const QStrin
     m_execStandard->data()->set(es, true);
     m_execSwapping->data()->set(ew, true);
     m_uncalibrated->data()->set(un, true);
+    if (m_uncalibrated->brush() != hatchBrush()) // the theme changed
+        m_uncalibrated->setBrush(hatchBrush());
     m_uncalibrated->addToLegend();
     if (un.isEmpty())
         m_uncalibrated->removeFromLegend();
@@ -209,7 +297,7 @@ void BrouwerBarsPlot::setResult(const Result &result, bool smeared, const QStrin
     xAxis->setRange(-0.7, std::max(1, n) - 0.3);
     yAxis->setRange(0, top > 0 ? top * 1.18 : 1);
     setTimeUnit(top);
-    m_title->setText(title);
+    m_title->setFullText(title);
 }
 
 void BrouwerBarsPlot::setTimeUnit(double topMs)
@@ -262,19 +350,21 @@ QString BrouwerBarsPlot::layerTip(int index) const
     const LayerPrediction &l = m_layers[std::size_t(index)];
     auto part = [&](const PartPrediction &p) {
         return tr("%1 (%2%3)")
-            .arg(msText(m_smeared ? p.smearedMs : p.ms), QString::fromLatin1(categoryLabel(p.submodel)),
+            .arg(brouwerTimeText(m_smeared ? p.smearedMs : p.ms), QString::fromLatin1(categoryLabel(p.submodel)),
                  p.calibrated ? QString() : tr(", uncalibrated: the device has no data for this regime"));
     };
     return tr("<b>%1</b> (%2)<br>required %3 · overflow F %4 elements<br>regime: %5<br>load %6<br>execution %7<br>"
               "total %8")
         .arg(QString::fromStdString(l.name).toHtmlEscaped(), QString::fromLatin1(categoryLabel(l.category)),
-             bytesText(l.requiredBytes), formatValue(l.overflow, 6), l.swapping() ? tr("swapping") : tr("standard"),
-             part(l.load), part(l.exec), msText(l.totalMs(m_smeared)));
+             bytesText(l.requiredBytes), QString::number(l.overflow, 'f', 0), l.swapping() ? tr("swapping") : tr("standard"),
+             part(l.load), part(l.exec), brouwerTimeText(l.totalMs(m_smeared)));
 }
 
 void BrouwerBarsPlot::mouseMoveEvent(QMouseEvent *event)
 {
     QCustomPlot::mouseMoveEvent(event);
+    if (showTitleTip(m_title, event, this))
+        return;
     const QPointF pos = event->position();
     const int index = int(std::lround(xAxis->pixelToCoord(pos.x())));
     const bool inside = axisRect()->rect().contains(pos.toPoint());
@@ -321,9 +411,9 @@ BrouwerCurvePlot::BrouwerCurvePlot(QWidget *parent)
     m_current = addGraph();
     m_current->setName(tr("current"));
     m_current->setLineStyle(QCPGraph::lsNone);
-    m_current->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, QPen(Qt::black), QColor(215, 30, 30), 11));
+    m_current->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(Qt::black, 1.5), currentColor(), 11));
     m_line = new QCPItemStraightLine(this);
-    m_line->setPen(QPen(QColor(215, 30, 30, 150), 1, Qt::DotLine));
+    m_line->setPen(QPen(currentColor(), 1, Qt::DotLine));
     m_label = new QCPItemText(this);
     m_label->setPositionAlignment(Qt::AlignLeft | Qt::AlignBottom);
     m_label->setPadding(QMargins(6, 2, 6, 2));
@@ -386,7 +476,7 @@ void BrouwerCurvePlot::setCurve(const Curve &curve, bool smeared, const QString 
     yAxis->setLabel(tr("Total time per inference (%1)").arg(unit.name));
     updateLogTickFormat(xAxis);
     updateLogTickFormat(yAxis);
-    m_title->setText(title);
+    m_title->setFullText(title);
 }
 
 void BrouwerCurvePlot::setComparedCurve(const Curve *curve, bool smeared, const QString &name)
@@ -409,10 +499,16 @@ void BrouwerCurvePlot::setCurrent(double bytes, double totalMs)
 {
     const double x = bytes / kMiB;
     m_current->setData({x}, {totalMs}, true);
+    if (m_current->scatterStyle().brush().color() != currentColor()) { // the theme changed
+        QCPScatterStyle style = m_current->scatterStyle();
+        style.setBrush(currentColor());
+        m_current->setScatterStyle(style);
+        m_line->setPen(QPen(currentColor(), 1, Qt::DotLine));
+    }
     m_line->point1->setCoords(x, 1);
     m_line->point2->setCoords(x, 2);
     m_label->position->setCoords(x, totalMs);
-    m_label->setText(tr("%1: %2").arg(bytesText(bytes), msText(totalMs)));
+    m_label->setText(tr("%1: %2").arg(bytesText(bytes), brouwerTimeText(totalMs)));
     // Keep the label inside the plot: to the left of the point in the right third.
     const double t = (std::log(x) - std::log(xAxis->range().lower))
         / (std::log(xAxis->range().upper) - std::log(xAxis->range().lower));
@@ -424,6 +520,8 @@ void BrouwerCurvePlot::setCurrent(double bytes, double totalMs)
 void BrouwerCurvePlot::mouseMoveEvent(QMouseEvent *event)
 {
     QCustomPlot::mouseMoveEvent(event);
+    if (showTitleTip(m_title, event, this))
+        return;
     const QPointF pos = event->position();
     QString text;
     double best = 8; // pixels
@@ -528,7 +626,7 @@ void BrouwerScatterPlot::setPoints(const std::vector<Point> &points, const QStri
     yAxis->setLabel(tr("Predicted time (%1)").arg(unit.name));
     updateLogTickFormat(xAxis);
     updateLogTickFormat(yAxis);
-    m_title->setText(title);
+    m_title->setFullText(title);
     // Empty state: no axes, grid or legend that are not data, only what to do next, in the middle.
     const bool empty = points.empty();
     m_metrics->setText(empty ? (metrics.isEmpty() ? tr("No measurements loaded.\n\nOpen measured per-layer times "
@@ -551,6 +649,8 @@ void BrouwerScatterPlot::setPoints(const std::vector<Point> &points, const QStri
 void BrouwerScatterPlot::mouseMoveEvent(QMouseEvent *event)
 {
     QCustomPlot::mouseMoveEvent(event);
+    if (showTitleTip(m_title, event, this))
+        return;
     const QPointF pos = event->position();
     const Point *nearest = nullptr;
     double best = 8 * 8;
@@ -570,7 +670,7 @@ void BrouwerScatterPlot::mouseMoveEvent(QMouseEvent *event)
     }
     QToolTip::showText(event->globalPosition().toPoint(),
                        tr("<b>%1</b><br>measured %2 · predicted %3")
-                           .arg(nearest->label.toHtmlEscaped(), msText(nearest->measuredMs), msText(nearest->predictedMs)),
+                           .arg(nearest->label.toHtmlEscaped(), brouwerTimeText(nearest->measuredMs), brouwerTimeText(nearest->predictedMs)),
                        this);
 }
 

@@ -19,6 +19,29 @@
 
 namespace studio {
 
+// A plot title that wraps to the plot's width (at most two lines, the rest
+// elided; the whole text as a tooltip): a title wider than the plot would
+// widen the layout past the widget and be clipped on both sides.
+class BrouwerTitle : public QCPTextElement
+{
+public:
+    BrouwerTitle(QCustomPlot *plot, const QFont &font);
+    void setFullText(const QString &text);
+    const QString &fullText() const { return m_full; }
+    bool shortened() const { return m_shortened; } // elided: text() lacks words of fullText()
+    static constexpr int kMaxLines = 2;
+
+protected:
+    QSize minimumOuterSizeHint() const override;
+    QSize maximumOuterSizeHint() const override;
+
+private:
+    void wrap(int width);
+    QString m_full;
+    int m_wrappedFor = -1;
+    bool m_shortened = false;
+};
+
 class BrouwerBarsPlot : public QCustomPlot
 {
     Q_OBJECT
@@ -36,7 +59,7 @@ public:
     QCPBars *execSwapping() const { return m_execSwapping; }
     QCPBars *uncalibrated() const { return m_uncalibrated; }
     QCPGraph *comparedGraph() const { return m_compared; }
-    QCPTextElement *titleElement() const { return m_title; }
+    BrouwerTitle *titleElement() const { return m_title; }
     // Tooltip text for layer `index` (what hovering its bar shows).
     QString layerTip(int index) const;
     // The time axis' unit ("µs", "ms", "s"): the bars' data stay in ms, the
@@ -55,7 +78,7 @@ private:
     void updateTicks();
     void setTimeUnit(double topMs);
 
-    QCPTextElement *m_title = nullptr;
+    BrouwerTitle *m_title = nullptr;
     QCPBars *m_loadStandard = nullptr, *m_loadSwapping = nullptr, *m_execStandard = nullptr,
             *m_execSwapping = nullptr, *m_uncalibrated = nullptr;
     QCPGraph *m_compared = nullptr;
@@ -87,7 +110,7 @@ public:
     QCPGraph *currentGraph() const { return m_current; }
     QCPGraph *comparedGraph() const { return m_compared; }
     const std::vector<roofline::brouwer::Knee> &knees() const { return m_kneeList; }
-    QCPTextElement *titleElement() const { return m_title; }
+    BrouwerTitle *titleElement() const { return m_title; }
     QCPItemText *currentLabel() const { return m_label; }
     QString timeUnit() const { return m_timeUnit; } // the y axis' unit; the data stay in ms
 
@@ -102,7 +125,7 @@ protected:
     void mouseDoubleClickEvent(QMouseEvent *event) override;
 
 private:
-    QCPTextElement *m_title = nullptr;
+    BrouwerTitle *m_title = nullptr;
     QCPGraph *m_curve = nullptr, *m_knees = nullptr, *m_current = nullptr, *m_compared = nullptr;
     QCPItemStraightLine *m_line = nullptr;
     QCPItemText *m_label = nullptr;
@@ -129,7 +152,7 @@ public:
     const std::vector<Point> &points() const { return m_points; }
     QCPGraph *loadGraph() const { return m_load; }
     QCPGraph *execGraph() const { return m_exec; }
-    QCPTextElement *titleElement() const { return m_title; }
+    BrouwerTitle *titleElement() const { return m_title; }
     QCPItemText *metricsLabel() const { return m_metrics; }
 
     QSize minimumSizeHint() const override;
@@ -139,7 +162,7 @@ protected:
     void mouseMoveEvent(QMouseEvent *event) override;
 
 private:
-    QCPTextElement *m_title = nullptr;
+    BrouwerTitle *m_title = nullptr;
     QCPGraph *m_load = nullptr, *m_exec = nullptr, *m_diagonal = nullptr;
     QCPItemText *m_metrics = nullptr;
     std::vector<Point> m_points;

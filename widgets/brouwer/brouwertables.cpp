@@ -1,6 +1,9 @@
 #include "brouwertables.h"
 
+#include "brouwerformat.h"
+
 #include "brouwer/io.h"
+#include "plotstyle.h"
 #include "units.h"
 
 #include <QBrush>
@@ -72,17 +75,17 @@ QVariant BrouwerLayerModel::data(const QModelIndex &index, int role) const
         case Name: return QString::fromStdString(l.name);
         case Category: return QString::fromLatin1(categoryLabel(l.category));
         case Required: return QString::fromStdString(formatBytes(l.requiredBytes));
-        case Overflow: return l.overflow > 0 ? formatValue(l.overflow, 6) : QStringLiteral("0");
+        case Overflow: return QString::number(l.overflow, 'f', 0); // whole elements, never e-notation
         case Regime: return l.swapping() ? tr("swapping") : tr("standard");
-        case Load: return formatValue(load, 4);
-        case Exec: return formatValue(exec, 4);
-        case Total: return formatValue(load + exec, 4);
+        case Load: return brouwerTimeText(load);
+        case Exec: return brouwerTimeText(exec);
+        case Total: return brouwerTimeText(load + exec);
         case Calibrated: return calibrated ? tr("yes") : tr("fallback");
         default: return {};
         }
     }
     if (role == Qt::ForegroundRole && index.column() == Regime && l.swapping())
-        return QBrush(QColor(190, 70, 10));
+        return QBrush(plotThemeDark() ? QColor(255, 160, 90) : QColor(190, 70, 10)); // readable on both
     if (role == Qt::TextAlignmentRole && index.column() >= Required && index.column() != Regime && index.column() != Calibrated)
         return int(Qt::AlignRight | Qt::AlignVCenter);
     if (role == Qt::ToolTipRole && index.column() == Calibrated && !calibrated)
@@ -101,9 +104,9 @@ QVariant BrouwerLayerModel::headerData(int section, Qt::Orientation orientation,
         case Required: return tr("Required");
         case Overflow: return tr("Overflow F (elements)");
         case Regime: return tr("Regime");
-        case Load: return tr("Load (ms)");
-        case Exec: return tr("Execution (ms)");
-        case Total: return tr("Total (ms)");
+        case Load: return tr("Load");
+        case Exec: return tr("Execution");
+        case Total: return tr("Total");
         case Calibrated: return tr("Calibrated");
         default: return {};
         }

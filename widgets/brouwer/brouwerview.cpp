@@ -2,11 +2,13 @@
 
 #include "brouwer/goalseek.h"
 #include "brouwer/io.h"
+#include "brouwer/sensitivity.h"
 #include "common/jsonreader.h"
 #include "network/import.h"
 #include "network/io.h"
 #include "brouwerdocument.h"
 #include "brouwerfitpanel.h"
+#include "brouwerformat.h"
 #include "brouwerpanel.h"
 #include "brouwerplots.h"
 #include "brouwertables.h"
@@ -51,14 +53,6 @@ constexpr int kCurveSamples = 160;
 QString bytesText(double bytes)
 {
     return QString::fromStdString(formatBytes(bytes));
-}
-
-QString msText(double ms)
-{
-    // Automatic prefixes up to seconds; beyond 1000 s (wild calibrations) plain seconds, not "Gs".
-    if (automaticPrefixes() && ms >= 1e6)
-        return formatValue(ms / 1e3, 4) + QStringLiteral(" s");
-    return formatQuantity(ms * 1e6, QStringLiteral("ns"));
 }
 
 // --set for the Brouwer view: "/memory=256MB" (or /available_bytes) and "/bytes_per_element=2".
@@ -197,6 +191,12 @@ BrouwerView::BrouwerView(BrouwerDocument *document, QWidget *parent)
     auto *fitLayout = new QVBoxLayout(fitBox);
     m_fit = new BrouwerFitPanel(document, fitBox);
     fitLayout->addWidget(m_fit);
+    // The cross-validation table beside the layer table (wide enough for its six columns), enabled and
+    // brought forward when a run completes.
+    m_tableTabs->addTab(m_fit->cvTable(), tr("Cross-validation"));
+    m_tableTabs->setTabEnabled(m_tableTabs->indexOf(m_fit->cvTable()), false);
+    m_tableTabs->setTabToolTip(m_tableTabs->indexOf(m_fit->cvTable()),
+                               tr("Leave-one-network-out cross-validation: run it with Cross-validate in the fit panel"));
     auto *side = new QWidget(this);
     auto *sideLayout = new QVBoxLayout(side);
     sideLayout->setContentsMargins(0, 0, 0, 0);
@@ -249,6 +249,13 @@ BrouwerView::BrouwerView(BrouwerDocument *document, QWidget *parent)
     connect(m_panel, &BrouwerPanel::openMeasurementsRequested, this, &BrouwerView::openMeasurementsDialog);
     connect(m_fit, &BrouwerFitPanel::message, this, &BrouwerView::showMessage);
     connect(m_fit, &BrouwerFitPanel::saveRequested, this, &BrouwerView::saveDeviceDialog);
+    connect(m_fit, &BrouwerFitPanel::crossValidated, this, [this](bool completed) {
+        if (!completed)
+            return; // cancelled: the tab keeps the last complete run, if any
+        const int tab = m_tableTabs->indexOf(m_fit->cvTable());
+        m_tableTabs->setTabEnabled(tab, true);
+        m_tableTabs->setCurrentIndex(tab);
+    });
     connect(m_curve, &BrouwerCurvePlot::memoryClicked, m_document, [this](double bytes) {
         m_document->setAvailableBytes(std::clamp(bytes, BrouwerDocument::kMinMemory, BrouwerDocument::kMaxMemory));
     });
@@ -378,10 +385,10 @@ QString BrouwerView::readoutHtml() const
     const Result &r = m_result;
     const QString warn = plotThemeDark() ? QStringLiteral("#f0b050") : QStringLiteral("#8a5a00"); // readable on both
     QString html = tr("<span style='font-size:large'><b>%1</b> per inference</span><br>load %2 · execution %3<br>")
-                       .arg(msText(r.totalMs(smeared)), msText(smeared ? r.smearedLoadMs : r.loadMs),
-                            msText(smeared ? r.smearedExecMs : r.execMs));
-    html += smeared ? tr("plain back-transform: %1").arg(msText(r.totalMs(false)))
-                    : tr("smeared (Duan): %1").arg(msText(r.totalMs(true)));
+                       .arg(brouwerTimeText(r.totalMs(smeared)), brouwerTimeText(smeared ? r.smearedLoadMs : r.loadMs),
+                            brouwerTimeText(smeared ? r.smearedExecMs : r.execMs));
+    html += smeared ? tr("plain back-transform: %1").arg(brouwerTimeText(r.totalMs(false)))
+                    : tr("smeared (Duan): %1").arg(brouwerTimeText(r.totalMs(true)));
     html += QStringLiteral("<br>");
     // The layer that overflows most, and the next knee above the current memory.
     const LayerPrediction *worst = nullptr;
@@ -393,7 +400,7 @@ QString BrouwerView::readoutHtml() const
         html += tr("<b>%1 of %2 layers swap</b>; largest overflow: %3, F = %4 elements (%5 short)<br>")
                     .arg(r.swappingLayers)
                     .arg(r.layers.size())
-                    .arg(QString::fromStdString(worst->name).toHtmlEscaped(), formatValue(worst->overflow, 4),
+                    .arg(QString::fromStdString(worst->name).toHtmlEscaped(), QString::number(worst->overflow, 'f', 0),
                          bytesText(worst->overflow * s.params.bytesPerElement));
     else
         html += tr("No layer swaps: every layer fits in %1<br>").arg(bytesText(s.params.availableBytes));
@@ -439,8 +446,8 @@ void BrouwerView::updateComparison()
     const double now = m_result.totalMs(smeared), then = m_comparedResult.totalMs(smeared);
     const double change = then > 0 ? (now - then) / then * 100 : 0;
     m_comparisonText = tr("Total %1, %2% vs %3 (%4 at %5 on %6); %7 layers swap (%3: %8)")
-                           .arg(msText(now), (change >= 0 ? QStringLiteral("+") : QString()) + formatValue(change, 3),
-                                snapshot.name, msText(then), bytesText(b.params.availableBytes),
+                           .arg(brouwerTimeText(now), (change >= 0 ? QStringLiteral("+") : QString()) + formatValue(change, 3),
+                                snapshot.name, brouwerTimeText(then), bytesText(b.params.availableBytes),
                                 QString::fromStdString(b.device->name))
                            .arg(m_result.swappingLayers)
                            .arg(m_comparedResult.swappingLayers);
@@ -452,8 +459,10 @@ void BrouwerView::setSensitivityStep(double relativeStep)
     const QString pct = QString::number(relativeStep * 100, 'g', 3);
     const int tab = m_tabs->indexOf(m_sensitivity);
     m_tabs->setTabText(tab, tr("Sensitivity \u00b1%1%").arg(pct));
-    m_tabs->setTabToolTip(tab, tr("The total time when the available memory or the element size alone moves by "
-                                  "\u00b1%1%, computed from the model").arg(pct));
+    m_tabs->setTabToolTip(tab, tr("The total time when the available memory, the element size or one coefficient of the "
+                                  "device alone moves by \u00b1%1%, computed from the model; the coefficients are in log "
+                                  "space, so \u00b1%1% of an intercept a scales the times it enters by base^(\u00b1%1% of a)")
+                                   .arg(pct));
     updateSensitivity();
 }
 
@@ -473,10 +482,22 @@ void BrouwerView::updateSensitivity(bool evenIfHidden)
     lo.bytesPerElement *= 1 - m_sensitivityStep;
     hi.bytesPerElement *= 1 + m_sensitivityStep;
     rows.push_back({tr("Bytes per element"), total(lo), total(hi)});
-    std::sort(rows.begin(), rows.end(), [](const SensitivityChart::Row &a, const SensitivityChart::Row &b) {
+    // Every coefficient of the device that moves the total here (the core, largest swing first).
+    for (const CoefficientSensitivity &c : coefficientSensitivity(*m_device, *m_layers, s.params, m_sensitivityStep, smeared))
+        rows.push_back({QString::fromStdString(c.label), c.lowMs, c.highMs});
+    std::stable_sort(rows.begin(), rows.end(), [](const SensitivityChart::Row &a, const SensitivityChart::Row &b) {
         return std::abs(a.high - a.low) > std::abs(b.high - b.low);
     });
-    m_sensitivity->setRows(rows, m_result.totalMs(smeared), m_sensitivityStep, tr("Total time"), QStringLiteral("ms"));
+    // In the unit the readout speaks (µs, ms, s), not ms whatever the size.
+    const double baseline = m_result.totalMs(smeared);
+    const TimeUnit unit = timeUnitFor(std::max(baseline, 1e-12) * 1e6);
+    const double perMs = unit.perNs * 1e6;
+    m_sensitivityRows = rows;
+    for (SensitivityChart::Row &r : rows) {
+        r.low *= perMs;
+        r.high *= perMs;
+    }
+    m_sensitivity->setRows(rows, baseline * perMs, m_sensitivityStep, tr("Total time"), unit.name);
     m_sensitivity->replot(QCustomPlot::rpQueuedReplot);
 }
 
@@ -667,7 +688,7 @@ QList<ModelView::BundlePlot> BrouwerView::bundlePlots()
         {QStringLiteral("brouwer-memory"), tr("Brouwer: total time against available memory, knees and the current point"),
          m_curve},
         {QStringLiteral("brouwer-sensitivity"),
-         tr("Sensitivity of the total time to the memory and the element size at \u00b1%1%").arg(m_sensitivityStep * 100),
+         tr("Sensitivity of the total time to the memory, the element size and the device's coefficients at \u00b1%1%").arg(m_sensitivityStep * 100),
          m_sensitivity}};
     if (m_document->measured())
         plots.append({QStringLiteral("brouwer-measured"), tr("Brouwer: predicted against measured per-layer times"), m_scatter});
@@ -748,7 +769,7 @@ QString BrouwerView::summary() const
         return {};
     return tr("%1 on %2 at %3: %4 per inference · %5 of %6 layers swap")
         .arg(s.network->name, QString::fromStdString(s.device->name), bytesText(s.params.availableBytes),
-             msText(m_result.totalMs(s.smeared)))
+             brouwerTimeText(m_result.totalMs(s.smeared)))
         .arg(m_result.swappingLayers)
         .arg(m_result.layers.size());
 }

@@ -12,6 +12,7 @@
 #include "brouwer/fit.h"
 #include "brouwer/model.h"
 #include "modelview.h"
+#include "sensitivitychart.h"
 
 #include <memory>
 
@@ -32,7 +33,6 @@ class BrouwerLayerModel;
 class BrouwerPanel;
 class BrouwerScatterPlot;
 class GoalSeekPanel;
-class SensitivityChart;
 class SnapshotBar;
 
 class BrouwerView : public ModelView
@@ -93,6 +93,9 @@ public:
     const roofline::brouwer::Result &result() const { return m_result; }
     const roofline::brouwer::Curve &curve() const { return m_curveData; }
     const roofline::brouwer::Metrics &metrics() const { return m_metrics; }
+    // The sensitivity rows as computed, in ms, largest swing first (the chart shows the
+    // first SensitivityChart::maxRows of them, in the readout's unit).
+    const std::vector<SensitivityChart::Row> &sensitivityRows() const { return m_sensitivityRows; }
     int observationCount() const { return m_observationCount; }
     quint64 updateCount() const { return m_updateCount; }
 
@@ -144,6 +147,7 @@ private:
     roofline::brouwer::Result m_result;
     roofline::brouwer::Curve m_curveData;
     roofline::brouwer::Metrics m_metrics;
+    std::vector<SensitivityChart::Row> m_sensitivityRows;
     int m_observationCount = 0;
     // The compared snapshot, evaluated once per choice.
     int m_comparedIndex = -1;

@@ -4,11 +4,14 @@
 #include "brouwer/goalseek.h"
 #include "brouwer/io.h"
 #include "brouwer/model.h"
+#include "brouwer/sensitivity.h"
 #include "network/import.h"
 
 #include <QTest>
 
 #include <cmath>
+#include <functional>
+#include <map>
 
 using namespace roofline;
 using namespace roofline::brouwer;
@@ -226,6 +229,95 @@ private slots:
         const PartPrediction none = predictPart(d, Category::Conv, l, 0);
         QVERIFY(!none.calibrated);
         QCOMPARE(none.ms, 0.0);
+    }
+
+    // Sensitivity over the coefficients: every row equals the core's total with
+    // that one coefficient scaled in a copy of the device (evaluated from
+    // scratch here); coefficients that move nothing are absent; the labels name
+    // the category, regime and term. Our FE fit, Table 2 (FE) and our LASSO
+    // device, with AgeNet swapping (24 MiB) and in memory (16 GiB).
+    void coefficientSensitivityMatchesBruteForce_data()
+    {
+        QTest::addColumn<QString>("device");
+        QTest::addColumn<double>("memory");
+        for (const char *file : {"edgecaffe-fe.json", "seed-table2-fe.json", "edgecaffe-lasso.json"}) {
+            QTest::addRow("%s at 24 MiB", file) << QString::fromLatin1(file) << 24.0 * 1024 * 1024;
+            QTest::addRow("%s at 16 GiB", file) << QString::fromLatin1(file) << 16.0 * 1024 * 1024 * 1024;
+        }
+    }
+    void coefficientSensitivityMatchesBruteForce()
+    {
+        QFETCH(QString, device);
+        QFETCH(double, memory);
+        const DeviceLoad load = loadDeviceFile(std::string(ROOFLINE_EXAMPLES_DIR "/brouwer/") + device.toStdString());
+        QVERIFY2(load.device, load.diagnostics.toString().c_str());
+        const Device &d = *load.device;
+        const std::vector<LayerFeatures> layers = ageNet();
+        Params params;
+        params.availableBytes = memory;
+        constexpr double step = 0.1;
+        const std::vector<CoefficientSensitivity> rows = coefficientSensitivity(d, layers, params, step, false);
+        std::map<std::string, CoefficientSensitivity> byLabel;
+        for (const CoefficientSensitivity &r : rows)
+            QVERIFY2(byLabel.emplace(r.label, r).second, r.label.c_str()); // labels are unique
+        for (std::size_t i = 1; i < rows.size(); ++i)
+            QVERIFY(std::abs(rows[i - 1].highMs - rows[i - 1].lowMs) >= std::abs(rows[i].highMs - rows[i].lowMs));
+        const double base = evaluate(d, layers, params).totalMs(false);
+        int probed = 0, moved = 0;
+        // Brute force: scale one coefficient of a fresh copy, evaluate the whole network.
+        auto check = [&](const std::string &label, const std::function<double &(Device &)> &coefficient) {
+            Device lo = d, hi = d;
+            coefficient(lo) *= 1 - step;
+            coefficient(hi) *= 1 + step;
+            const double l = evaluate(lo, layers, params).totalMs(false), h = evaluate(hi, layers, params).totalMs(false);
+            ++probed;
+            const auto it = byLabel.find(label);
+            if (std::abs(l - base) <= 1e-12 * base && std::abs(h - base) <= 1e-12 * base) {
+                // No visible move in the whole total: absent, or present with a swing lost in its rounding
+                // (Table 2's 10¹⁴ ms fc6 dwarfs the ACT layers' microseconds).
+                if (it != byLabel.end()) {
+                    QVERIFY2(std::abs(it->second.highMs - it->second.lowMs) <= 1e-9 * base, label.c_str());
+                    byLabel.erase(it);
+                }
+                return;
+            }
+            ++moved;
+            QVERIFY2(it != byLabel.end(), label.c_str());
+            QVERIFY2(std::abs(it->second.lowMs - l) <= 1e-9 * std::max(l, base), label.c_str());
+            QVERIFY2(std::abs(it->second.highMs - h) <= 1e-9 * std::max(h, base), label.c_str());
+            byLabel.erase(it);
+        };
+        for (int ci = 0; ci < kCategoryCount; ++ci) {
+            const std::string cat = categoryLabel(Category(ci));
+            if (d.kind == ModelKind::FeatureEngineering) {
+                const std::string x = predictorName(d.fe[std::size_t(ci)].predictor);
+                check(cat + " std a", [ci](Device &v) -> double & { return v.fe[std::size_t(ci)].standard.intercept; });
+                check(cat + " swap a", [ci](Device &v) -> double & { return v.fe[std::size_t(ci)].swapping.intercept; });
+                if (!x.empty()) {
+                    check(cat + " std b·log " + x, [ci](Device &v) -> double & { return v.fe[std::size_t(ci)].standard.slope; });
+                    check(cat + " swap b·log " + x, [ci](Device &v) -> double & { return v.fe[std::size_t(ci)].swapping.slope; });
+                }
+                check(cat + " swap c·log F", [ci](Device &v) -> double & { return v.fe[std::size_t(ci)].swapping.overflow; });
+            } else {
+                check(cat + " intercept", [ci](Device &v) -> double & { return v.fs[std::size_t(ci)].intercept; });
+                for (std::size_t t = 0; t < d.fs[std::size_t(ci)].terms.size(); ++t)
+                    check(cat + " " + d.fs[std::size_t(ci)].terms[t].toString(),
+                          [ci, t](Device &v) -> double & { return v.fs[std::size_t(ci)].terms[t].coefficient; });
+            }
+        }
+        QVERIFY2(byLabel.empty(), byLabel.empty() ? "" : byLabel.begin()->first.c_str()); // no row the brute force lacks
+        QVERIFY(moved > 3);
+        QVERIFY(probed > moved || memory > 1e9);
+        if (memory < 1e9 && device.startsWith(QLatin1String("seed"))) // fc6 swaps: Table 2's F term moves the total
+            QVERIFY(std::any_of(rows.begin(), rows.end(),
+                                [](const CoefficientSensitivity &r) { return r.label == "FC swap c·log F"; }));
+        if (memory > 1e9) // nothing swaps: no swapping coefficient moves anything
+            QVERIFY(std::none_of(rows.begin(), rows.end(), [](const CoefficientSensitivity &r) {
+                return r.label.find(" swap ") != std::string::npos;
+            }));
+        // Bad steps give nothing rather than nonsense.
+        QVERIFY(coefficientSensitivity(d, layers, params, 0, false).empty());
+        QVERIFY(coefficientSensitivity(d, layers, params, std::nan(""), false).empty());
     }
 
     void memorySizes_data()

@@ -2,10 +2,14 @@
 // metrics, fits on a worker thread (run, cancel), saving the device, bad files
 // refused with the current work kept, sessions. Helpers: brouwerviewtesting.h.
 #include "brouwerviewtesting.h"
+#include "brouwerformat.h"
+#include "preferences.h"
 
 #include "units.h"
 
 #include <QFile>
+#include <QFontMetrics>
+#include <QHeaderView>
 #include <QTimer>
 
 class TestBrouwerViewFit : public QObject
@@ -154,7 +158,9 @@ private slots:
         BrouwerDocument *doc = view->document();
         BrouwerFitPanel *fit = view->fitPanel();
         QVERIFY(!fit->crossValidateButton()->isEnabled()); // no measurements yet
-        QVERIFY(!fit->cvTable()->isVisibleTo(fit));
+        const int cvTab = view->tableTabs()->indexOf(fit->cvTable());
+        QVERIFY(cvTab >= 0); // a tab beside the layer table, not in the narrow side panel
+        QVERIFY(!view->tableTabs()->isTabEnabled(cvTab));
         QString error;
         QVERIFY(doc->loadMeasurements(edgeCaffeMeasurements(), &error));
         view->flushPendingUpdate();
@@ -179,16 +185,50 @@ private slots:
         ROOFLINE_COMPARE_REL(shown.pooled.mapeLog, core.pooled.mapeLog, 1e-12);
         QVERIFY2(std::abs(shown.pooled.mapeLog - 15.38) < 0.01, qPrintable(QString::number(shown.pooled.mapeLog)));
         QTableWidget *table = fit->cvTable();
-        QVERIFY(table->isVisibleTo(fit));
+        QVERIFY(view->tableTabs()->isTabEnabled(cvTab));
+        QCOMPARE(view->tableTabs()->currentIndex(), cvTab); // brought forward
+        QVERIFY(table->isVisible());
         QCOMPARE(table->rowCount(), 5); // four networks and the pooled row
+        QCOMPARE(table->columnCount(), 6);
         for (int i = 0; i < 4; ++i) {
             QCOMPARE(table->item(i, 0)->text(), QString::fromStdString(core.folds[std::size_t(i)].heldOut));
             QCOMPARE(table->item(i, 1)->text(), QString::number(core.folds[std::size_t(i)].metrics.rows));
             QCOMPARE(table->item(i, 2)->text(), formatValue(core.folds[std::size_t(i)].metrics.mapeLog, 3) + QStringLiteral(" %"));
             QVERIFY(!table->item(i, 3)->text().contains(QLatin1Char('e'))); // 4.6·10²⁵ %, not 4.6e+25
+            QCOMPARE(table->item(i, 4)->text(), brouwerTimeText(core.folds[std::size_t(i)].measuredMs));
+            QCOMPARE(table->item(i, 5)->text(), brouwerTimeText(core.folds[std::size_t(i)].predictedMs));
         }
         QCOMPARE(table->item(4, 0)->text(), QStringLiteral("pooled"));
         QVERIFY(fit->statusLabel()->text().contains(QStringLiteral("pooled MAPE")));
+        // At 1280×800 and 1920×1080, light and dark, the tab shows the whole table: every column and row
+        // in the viewport, no cell's text cut. BROUWER_SHOT=DIR also saves the window there, to look at.
+        for (const QSize size : {QSize(1280, 800), QSize(1920, 1080)}) {
+            for (const bool dark : {false, true}) {
+                applyTheme(dark ? Preferences::Theme::Dark : Preferences::Theme::Light);
+                window.refreshPlotTheme();
+                window.resize(size);
+                QApplication::processEvents();
+                QVERIFY(table->isVisible());
+                int width = 0, height = table->horizontalHeader()->height();
+                for (int c = 0; c < table->columnCount(); ++c) {
+                    width += table->columnWidth(c);
+                    for (int r = 0; r < table->rowCount(); ++r) {
+                        if (const QTableWidgetItem *item = table->item(r, c))
+                            QVERIFY2(QFontMetrics(item->font()).horizontalAdvance(item->text()) < table->columnWidth(c),
+                                     qPrintable(item->text()));
+                    }
+                }
+                for (int r = 0; r < table->rowCount(); ++r)
+                    height += table->rowHeight(r);
+                QVERIFY2(width <= table->viewport()->width(),
+                         qPrintable(QStringLiteral("%1 > %2").arg(width).arg(table->viewport()->width())));
+                QVERIFY2(height <= table->viewport()->height() + table->horizontalHeader()->height(), qPrintable(QStringLiteral("%1 > %2 at %3x%4").arg(height).arg(table->height())
+                                                                   .arg(size.width()).arg(size.height())));
+                if (const QString dir = qEnvironmentVariable("BROUWER_SHOT"); !dir.isEmpty())
+                    window.grab().save(QStringLiteral("%1/brouwer-cv-%2-%3.png").arg(dir).arg(size.width()).arg(dark ? "dark" : "light"));
+            }
+        }
+        applyTheme(Preferences::Theme::Light);
 
         // Cancelled (LASSO order 6, raw expansion: seconds per fold): said so, the last complete run stays.
         fit->modelBox()->setCurrentIndex(1);

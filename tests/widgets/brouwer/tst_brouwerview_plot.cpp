@@ -3,7 +3,15 @@
 // Helpers: brouwerviewtesting.h.
 #include "brouwerviewtesting.h"
 
+#include "brouwerformat.h"
 #include "goalseekpanel.h"
+#include "plotstyle.h"
+#include "preferences.h"
+#include "units.h"
+
+#include <QFontMetrics>
+
+#include <functional>
 
 class TestBrouwerViewPlot : public QObject
 {
@@ -62,7 +70,7 @@ private slots:
         const int table2 = deviceIndex(*doc, QStringLiteral("seed-table2-fe.json"));
         QVERIFY(table2 >= 0);
         QComboBox *devices = view->panel()->deviceBox();
-        QVERIFY2(devices->itemText(table2).contains(QStringLiteral("the seed's shape")), qPrintable(devices->itemText(table2)));
+        QVERIFY2(devices->itemText(table2).contains(QStringLiteral("(shape only)")), qPrintable(devices->itemText(table2)));
         QVERIFY(devices->itemData(table2, Qt::ToolTipRole).toString().contains(QStringLiteral("not calibrated times")));
         const int ours = deviceIndex(*doc, QStringLiteral("edgecaffe-fe.json"));
         QVERIFY(!devices->itemText(ours).contains(QStringLiteral("shape")));
@@ -315,7 +323,252 @@ private slots:
         QVERIFY(!view->applyOverride(QStringLiteral("/clock=1"), &error));
         QCOMPARE(view->document()->params().availableBytes, 512.0 * 1024 * 1024);
         view->tabs()->setCurrentWidget(view->sensitivityChart());
-        QCOMPARE(view->sensitivityChart()->shownRows().size(), std::size_t(2));
+        QCOMPARE(view->sensitivityChart()->shownRows().size(), std::size_t(SensitivityChart::maxRows));
+        QVERIFY(view->sensitivityRows().size() > 2); // the memory, the element size and coefficients
+    }
+
+    // The sensitivity tab covers the device's coefficients (issue 11): with the
+    // real memory slider moved to 24 MiB on Table 2 (fc6 swaps), each plotted
+    // row equals the core's total with that coefficient alone scaled in a copy
+    // of the device; moved to 16 GiB, no swapping coefficient is left.
+    void sensitivityOverCoefficients()
+    {
+        MainWindow window;
+        window.resize(1280, 800);
+        window.show();
+        BrouwerView *view = brouwerView(window);
+        window.setCurrentView(view);
+        BrouwerDocument *doc = view->document();
+        doc->selectDevice(deviceIndex(*doc, QStringLiteral("seed-table2-fe.json")));
+        view->tabs()->setCurrentWidget(view->sensitivityChart());
+        QSlider *slider = view->panel()->memorySlider();
+        const SliderScale scale = BrouwerPanel::memoryScale();
+        slider->setValue(scale.toPosition(24.0 * 1024 * 1024));
+        view->flushPendingUpdate();
+        const double memory = doc->params().availableBytes;
+        QVERIFY(std::abs(memory / (24.0 * 1024 * 1024) - 1) < 0.01);
+        const Device device = *doc->device();
+        const auto &layers = doc->network()->layers;
+        const double base = evaluate(device, layers, doc->params()).totalMs(false);
+        const double step = view->sensitivityStep();
+        auto bruteForce = [&](const std::function<double &(Device &)> &coefficient) {
+            Device lo = device, hi = device;
+            coefficient(lo) *= 1 - step;
+            coefficient(hi) *= 1 + step;
+            return std::pair(evaluate(lo, layers, doc->params()).totalMs(false),
+                             evaluate(hi, layers, doc->params()).totalMs(false));
+        };
+        const std::vector<SensitivityChart::Row> &rows = view->sensitivityRows();
+        auto row = [&](const QString &label) -> const SensitivityChart::Row * {
+            for (const SensitivityChart::Row &r : rows)
+                if (r.label == label)
+                    return &r;
+            return nullptr;
+        };
+        // FC's swapping F coefficient and LOAD's standard slope, against the brute force.
+        const std::size_t fc = std::size_t(Category::Fc), load = std::size_t(Category::Load);
+        const auto fcF = bruteForce([fc](Device &d) -> double & { return d.fe[fc].swapping.overflow; });
+        const SensitivityChart::Row *fcRow = row(QStringLiteral("FC swap c·log F"));
+        QVERIFY(fcRow);
+        ROOFLINE_COMPARE_REL(fcRow->low, fcF.first, 1e-9);
+        ROOFLINE_COMPARE_REL(fcRow->high, fcF.second, 1e-9);
+        const auto loadB = bruteForce([load](Device &d) -> double & { return d.fe[load].standard.slope; });
+        const SensitivityChart::Row *loadRow = row(QStringLiteral("LOAD std b·log ") + QLatin1String(predictorName(device.fe[load].predictor)));
+        QVERIFY(loadRow);
+        ROOFLINE_COMPARE_REL(loadRow->low, loadB.first, 1e-9);
+        ROOFLINE_COMPARE_REL(loadRow->high, loadB.second, 1e-9);
+        // The chart plots the first maxRows of them, in the readout's unit, bars from the baseline.
+        const std::vector<SensitivityChart::Row> &shown = view->sensitivityChart()->shownRows();
+        QCOMPARE(shown.size(), std::size_t(SensitivityChart::maxRows));
+        const double perMs = timeUnitFor(base * 1e6).perNs * 1e6;
+        QCOMPARE(view->result().totalMs(false), base);
+        for (std::size_t i = 0; i < shown.size(); ++i) {
+            QCOMPARE(shown[i].label, rows[i].label);
+            ROOFLINE_COMPARE_REL(shown[i].low, rows[i].low * perMs, 1e-12);
+            ROOFLINE_COMPARE_REL(shown[i].high, rows[i].high * perMs, 1e-12);
+            if (i > 0)
+                QVERIFY(std::abs(rows[i - 1].high - rows[i - 1].low) >= std::abs(rows[i].high - rows[i].low));
+        }
+        QVERIFY(view->sensitivityChart()->xAxis->label().contains(timeUnitFor(base * 1e6).name));
+
+        // 16 GiB: nothing swaps, no swapping coefficient moves the total.
+        slider->setValue(slider->maximum());
+        view->flushPendingUpdate();
+        QCOMPARE(view->result().swappingLayers, 0);
+        QVERIFY(!view->sensitivityRows().empty());
+        for (const SensitivityChart::Row &r : view->sensitivityRows())
+            QVERIFY2(!r.label.contains(QStringLiteral(" swap ")), qPrintable(r.label));
+        QVERIFY(!row(QStringLiteral("FC swap c·log F")));
+    }
+
+    // Times are written in scaled units, huge ones as powers of ten, never in
+    // e-notation (Table 2 predicts 10¹¹ s for AgeNet at 24 MiB).
+    void timesAreReadable_data()
+    {
+        QTest::addColumn<double>("ms");
+        QTest::addColumn<QString>("text");
+        QTest::newRow("ns") << 0.000512 << QStringLiteral("512 ns");
+        QTest::newRow("µs") << 0.0123 << QStringLiteral("12.3 µs");
+        QTest::newRow("µs rounds up to ms") << 0.99996 << QStringLiteral("1 ms");
+        QTest::newRow("ms") << 13.74 << QStringLiteral("13.7 ms");
+        QTest::newRow("s") << 1830.0 << QStringLiteral("1.83 s");
+        QTest::newRow("1000 s") << 1.5e6 << QStringLiteral("1500 s");
+        QTest::newRow("Table 2") << 1.191e14 << QStringLiteral("1.19 × 10¹¹ s");
+        QTest::newRow("carry") << 9.996e12 << QStringLiteral("1.00 × 10¹⁰ s");
+        QTest::newRow("zero") << 0.0 << QStringLiteral("0 ns");
+    }
+    void timesAreReadable()
+    {
+        QFETCH(double, ms);
+        QFETCH(QString, text);
+        QCOMPARE(brouwerTimeText(ms), text);
+        QCOMPARE(brouwerNumberText(2.684e8, 4), QStringLiteral("2.684 × 10⁸"));
+        QCOMPARE(brouwerNumberText(4.6e-7), QStringLiteral("4.60 × 10⁻⁷"));
+        QCOMPARE(brouwerNumberText(123456, 3), QStringLiteral("123000"));
+        QCOMPARE(brouwerNumberText(0.00625, 3), QStringLiteral("0.00625"));
+    }
+
+    // With Table 2 at 24 MiB the readout, the layer table, the comparison and
+    // the memory readout say "× 10ⁿ s", never "e+".
+    void table2TimesInViewAreReadable()
+    {
+        MainWindow window;
+        BrouwerView *view = brouwerView(window);
+        BrouwerDocument *doc = view->document();
+        doc->selectDevice(deviceIndex(*doc, QStringLiteral("seed-table2-fe.json")));
+        doc->setAvailableBytes(24.0 * 1024 * 1024);
+        view->flushPendingUpdate();
+        doc->pinSnapshot();
+        doc->setComparedSnapshot(0);
+        doc->setAvailableBytes(1024.0 * 1024 * 1024);
+        view->flushPendingUpdate();
+        doc->setAvailableBytes(24.0 * 1024 * 1024);
+        view->flushPendingUpdate();
+        const double total = view->result().totalMs(false);
+        QVERIFY(total > 1e13);
+        const QString readout = view->panel()->readout()->text();
+        QVERIFY2(readout.contains(brouwerTimeText(total)) && readout.contains(QStringLiteral(" × 10")), qPrintable(readout));
+        QVERIFY2(!readout.contains(QStringLiteral("e+")), qPrintable(readout));
+        QVERIFY2(!view->comparisonText().contains(QStringLiteral("e+")) && view->comparisonText().contains(QStringLiteral(" × 10")),
+                 qPrintable(view->comparisonText()));
+        QVERIFY2(!view->panel()->memoryReadout()->text().contains(QStringLiteral("e+")),
+                 qPrintable(view->panel()->memoryReadout()->text()));
+        QVERIFY2(!view->summary().contains(QStringLiteral("e+")), qPrintable(view->summary()));
+        BrouwerLayerModel *model = view->layerModel();
+        const int fc6 = layerIndex(*doc, "fc6");
+        for (int column : {int(BrouwerLayerModel::Load), int(BrouwerLayerModel::Exec), int(BrouwerLayerModel::Total),
+                           int(BrouwerLayerModel::Overflow)}) {
+            for (int r = 0; r < model->rowCount(); ++r) {
+                const QString cell = model->data(model->index(r, column), Qt::DisplayRole).toString();
+                QVERIFY2(!cell.contains(QLatin1Char('e')), qPrintable(cell));
+            }
+        }
+        const LayerPrediction &l = view->result().layers[std::size_t(fc6)];
+        QCOMPARE(model->data(model->index(fc6, BrouwerLayerModel::Total), Qt::DisplayRole).toString(),
+                 brouwerTimeText(l.totalMs(false)));
+        QVERIFY(brouwerTimeText(l.totalMs(false)).endsWith(QStringLiteral(" s")));
+    }
+
+    // At 1280×800 every plot title fits its plot (it wraps, or is elided with
+    // the whole title as a tooltip): "Total time against available memory" was
+    // clipped on both sides. The device box shows the short "(shape only)".
+    void titlesFitAt1280()
+    {
+        MainWindow window;
+        window.resize(1280, 800);
+        window.show();
+        BrouwerView *view = brouwerView(window);
+        window.setCurrentView(view);
+        BrouwerDocument *doc = view->document();
+        doc->selectDevice(deviceIndex(*doc, QStringLiteral("seed-table2-fe.json")));
+        doc->setAvailableBytes(24.0 * 1024 * 1024);
+        view->flushPendingUpdate();
+        QApplication::processEvents();
+        const std::pair<QCustomPlot *, const BrouwerTitle *> plots[] = {
+            {view->barsPlot(), view->barsPlot()->titleElement()}, {view->curvePlot(), view->curvePlot()->titleElement()}};
+        for (const auto &[plot, title] : plots) {
+            plot->replot();
+            QVERIFY(plot->width() < 700); // narrow enough to need it
+            const QFontMetrics fm(title->font());
+            // The layout is no wider than the plot, and every line of the title fits in it.
+            QVERIFY2(plot->plotLayout()->outerRect().width() <= plot->width(),
+                     qPrintable(QStringLiteral("%1 > %2").arg(plot->plotLayout()->outerRect().width()).arg(plot->width())));
+            for (const QString &line : title->text().split(QLatin1Char('\n')))
+                QVERIFY2(fm.horizontalAdvance(line) <= title->rect().width(),
+                         qPrintable(QStringLiteral("%1: %2 > %3").arg(line).arg(fm.horizontalAdvance(line)).arg(title->rect().width())));
+            // Nothing lost unless elided, and then the tooltip has it all.
+            if (!title->shortened())
+                QCOMPARE(title->text().split(QLatin1Char('\n')).join(QLatin1Char(' ')), title->fullText());
+        }
+        QCOMPARE(view->curvePlot()->titleElement()->fullText(), QStringLiteral("Total time against available memory"));
+        QVERIFY(!view->curvePlot()->titleElement()->shortened());
+        // The device box names the current device whole in its tooltip.
+        QComboBox *devices = view->panel()->deviceBox();
+        QVERIFY(devices->toolTip().contains(QStringLiteral("Seed Table 2 FE (shape only)")));
+    }
+
+    // Dark and light theme: the current point and the uncalibrated hatch stand
+    // out of the background, and the hatch darkens the bars rather than washing
+    // the swapping orange out (read from the plotted items after theming).
+    void markerAndHatchContrast_data()
+    {
+        QTest::addColumn<bool>("dark");
+        QTest::newRow("light") << false;
+        QTest::newRow("dark") << true;
+    }
+    void markerAndHatchContrast()
+    {
+        QFETCH(bool, dark);
+        applyTheme(dark ? Preferences::Theme::Dark : Preferences::Theme::Light);
+        {
+            MainWindow window;
+            window.resize(1280, 800);
+            window.show();
+            BrouwerView *view = brouwerView(window);
+            window.setCurrentView(view);
+            BrouwerDocument *doc = view->document();
+            doc->selectDevice(deviceIndex(*doc, QStringLiteral("edgecaffe-lasso.json")));
+            doc->setAvailableBytes(24.0 * 1024 * 1024);
+            view->flushPendingUpdate();
+            QCOMPARE(plotThemeDark(), dark);
+            auto luminance = [](const QColor &c) {
+                auto lin = [](double v) { return v <= 0.03928 ? v / 12.92 : std::pow((v + 0.055) / 1.055, 2.4); };
+                return 0.2126 * lin(c.redF()) + 0.7152 * lin(c.greenF()) + 0.0722 * lin(c.blueF());
+            };
+            auto contrast = [&](const QColor &a, const QColor &b) {
+                const double la = luminance(a), lb = luminance(b);
+                return (std::max(la, lb) + 0.05) / (std::min(la, lb) + 0.05);
+            };
+            BrouwerCurvePlot *curve = view->curvePlot();
+            curve->replot();
+            const QColor background = plotBackgroundBrush(curve).color();
+            QCOMPARE(background.lightness() < 100, dark);
+            const QCPScatterStyle marker = curve->currentGraph()->scatterStyle();
+            QCOMPARE(marker.shape(), QCPScatterStyle::ssCircle); // filled with the brush (ssDisc takes the pen's colour)
+            QVERIFY(marker.brush().style() == Qt::SolidPattern);
+            QVERIFY(marker.brush().color().hslSaturation() > 150); // red, not a grey dot
+            QVERIFY2(contrast(marker.brush().color(), background) >= 3,
+                     qPrintable(QStringLiteral("disc %1 on %2").arg(marker.brush().color().name(), background.name())));
+            QVERIFY2(contrast(marker.pen().color(), background) >= 7,
+                     qPrintable(QStringLiteral("ring %1 on %2").arg(marker.pen().color().name(), background.name())));
+
+            BrouwerBarsPlot *bars = view->barsPlot();
+            bars->replot();
+            QCOMPARE(bars->uncalibrated()->data()->size(), 1); // fc6
+            const QColor barsBackground = plotBackgroundBrush(bars).color();
+            const QColor outline = bars->uncalibrated()->pen().color();
+            QVERIFY2(contrast(outline, barsBackground) >= 3,
+                     qPrintable(QStringLiteral("outline %1 on %2").arg(outline.name(), barsBackground.name())));
+            const QColor hatch = bars->uncalibrated()->brush().color();
+            QCOMPARE(bars->uncalibrated()->brush().style(), Qt::BDiagPattern);
+            for (QCPBars *under : {bars->execSwapping(), bars->loadSwapping()}) {
+                const QColor orange = under->brush().color();
+                QVERIFY2(orange.hslSaturation() > 150, qPrintable(orange.name())); // the swapping orange stays orange
+                QVERIFY2(hatch.lightness() < orange.lightness() && contrast(hatch, orange) >= 3,
+                         qPrintable(QStringLiteral("hatch %1 on %2").arg(hatch.name(), orange.name())));
+            }
+        }
+        applyTheme(Preferences::Theme::Light);
     }
 };
 
