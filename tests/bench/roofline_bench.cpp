@@ -1,15 +1,22 @@
 // roofline-bench: how long a slider move takes to become a finished replot,
-// and how fast the core evaluates, in the Gables view (2, 16 and 64 IPs), the
-// AMAIX view (ResNet-50 and a synthetic network, 500 layers by default) and
-// the timeline (10⁴ and 10⁵ instructions by default), plain, with a snapshot
-// compared and with the sensitivity tab shown.
+// and how fast the core evaluates, in every view: Gables (2, 16 and 64 IPs),
+// AMAIX (ResNet-50 on nv_full and a synthetic network, 500 layers by
+// default), the Verrocchio timeline (10⁴ and 10⁵ instructions by default),
+// Brouwer (SoS_GoogleNet, the memory slider) and nn-Meter (ResNet-50 and
+// EfficientNet-B0, a fusion-rule toggle); each plain, with a snapshot compared
+// and with the snapshot and the sensitivity tab shown (a review's use).
 //
 //   QT_QPA_PLATFORM=offscreen roofline-bench [--quick] [--iterations N] [--ips N]
-//       [--instructions N] [--layers N] [--only gables|timeline|amaix|import|brouwer|nnmeter]
+//       [--instructions N] [--layers N] [--paints]
+//       [--only gables|timeline|amaix|import|brouwer|nnmeter]
 //
 // "Slider to replot" is measured from QSlider::setValue() (what a drag does)
 // through the document edit, the coalesced evaluation, both charts' replot and
-// the paint events, to the point where the event loop is idle again.
+// the paint events, to the point where the event loop is idle again. Each line
+// gives the wall time and the GUI thread's CPU time of the same updates: on a
+// machine shared with other work the wall time also counts waiting for a
+// core, the CPU time does not. --paints adds what each update repainted and
+// laid out, per widget class.
 #include "common/allocator.h"
 #include "amaix/io.h"
 #include "amaix/sweep.h"
@@ -54,12 +61,15 @@
 #include <QTableView>
 #include <QCheckBox>
 #include <QTreeWidget>
+#include <QPaintEvent>
 
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <ctime>
+#include <map>
+#include <memory>
 #include <vector>
 
 using namespace roofline::gables;
@@ -93,26 +103,117 @@ void printStage(const char *name, int iterations, Work &&work)
     std::printf("         %-36s median %6.2f  p99 %6.2f ms\n", name, st.median, st.p99);
 }
 
+// CPU time of the calling (GUI) thread and of the whole process (workers
+// included), in ms: what an update costs whatever else the machine runs. The
+// wall time on a shared machine also counts waiting for a core.
+double threadCpuMs()
+{
+    timespec t{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    return double(t.tv_sec) * 1e3 + double(t.tv_nsec) / 1e6;
+}
+
+double processCpuMs()
+{
+    timespec t{};
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+    return double(t.tv_sec) * 1e3 + double(t.tv_nsec) / 1e6;
+}
+
+// What one update repaints and lays out (--paints): every paint event and
+// layout request of the run, per widget class, with the painted area. A fixed
+// cost in every view shows up here as a widget that should not need painting.
+class EventCensus : public QObject
+{
+public:
+    EventCensus() { qApp->installEventFilter(this); }
+    ~EventCensus() override { qApp->removeEventFilter(this); }
+    void print(const char *title, int updates) const
+    {
+        std::printf("  %s: per update (of %d), by widget class:\n", title, updates);
+        std::vector<std::pair<QString, Entry>> rows(m_entries.begin(), m_entries.end());
+        std::sort(rows.begin(), rows.end(), [](const auto &a, const auto &b) { return a.second.area > b.second.area; });
+        for (const auto &[name, e] : rows)
+            std::printf("    %-52s paints %6.2f  area %9.0f px  layout requests %6.2f\n", qPrintable(name),
+                        double(e.paints) / updates, double(e.area) / updates, double(e.layouts) / updates);
+    }
+
+protected:
+    bool eventFilter(QObject *object, QEvent *event) override
+    {
+        if (event->type() != QEvent::Paint && event->type() != QEvent::LayoutRequest)
+            return false;
+        auto *widget = qobject_cast<QWidget *>(object);
+        if (!widget)
+            return false;
+        QString name = QString::fromLatin1(widget->metaObject()->className());
+        if (!widget->objectName().isEmpty() && !widget->objectName().startsWith(QLatin1String("qt_")))
+            name += QLatin1Char(' ') + widget->objectName();
+        if (widget->parentWidget())
+            name += QStringLiteral(" in ") + QString::fromLatin1(widget->parentWidget()->metaObject()->className());
+        Entry &e = m_entries[name];
+        if (event->type() == QEvent::Paint) {
+            ++e.paints;
+            const QRect r = static_cast<QPaintEvent *>(event)->rect();
+            e.area += qint64(r.width()) * r.height();
+        } else {
+            ++e.layouts;
+        }
+        return false;
+    }
+
+private:
+    struct Entry
+    {
+        qint64 paints = 0, area = 0, layouts = 0;
+    };
+    std::map<QString, Entry> m_entries;
+};
+
+bool g_census = false; // --paints
+
+// One series of updates: wall time and the GUI thread's CPU time of each.
+struct Timings
+{
+    std::vector<double> wall, cpu;
+    std::shared_ptr<EventCensus> census = g_census ? std::make_shared<EventCensus>() : nullptr;
+};
+
+// "<label>  wall median … p99 …  | GUI CPU median … p99 …": one line per series.
+void printTimings(const std::string &label, const Timings &t)
+{
+    const Stats w = summarize(t.wall);
+    const Stats c = summarize(t.cpu);
+    std::printf("%-58s wall median %6.2f  p90 %6.2f  p99 %6.2f  max %6.2f | GUI CPU median %6.2f  p90 %6.2f  p99 %6.2f  max %6.2f ms (n=%zu)\n",
+                label.c_str(), w.median, w.p90, w.p99, w.max, c.median, c.p90, c.p99, c.max, t.wall.size());
+    if (t.census)
+        t.census->print("paint events and layout requests", int(t.wall.size()));
+    std::fflush(stdout);
+}
+
 // Drags two sliders in turn as a user would and measures each move until the
 // view's coalesced update ran and the window painted (`updates` reads its count).
 template<typename UpdateCount>
-std::vector<double> dragSliders(QSlider *a, QSlider *b, int iterations, UpdateCount &&updates)
+Timings dragSliders(QSlider *a, QSlider *b, int iterations, UpdateCount &&updates)
 {
-    std::vector<double> samples;
-    samples.reserve(std::size_t(iterations));
+    Timings t;
+    t.wall.reserve(std::size_t(iterations));
+    t.cpu.reserve(std::size_t(iterations));
     QElapsedTimer timer;
     for (int i = 0; i < iterations; ++i) {
         QSlider *slider = (i % 2) ? a : b;
         const int position = 300 + (i * 37) % 400;
         const quint64 before = updates();
+        const double cpu0 = threadCpuMs();
         timer.start();
         slider->setValue(position == slider->value() ? position + 1 : position);
         while (updates() == before)
             QApplication::processEvents();
         QApplication::processEvents(); // the paint events
-        samples.push_back(double(timer.nsecsElapsed()) / 1e6);
+        t.wall.push_back(double(timer.nsecsElapsed()) / 1e6);
+        t.cpu.push_back(threadCpuMs() - cpu0);
     }
-    return samples;
+    return t;
 }
 
 Soc makeSoc(int n)
@@ -169,17 +270,18 @@ void benchReplot(int n, int iterations)
     // Drag the last IP's intensity slider back and forth, and Bpeak's, as a user would.
     QSlider *intensity = view->panel()->intensitySlider(n - 1)->slider();
     QSlider *bpeak = view->panel()->bpeakSlider()->slider();
-    const Stats s = summarize(dragSliders(intensity, bpeak, iterations, [&] { return view->updateCount(); }));
-    std::printf("replot %3d IPs  slider -> finished replot (ms): median %6.2f  p90 %6.2f  p99 %6.2f  max %6.2f  (n=%d)\n",
-                n, s.median, s.p90, s.p99, s.max, iterations);
-    // With a compared snapshot (ghost curves, comparison readout) and the sensitivity tornado shown.
+    const auto label = [&](const char *what) { return "gables " + std::to_string(n) + " IPs, " + what; };
+    printTimings(label("slider -> finished replot"), dragSliders(intensity, bpeak, iterations, [&] { return view->updateCount(); }));
+    // With a compared snapshot (ghost curves, comparison readout), then the
+    // sensitivity tornado shown too: how they are used in a review.
     window.gablesDocument()->pinSnapshot();
+    view->flushPendingUpdate();
+    QApplication::processEvents();
+    printTimings(label("snapshot compared"), dragSliders(intensity, bpeak, iterations, [&] { return view->updateCount(); }));
     view->bottomTabs()->setCurrentWidget(view->sensitivityChart());
     view->flushPendingUpdate();
     QApplication::processEvents();
-    const Stats r = summarize(dragSliders(intensity, bpeak, iterations, [&] { return view->updateCount(); }));
-    std::printf("replot %3d IPs, snapshot + sensitivity shown: median %6.2f  p90 %6.2f  p99 %6.2f  max %6.2f  (n=%d)\n",
-                n, r.median, r.p90, r.p99, r.max, iterations);
+    printTimings(label("snapshot + sensitivity shown"), dragSliders(intensity, bpeak, iterations, [&] { return view->updateCount(); }));
     view->bottomTabs()->setCurrentIndex(0);
     window.gablesDocument()->setComparedSnapshot(-1);
     view->flushPendingUpdate();
@@ -212,23 +314,31 @@ void benchTimeline(std::size_t n, int iterations)
     qint64 appliedAt = 0; // when the view finished drawing the result into its plots
     QObject::connect(view, &studio::TimelineView::updated, view, [&] { appliedAt = timer.nsecsElapsed(); });
     const auto drag = [&](const char *what) {
-        std::vector<double> samples, applied;
+        Timings t;
+        std::vector<double> applied, process;
         for (int i = 0; i < iterations; ++i) {
             const int position = 300 + (i * 37) % 400;
+            const double cpu0 = threadCpuMs();
+            const double process0 = processCpuMs();
             timer.start();
             bus->setValue(position == bus->value() ? position + 1 : position);
             const double wanted = view->document()->machine().busGBps;
             while (view->data().machine.busGBps != wanted)
                 QApplication::processEvents(QEventLoop::WaitForMoreEvents); // sleeps until the worker posts
             QApplication::processEvents(); // paint events
-            samples.push_back(double(timer.nsecsElapsed()) / 1e6);
+            t.wall.push_back(double(timer.nsecsElapsed()) / 1e6);
+            t.cpu.push_back(threadCpuMs() - cpu0);
+            process.push_back(processCpuMs() - process0);
             applied.push_back(double(appliedAt) / 1e6);
         }
-        const Stats s = summarize(samples);
-        const Stats a = summarize(applied);
-        std::printf("timeline %6zu instr%s slider -> fresh result drawn (ms): median %6.2f  p90 %6.2f  p99 %6.2f  max %6.2f  (n=%d, %llu stale dropped)\n",
-                    n, what, s.median, s.p90, s.p99, s.max, iterations, static_cast<unsigned long long>(view->droppedCount()));
-        return a;
+        char label[96];
+        std::snprintf(label, sizeof label, "timeline %zu instr%s, slider -> fresh result drawn", n, what);
+        printTimings(label, t);
+        const Stats p = summarize(process);
+        std::printf("         process CPU (GUI + worker: simulation, and sensitivity if shown) median %6.2f  p99 %6.2f ms; "
+                    "%llu stale results dropped\n",
+                    p.median, p.p99, static_cast<unsigned long long>(view->droppedCount()));
+        return summarize(applied);
     };
     const Stats a = drag("");
     std::printf("         of which until the plots were redrawn  median %6.2f  p99 %6.2f ms (the rest: window paint)\n",
@@ -407,9 +517,8 @@ void benchAmaix(int iterations, int layers)
         QApplication::processEvents();
         QSlider *dram = view->panel()->slider(QStringLiteral("/memories/DRAM/bandwidth_gbps"))->slider();
         QSlider *clock = view->panel()->slider(QStringLiteral("/clock_ghz"))->slider();
-        const Stats s = summarize(dragSliders(dram, clock, iterations, [&] { return view->updateCount(); }));
-        std::printf("amaix replot %-30s slider -> finished replot (ms): median %6.2f  p90 %6.2f  p99 %6.2f  max %6.2f  (n=%d, %zu markers)\n",
-                    net->name.c_str(), s.median, s.p90, s.p99, s.max, iterations, view->plot()->markers().size());
+        const auto label = [&](const char *what) { return "amaix " + net->name + ", " + what; };
+        printTimings(label("slider -> finished replot"), dragSliders(dram, clock, iterations, [&] { return view->updateCount(); }));
         roofline::amaix::Result r;
         std::vector<LayerSummary> layers;
         printStage("evaluate + layer summaries", iterations, [&] {
@@ -422,6 +531,8 @@ void benchAmaix(int iterations, int layers)
             view->document()->setRefine(!view->document()->options().refine);
             view->flushPendingUpdate();
         });
+        view->document()->setRefine(true);
+        view->flushPendingUpdate();
         printStage("whole window repaint", iterations, [&] { window.repaint(); });
 
         // The review features: a compared snapshot (faded markers, roofs and
@@ -430,14 +541,14 @@ void benchAmaix(int iterations, int layers)
         view->document()->setComparedSnapshot(pinned);
         view->flushPendingUpdate();
         QApplication::processEvents();
-        const Stats g = summarize(dragSliders(dram, clock, iterations, [&] { return view->updateCount(); }));
-        std::printf("amaix replot %-30s snapshot compared:  median %6.2f  p90 %6.2f  p99 %6.2f  max %6.2f\n",
-                    net->name.c_str(), g.median, g.p90, g.p99, g.max);
+        printTimings(label("snapshot compared"), dragSliders(dram, clock, iterations, [&] { return view->updateCount(); }));
         view->tabs()->setCurrentWidget(view->sensitivityChart());
         QApplication::processEvents();
-        const Stats t = summarize(dragSliders(dram, clock, iterations, [&] { return view->updateCount(); }));
-        std::printf("amaix replot %-30s sensitivity shown:  median %6.2f  p90 %6.2f  p99 %6.2f  max %6.2f\n",
-                    net->name.c_str(), t.median, t.p90, t.p99, t.max);
+        printTimings(label("snapshot + sensitivity shown"), dragSliders(dram, clock, iterations, [&] { return view->updateCount(); }));
+        view->document()->setComparedSnapshot(-1);
+        view->flushPendingUpdate();
+        QApplication::processEvents();
+        printTimings(label("sensitivity shown"), dragSliders(dram, clock, iterations, [&] { return view->updateCount(); }));
         view->tabs()->setCurrentIndex(0);
         view->document()->setComparedSnapshot(-1);
         view->flushPendingUpdate();
@@ -475,16 +586,9 @@ void benchNnmeter(int iterations)
         if (!a || !b)
             continue;
         std::vector<double> untilUpdated; // click → the view's update done (before layout and paint)
-        std::vector<double> cpu;          // the GUI thread's CPU time for the whole toggle: what a busy machine does not inflate
-        auto threadCpuMs = [] {
-            timespec t{};
-            clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-            return double(t.tv_sec) * 1e3 + double(t.tv_nsec) / 1e6;
-        };
         auto toggles = [&] {
-            std::vector<double> samples;
+            Timings t;
             untilUpdated.clear();
-            cpu.clear();
             QElapsedTimer timer;
             for (int i = 0; i < iterations; ++i) {
                 QCheckBox *box = (i % 2) ? a : b;
@@ -496,21 +600,17 @@ void benchNnmeter(int iterations)
                     QApplication::processEvents();
                 untilUpdated.push_back(double(timer.nsecsElapsed()) / 1e6);
                 QApplication::processEvents(); // the paint events
-                samples.push_back(double(timer.nsecsElapsed()) / 1e6);
-                cpu.push_back(threadCpuMs() - cpuStart);
+                t.wall.push_back(double(timer.nsecsElapsed()) / 1e6);
+                t.cpu.push_back(threadCpuMs() - cpuStart);
             }
-            return samples;
+            return t;
         };
-        auto report = [&](const char *what, std::vector<double> t) {
-            std::sort(t.begin(), t.end());
-            auto at = [&](double q) { return t[std::min(t.size() - 1, std::size_t(q * double(t.size())))]; };
-            std::printf("nnmeter toggle %-24s %-22s median %6.2f  p95 %6.2f  p99 %6.2f  max %6.2f ms (n=%zu, %zu kernels)\n",
-                        name.c_str(), what, at(0.5), at(0.95), at(0.99), t.back(), t.size(),
-                        view->prediction().detection.kernels.size());
+        const auto label = [&](const char *what) {
+            return "nnmeter " + name + ", " + what;
         };
-        report("rule -> finished replot", toggles());
-        report("  of which until updated", untilUpdated);
-        report("  GUI thread CPU time", cpu);
+        printTimings(label("rule -> finished replot"), toggles());
+        const Stats u = summarize(untilUpdated);
+        std::printf("         of which until the view updated (before layout and paint) median %6.2f  p99 %6.2f ms\n", u.median, u.p99);
         printStage("detect + predict (core)", iterations, [&] {
             const nnmeter::Prediction p = nnmeter::predictNetwork(view->document()->network(), view->document()->device(),
                                                                   view->document()->rules());
@@ -528,8 +628,11 @@ void benchNnmeter(int iterations)
         view->document()->pinSnapshot();
         view->flushPendingUpdate();
         QApplication::processEvents();
-        report("snapshot compared", toggles());
-        report("  GUI thread CPU time", cpu);
+        printTimings(label("snapshot compared"), toggles());
+        view->bottomTabs()->setCurrentWidget(view->sensitivityChart());
+        QApplication::processEvents();
+        printTimings(label("snapshot + sensitivity shown"), toggles());
+        view->bottomTabs()->setCurrentIndex(0);
         view->document()->removeSnapshot(0);
         view->document()->resetRules();
         view->flushPendingUpdate();
@@ -560,17 +663,8 @@ void benchBrouwer(int iterations)
     QApplication::processEvents();
     QSlider *slider = view->panel()->memorySlider();
     const int top = studio::BrouwerPanel::memoryScale().toPosition(1024.0 * 1024 * 1024);
-    // Wall time, and the GUI thread's CPU time (what the update costs when the
-    // machine is shared: the wall time also counts waiting for a core).
-    std::vector<double> cpu;
-    auto threadCpuMs = [] {
-        timespec t{};
-        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-        return double(t.tv_sec) * 1e3 + double(t.tv_nsec) / 1e6;
-    };
     auto drag = [&] {
-        std::vector<double> samples;
-        cpu.clear();
+        Timings t;
         QElapsedTimer timer;
         for (int i = 0; i < iterations; ++i) {
             const int position = (i * 37) % top;
@@ -581,23 +675,13 @@ void benchBrouwer(int iterations)
             while (view->updateCount() == before)
                 QApplication::processEvents();
             QApplication::processEvents(); // the paint events
-            samples.push_back(double(timer.nsecsElapsed()) / 1e6);
-            cpu.push_back(threadCpuMs() - cpu0);
+            t.wall.push_back(double(timer.nsecsElapsed()) / 1e6);
+            t.cpu.push_back(threadCpuMs() - cpu0);
         }
-        std::sort(samples.begin(), samples.end());
-        std::sort(cpu.begin(), cpu.end());
-        return samples;
+        return t;
     };
-    auto at = [](const std::vector<double> &sorted, double q) {
-        return sorted[std::min(sorted.size() - 1, std::size_t(q * double(sorted.size())))];
-    };
-    const std::vector<double> s = drag();
-    std::printf("brouwer replot %-28s slider -> finished replot (ms): median %6.2f  p95 %6.2f  p99 %6.2f  max %6.2f  "
-                "(n=%d, %zu layers, %zu knees)\n",
-                "SoS_GoogleNet", at(s, 0.5), at(s, 0.95), at(s, 0.99), s.back(), iterations,
-                view->result().layers.size(), view->curve().knees.size());
-    std::printf("brouwer replot %-28s   GUI thread CPU time (ms): median %6.2f  p95 %6.2f  p99 %6.2f  max %6.2f\n", "",
-                at(cpu, 0.5), at(cpu, 0.95), at(cpu, 0.99), cpu.back());
+    std::printf("brouwer SoS_GoogleNet: %zu layers, %zu knees\n", view->result().layers.size(), view->curve().knees.size());
+    printTimings("brouwer SoS_GoogleNet, slider -> finished replot", drag());
     const auto &layers = doc->network()->layers;
     printStage("evaluate (core)", iterations, [&] { (void)roofline::brouwer::evaluate(*doc->device(), layers, doc->params()); });
     printStage("bars: replot", iterations, [&] { view->barsPlot()->replot(); });
@@ -618,11 +702,11 @@ void benchBrouwer(int iterations)
     });
     printStage("curve: replot, snapshot compared", iterations, [&] { view->curvePlot()->replot(); });
     printStage("bars: replot, snapshot compared", iterations, [&] { view->barsPlot()->replot(); });
-    const std::vector<double> g = drag();
-    std::printf("brouwer replot %-28s snapshot compared:  median %6.2f  p95 %6.2f  p99 %6.2f  max %6.2f\n",
-                "SoS_GoogleNet", at(g, 0.5), at(g, 0.95), at(g, 0.99), g.back());
-    std::printf("brouwer replot %-28s   GUI thread CPU time (ms): median %6.2f  p95 %6.2f  p99 %6.2f  max %6.2f\n", "",
-                at(cpu, 0.5), at(cpu, 0.95), at(cpu, 0.99), cpu.back());
+    printTimings("brouwer SoS_GoogleNet, snapshot compared", drag());
+    view->tabs()->setCurrentWidget(view->sensitivityChart());
+    QApplication::processEvents();
+    printTimings("brouwer SoS_GoogleNet, snapshot + sensitivity shown", drag());
+    view->tabs()->setCurrentIndex(0);
 }
 
 } // namespace
@@ -737,11 +821,13 @@ int main(int argc, char **argv)
             instructions = {std::size_t(std::clamp(std::atoll(argv[++i]), 1LL, 10'000'000LL))};
         else if (std::strcmp(argv[i], "--layers") == 0 && i + 1 < argc)
             layers = std::clamp(std::atoi(argv[++i]), 1, 5000); // the synthetic network's size
+        else if (std::strcmp(argv[i], "--paints") == 0)
+            g_census = true; // what each update repaints and lays out
         else if (std::strcmp(argv[i], "--only") == 0 && i + 1 < argc)
             only = QString::fromLocal8Bit(argv[++i]);
         else {
             std::fprintf(stderr, "usage: roofline-bench [--quick] [--iterations N] [--ips N] [--instructions N] "
-                                 "[--layers N] [--only gables|timeline|amaix|import|brouwer|nnmeter]\n");
+                                 "[--layers N] [--paints] [--only gables|timeline|amaix|import|brouwer|nnmeter]\n");
             return 2;
         }
     }
