@@ -170,6 +170,10 @@ void GablesView::refresh()
         m_plot->setGhost(&snapshot.soc, &baseline, snapshot.name);
         comparison = compare(soc, m_result, snapshot.soc, baseline);
         m_comparisonText = QString::fromStdString(summarize(*comparison, snapshot.name.toStdString()));
+        // The core's line is shared with the CLI, which writes "P_att"; the
+        // studio writes the symbol with its subscript, as everywhere else.
+        if (m_comparisonText.startsWith(QLatin1String("P_att ")))
+            m_comparisonText.replace(0, 5, QStringLiteral("Pₐₜₜ"));
     } else {
         m_plot->setGhost(nullptr, nullptr, QString());
         m_comparisonText.clear();

@@ -102,7 +102,7 @@ private:
     void showSensitivity(); // the model's rows into the chart
     QTabWidget *m_bottomTabs = nullptr;
     SnapshotBar *m_snapshotBar = nullptr;
-    QString m_comparisonText; // "P_att … vs baseline …; bound moved from … to …" 
+    QString m_comparisonText; // "Pₐₜₜ … vs baseline …; bound moved from … to …"
     GablesParamPanel *m_panel = nullptr;
     QScrollArea *m_panelScroll = nullptr;
     QLabel *m_readout = nullptr;

@@ -16,6 +16,7 @@
 #include "preferences.h"
 #include "resources.h"
 #include "roofline_version.h"
+#include "gables/comparison.h"
 #include "gables/io.h"
 #include "sensitivitychart.h"
 #include "gables/sensitivity.h"
