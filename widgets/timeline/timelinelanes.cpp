@@ -112,6 +112,7 @@ std::pair<double, double> groupPixels(const QCPAxis *axis, const BarGroup &g)
 
 void TimelineBarsPlottable::draw(QCPPainter *painter)
 {
+    drawnLabels.clear();
     if (!data.bars || !data.result || !data.trace)
         return;
     const TimelineBars &bars = *data.bars;
@@ -230,8 +231,10 @@ bool TimelineBarsPlottable::drawLabel(QCPPainter *painter, const QRectF &rect, c
         else
             return false;
     }
-    painter->setPen(fill.lightnessF() < 0.55 ? Qt::white : Qt::black);
+    const QColor color = fill.lightnessF() < 0.55 ? Qt::white : Qt::black;
+    painter->setPen(color);
     painter->drawText(area, Qt::AlignCenter, name);
+    drawnLabels.push_back({textBox(area), name, color, fill});
     return true;
 }
 

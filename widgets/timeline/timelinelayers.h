@@ -102,6 +102,7 @@ public:
     bool showCriticalPath = true;
     bool showFlagArrows = false;
     std::optional<InstructionRef> selected;
+    std::vector<TimelinePlot::DrawnLabel> drawnLabels; // by the last draw(), screen or export
 
     double nsPerPixel() const { return timelinepaint::nsPerPixelOf(keyAxis()); }
 

@@ -390,6 +390,11 @@ void TimelinePlot::setSelected(std::optional<InstructionRef> selected)
     replot(rpQueuedReplot);
 }
 
+const std::vector<TimelinePlot::DrawnLabel> &TimelinePlot::drawnLabels() const
+{
+    return m_bars->drawnLabels;
+}
+
 std::vector<BarGroup> TimelinePlot::visibleGroups() const
 {
     return m_bars->groups();

@@ -90,6 +90,18 @@ public:
     // The ghost's rectangles the last paint drew (or would draw now).
     std::vector<roofline::verrocchio::BarGroup> visibleGhostGroups() const;
 
+    // The instruction names the last paint (on screen or into an export)
+    // wrote into bars: the text's box in that paint's pixels, its colour and
+    // the bar's fill.
+    struct DrawnLabel
+    {
+        QRectF box;
+        QString text;
+        QColor color;
+        QColor fill;
+    };
+    const std::vector<DrawnLabel> &drawnLabels() const;
+
     // The rectangles the last paint drew (or would draw now): bars and merged groups.
     std::vector<roofline::verrocchio::BarGroup> visibleGroups() const;
     double nsPerPixel() const;

@@ -384,6 +384,68 @@ private slots:
         }
     }
 
+    // Issue 13: the PNG export keeps the instruction names the window writes
+    // into bars wide enough for them. Zoomed in on the example so that the
+    // bars are wide, an export at the plot's size writes the same names in
+    // the same boxes as the screen, and each box in the PNG file holds ink of
+    // the text's colour (a bar without its name is bare fill there); at twice
+    // the resolution too.
+    void pngExportKeepsInBarLabels()
+    {
+        MainWindow window;
+        window.resize(1400, 900);
+        TimelineView *view = timelineOf(window);
+        window.setCurrentView(view);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        view->flushPendingUpdate();
+        TimelinePlot *plot = view->plot();
+        plot->setTimeRange(0, view->result().totalNs / 8);
+        plot->replot();
+        const std::vector<TimelinePlot::DrawnLabel> onScreen = plot->drawnLabels();
+        QVERIFY2(onScreen.size() >= 3, qPrintable(QString::number(onScreen.size())));
+
+        QTemporaryDir dir;
+        QString error;
+        for (const double scale : {1.0, 2.0}) {
+            ExportOptions options;
+            options.width = plot->width();
+            options.height = plot->height();
+            options.pngScale = scale;
+            const QString png = dir.filePath(QStringLiteral("timeline-%1.png").arg(scale));
+            QVERIFY2(window.exportCurrentPlot(png, options, &error), qPrintable(error));
+            const std::vector<TimelinePlot::DrawnLabel> exported = plot->drawnLabels(); // the export's paint
+            QCOMPARE(exported.size(), onScreen.size());
+            const QImage image = QImage(png).convertToFormat(QImage::Format_RGB32);
+            QCOMPARE(image.size(), QSize(int(options.width * scale), int(options.height * scale)));
+            for (std::size_t i = 0; i < exported.size(); ++i) {
+                const TimelinePlot::DrawnLabel &l = exported[i];
+                QCOMPARE(l.text, onScreen[i].text);
+                QVERIFY2(std::abs(l.box.center().x() - onScreen[i].box.center().x()) < 1
+                             && std::abs(l.box.center().y() - onScreen[i].box.center().y()) < 1,
+                         qPrintable(l.text));
+                // Ink: pixels nearer the text's colour than the bar's fill.
+                const auto distance = [](QRgb a, const QColor &b) {
+                    return std::abs(qRed(a) - b.red()) + std::abs(qGreen(a) - b.green()) + std::abs(qBlue(a) - b.blue());
+                };
+                const QRect box = QRectF(l.box.topLeft() * scale, l.box.size() * scale).toAlignedRect() & image.rect();
+                int ink = 0, fill = 0;
+                for (int y = box.top(); y <= box.bottom(); ++y) {
+                    for (int x = box.left(); x <= box.right(); ++x) {
+                        const QRgb p = image.pixel(x, y);
+                        if (distance(p, l.color) < distance(p, l.fill))
+                            ++ink;
+                        else
+                            ++fill;
+                    }
+                }
+                QVERIFY2(ink >= 8 * scale * scale && fill > ink,
+                         qPrintable(QStringLiteral("\"%1\" at %2x scale: %3 ink pixels, %4 fill pixels")
+                                        .arg(l.text).arg(scale).arg(ink).arg(fill)));
+            }
+        }
+    }
+
     void hoverExplainsAndClickSelects()
     {
         MainWindow window;
