@@ -146,8 +146,12 @@ void TimelineBarsPlottable::draw(QCPPainter *painter)
             fill.setAlpha(int(60 + 195 * std::round(busy * 16) / 16)); // 17 shades: few batches
         }
         batches.add(rect, fill, !m_compact && rect.width() > 4 ? fill.darker(140) : QColor());
-        if (!m_compact && !g.merged() && rect.width() > 24 && labelled.size() < kMaxLabels)
-            labelled.push_back({ rect, g.first, fill });
+        // The name goes in the part of the bar that is in view: a bar running
+        // past the edge of the chart had its name centred off the chart
+        // (clipped away, on screen and in exports).
+        const QRectF shown = rect.intersected(QRectF(clip));
+        if (!m_compact && !g.merged() && shown.width() > 24 && labelled.size() < kMaxLabels)
+            labelled.push_back({ shown, g.first, fill });
     }
     batches.paint(painter);
     for (const QRectF &rect : hatched)
