@@ -39,7 +39,8 @@ const char *kUsage = R"(Usage: roofline-cli kernel-lab --out DIR [OPTIONS]
   --out DIR                folder for the files (created if missing)
   --budget DURATION        time for the whole run: 90s, 10m, 1h (default 10m)
   --kernels LIST           kernel kinds to train, comma-separated (default all:
-                           conv,dwconv,fc,maxpool,avgpool,add,concat,relu,bn,hswish,gap)
+                           conv,dwconv,fc,maxpool,avgpool,add,concat,relu,bn,hswish,gap,
+                           se,swish,channelshuffle,split)
   --networks FILE[,FILE]   networks (JSON, ONNX, Caffe) for the sampling prior and
                            the end-to-end measurement (repeatable)
   --quick                  tiny shapes, few repetitions, small forests (tests, smoke runs)
@@ -122,7 +123,7 @@ int runKernelLab(const std::vector<std::string> &args)
             for (const std::string &k : opt.kinds)
                 if (!lab::isSampleKind(k)) {
                     std::cerr << "error: --kernels: unknown kernel kind \"" << k
-                              << "\" (known: conv, dwconv, fc, maxpool, avgpool, add, concat, relu, bn, hswish, gap)\n";
+                              << "\" (known: conv, dwconv, fc, maxpool, avgpool, add, concat, relu, bn, hswish, gap, se, swish, channelshuffle, split)\n";
                     return 2;
                 }
         } else if (a == "--networks") {

@@ -4,6 +4,7 @@
 //   roofline-studio FILE.json --export-svg out.svg [--export-png out.png] [--export-pdf out.pdf] [--size 1000x700]
 //   roofline-studio FILE.json --screenshot window.png
 //   roofline-studio MODEL.onnx [--input-shape NAME=1x3x640x640]... (symbolic input sizes; else the studio asks)
+//   roofline-studio --view brouwer NET.prototxt --screenshot brouwer.png   (the starting view; networks open in it)
 //   roofline-studio FILE.json... --export-bundle review/   (plots, CSVs, inputs and index.html)
 //   roofline-studio TRACE.json [MACHINE.json] --export-chrome-trace out.json   (the Verrocchio timeline's events)
 //
@@ -130,6 +131,13 @@ int main(int argc, char **argv)
                                                        "studio asks, a headless export fails."),
                                         QStringLiteral("NAME=DIMS"));
     parser.addOption(inputShape);
+    const QCommandLineOption viewOption(QStringLiteral("view"),
+                                        QStringLiteral("The view to start in: gables, amaix, timeline, brouwer or nnmeter. "
+                                                       "Network files (.onnx, .prototxt, .pbtxt, network JSON) named "
+                                                       "after it open in it when it takes networks (brouwer, nnmeter), "
+                                                       "else in amaix; other files open in the view of their format."),
+                                        QStringLiteral("name"));
+    parser.addOption(viewOption);
     parser.process(app);
 
     roofline::network::ImportOptions importOptions;
@@ -169,10 +177,25 @@ int main(int argc, char **argv)
     }
     studio::applyTheme(chosenTheme); // before the window: its plots take the colours at once
     studio::MainWindow window;
+    studio::ModelView *startView = nullptr;
+    if (parser.isSet(viewOption)) {
+        startView = window.viewNamed(parser.value(viewOption));
+        if (!startView) {
+            fail(QStringLiteral("--view must be one of %1, got \"%2\"")
+                     .arg(window.viewNames().join(QStringLiteral(", ")), parser.value(viewOption)));
+            return 2;
+        }
+    }
     QStringList files = parser.positionalArguments();
-    if (files.isEmpty())
-        files << studio::resources::defaultExample();
     QString error;
+    if (files.isEmpty()) {
+        files << studio::resources::defaultExample();
+    } else if (startView) {
+        window.setCurrentView(startView); // before the files: networks open in it when it takes them
+    } else if (headless && !window.views().empty()) {
+        // Exports do not depend on the tab the last interactive run ended on: networks go to AMAIX.
+        window.setCurrentView(window.views().front());
+    }
     for (const QString &file : files) {
         QStringList warnings;
         if (!window.openFile(file, &error, &warnings)) {
@@ -191,6 +214,8 @@ int main(int argc, char **argv)
     }
 
     studio::setCommandLineImport({}, true); // later imports: the user's own (the dialog)
+    if (startView && parser.positionalArguments().isEmpty())
+        window.setCurrentView(startView); // after the default example, which opens in its own view
 
     // Overrides go through the same core functions as roofline-cli.
     for (const QString &assignment : parser.values(set)) {

@@ -63,6 +63,7 @@ void readFs(const json &j, const std::string &pointer, FsSubmodel &m, Diagnostic
     m.intercept = o.number("intercept", coef).value_or(0);
     m.smearing = o.optionalNumber("smearing", Range::positive(kMaxCoefficient)).value_or(1);
     m.rows = int(o.optionalNumber("rows", Range::closed(0, 1e9)).value_or(0));
+    m.swappingCalibrated = o.optionalBool("swapping_calibrated").value_or(true);
     if (const json *terms = o.member("terms", true)) {
         const std::string tp = o.pointerTo("terms");
         if (!terms->is_array()) {
@@ -268,6 +269,8 @@ json toJson(const Device &d)
                 j["smearing"] = m.smearing;
             if (m.rows)
                 j["rows"] = m.rows;
+            if (!m.swappingCalibrated)
+                j["swapping_calibrated"] = false;
             subs[categoryName(Category(c))] = j;
         }
     }

@@ -138,7 +138,11 @@ MeasuredLoad parseMeasuredCsv(const std::string &text, const std::string &fileLa
                 return;
             }
             const auto x = parseFiniteNumber(f[i]);
-            if (!x || *x < 0 || *x > 1e18) {
+            if (x && *x != 0 && std::fabs(*x) < Range::kSmallestMagnitude) { // a denormal: the reason is its size
+                out.diagnostics.error(where + ", column " + std::to_string(i + 1) + " (" + names[i] + ")",
+                                      Range::nonNegative(1e18).check(*x));
+                ok = false;
+            } else if (!x || *x < 0 || *x > 1e18) {
                 out.diagnostics.error(where + ", column " + std::to_string(i + 1) + " (" + names[i] + ")",
                                       "must be a number >= 0 and <= 1e18, got \"" + f[i].substr(0, 40) + "\"");
                 ok = false;
@@ -380,6 +384,7 @@ void fitFeatureSelection(Device &d, const std::vector<Observation> &obs, const F
             }
         }
         m.calibrated = true;
+        m.swappingCalibrated = std::any_of(rows.begin(), rows.end(), [](const Observation *ob) { return ob->overflow > 0; });
         m.intercept = intercept;
         m.rows = int(n);
         for (Eigen::Index j = 0; j < coef.size(); ++j) {
@@ -474,13 +479,25 @@ CvReport leaveOneNetworkOut(const std::vector<Observation> &observations, const 
         if (std::find(networks.begin(), networks.end(), o.network) == networks.end())
             networks.push_back(o.network);
     std::vector<double> yl, pl, yt, pt, ps;
+    int done = 0;
     for (const std::string &held : networks) {
+        if (options.cancel && options.cancel->load()) {
+            report.cancelled = true;
+            return report;
+        }
         std::vector<Observation> train, test;
         for (const Observation &o : observations)
             (o.network == held ? test : train).push_back(o);
         FitOptions fo = options;
         fo.progress = nullptr;
         const FitOutcome f = fitDevice(train, fo);
+        if (f.cancelled) {
+            report.cancelled = true;
+            return report;
+        }
+        ++done;
+        if (options.progress)
+            options.progress(done, int(networks.size()));
         if (!f.device)
             continue;
         CvFold fold;

@@ -111,7 +111,10 @@ struct CvReport
 {
     std::vector<CvFold> folds;
     Metrics pooled; // over all held-out observations
+    bool cancelled = false; // options.cancel was set: folds and pooled are incomplete
 };
+// options.progress, when set, is called after each fold with (folds done,
+// networks); options.cancel is polled between folds and inside each fit.
 CvReport leaveOneNetworkOut(const std::vector<Observation> &observations, const FitOptions &options);
 
 // The predictor our fits use per submodel: LOAD and FC P, CONV the multiplications, the rest I.

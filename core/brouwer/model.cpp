@@ -185,6 +185,8 @@ PartPrediction predictPart(const Device &device, Category submodel, const LayerF
             out.calibrated = false;
             return out;
         }
+        if (out.swapping && !m.swappingCalibrated)
+            out.calibrated = false; // predicted all the same: no swapping data behind it
         const auto z = basicFeatures(layer, overflow, device.logBase);
         double y = m.intercept;
         for (const Term &t : m.terms) {

@@ -115,6 +115,10 @@ struct Term
 struct FsSubmodel
 {
     bool calibrated = false;
+    // One model covers both regimes (the swapping indicator and F are features);
+    // false when it was fitted without swapping observations, so a swapping
+    // layer is an extrapolation (predicted, marked uncalibrated).
+    bool swappingCalibrated = true;
     double intercept = 0;
     std::vector<Term> terms;
     double smearing = 1;

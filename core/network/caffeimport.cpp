@@ -203,6 +203,7 @@ NetworkLoad importCaffe(const std::string &text, const std::string &fileLabel, c
     }
 
     std::map<std::string, int> skippedTypes;
+    std::map<std::string, int> nextSuffix; // a repeated layer name -> the next "_k" to try
     for (std::size_t i = 0; i < layers.size(); ++i) {
         const CaffeLayer &c = layers[i];
         const std::string where = "layer " + std::to_string(i) + " \"" + c.name + "\" (" + c.op + ")";
@@ -248,8 +249,14 @@ NetworkLoad importCaffe(const std::string &text, const std::string &fileLabel, c
         layer.op = c.op;
         layer.inputs = producers;
         std::string name = c.name.empty() ? c.op + "_" + std::to_string(i) : c.name.substr(0, 120);
-        for (int k = 2; names.count(name); ++k)
-            name = c.name.substr(0, 110) + "_" + std::to_string(k);
+        if (names.count(name)) {
+            // The next suffix per name is remembered: 10^5 layers named alike took quadratic time.
+            const std::string base = c.name.substr(0, 110);
+            int &k = nextSuffix.try_emplace(base, 2).first->second;
+            do
+                name = base + "_" + std::to_string(k++);
+            while (names.count(name));
+        }
         names.insert(name);
         layer.name = name;
         const std::string &t = c.type;
@@ -274,6 +281,7 @@ NetworkLoad importCaffe(const std::string &text, const std::string &fileLabel, c
             if (layer.kernelH < 1 || layer.kernelW < 1 || layer.strideH < 1 || layer.strideW < 1
                 || layer.dilationH < 1 || layer.dilationW < 1 || layer.kernelH > 10000 || layer.kernelW > 10000
                 || layer.strideH > 10000 || layer.strideW > 10000 || layer.dilationH > 10000 || layer.dilationW > 10000
+                || layer.padH < 0 || layer.padW < 0 // a pad above 2^31 read as int
                 || layer.padH > 10000 || layer.padW > 10000 || layer.groups < 1 || layer.outChannels < 1
                 || layer.outChannels > std::int64_t(NetworkLimits::maxDimension)) {
                 diags.error(where, "kernel_size, stride, dilation, group and num_output must be >= 1 (kernel and pad "
@@ -298,8 +306,10 @@ NetworkLoad importCaffe(const std::string &text, const std::string &fileLabel, c
             }
             layer.poolMode = p.pool() == roofline::caffe::PoolingParameter::MAX ? PoolMode::Max : PoolMode::Average;
             layer.globalPool = p.global_pooling();
-            layer.rounding = Rounding::Ceil; // Caffe rounds pooling output sizes up
             if (!layer.globalPool) {
+                // Caffe rounds pooling output sizes up (a global pool has no rounding: our JSON
+                // writes none for it, so setting it here made the saved network read back different).
+                layer.rounding = Rounding::Ceil;
                 layer.kernelH = int(p.has_kernel_h() ? p.kernel_h() : p.kernel_size());
                 layer.kernelW = int(p.has_kernel_w() ? p.kernel_w() : p.kernel_size());
                 layer.strideH = int(p.has_stride_h() ? p.stride_h() : p.stride());
@@ -307,6 +317,7 @@ NetworkLoad importCaffe(const std::string &text, const std::string &fileLabel, c
                 layer.padH = int(p.has_pad_h() ? p.pad_h() : p.pad());
                 layer.padW = int(p.has_pad_w() ? p.pad_w() : p.pad());
                 if (layer.kernelH < 1 || layer.kernelW < 1 || layer.strideH < 1 || layer.strideW < 1
+                    || layer.padH < 0 || layer.padW < 0 // a pad above 2^31 read as int
                     || layer.kernelH > 10000 || layer.kernelW > 10000 || layer.padH > 10000 || layer.padW > 10000
                     || layer.strideH > 10000 || layer.strideW > 10000) {
                     diags.error(where, "pooling_param needs kernel_size >= 1 (or global_pooling) and stride >= 1");

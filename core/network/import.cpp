@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <map>
 #include <set>
 
 namespace roofline::network {
@@ -105,13 +106,14 @@ void makeTextValidUtf8(Network &network)
     fixUtf8(network.source);
     // Names stay unique: two names differing only in invalid bytes get a suffix.
     std::set<std::string> names;
+    std::map<std::string, int> nextSuffix; // linear, not quadratic, for 10^5 names made alike
     auto unique = [&](std::string &name) {
         const std::string before = name;
         fixUtf8(name);
         if (name == before && names.insert(name).second)
             return;
         std::string candidate = name;
-        for (int k = 2; names.count(candidate); ++k)
+        for (int &k = nextSuffix.try_emplace(name, 2).first->second; names.count(candidate); ++k)
             candidate = name + "_" + std::to_string(k);
         name = candidate;
         names.insert(name);

@@ -16,6 +16,7 @@
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <fstream>
+#include <map>
 #include <set>
 #include <sstream>
 #include <unistd.h>
@@ -122,7 +123,11 @@ void checkName(const std::string &name, const std::string &where, Diagnostics &d
 }
 
 
-void readLayer(const json &value, std::size_t index, Network &net, std::set<std::string> &names, Diagnostics &diags)
+// `names`: every input and layer read so far by name, to its producer index
+// (layers from 0, inputs -1, -2, ...): a scan of the layers for every named
+// input made a 10^5-layer network (as we save it) load in quadratic time.
+void readLayer(const json &value, std::size_t index, Network &net, std::map<std::string, int> &names,
+               Diagnostics &diags)
 {
     const std::string where = "/layers/" + std::to_string(index);
     JsonObjectReader r(value, where, diags);
@@ -130,10 +135,13 @@ void readLayer(const json &value, std::size_t index, Network &net, std::set<std:
         return;
     Layer layer;
     layer.name = r.string("name").value_or("");
+    bool named = false;
     if (r.has("name") && value["name"].is_string()) {
         checkName(layer.name, where + "/name", diags);
-        if (!names.insert(layer.name).second)
+        if (names.count(layer.name))
             diags.error(where + "/name", "duplicate name \"" + layer.name + "\"");
+        else
+            named = true;
     }
     const std::optional<std::string> typeName = r.string("type");
     const std::optional<LayerType> type = typeName ? layerTypeFromName(*typeName) : std::nullopt;
@@ -152,16 +160,9 @@ void readLayer(const json &value, std::size_t index, Network &net, std::set<std:
             return;
         }
         const std::string name = v.get<std::string>();
-        const int l = net.indexOf(name);
-        if (l >= 0) {
-            layer.inputs.push_back(l);
+        if (const auto found = names.find(name); found != names.end()) {
+            layer.inputs.push_back(found->second);
             return;
-        }
-        for (std::size_t i = 0; i < net.inputs.size(); ++i) {
-            if (net.inputs[i].name == name) {
-                layer.inputs.push_back(-int(i) - 1);
-                return;
-            }
         }
         diags.error(p, "no earlier layer or network input named \"" + name + "\"");
     };
@@ -291,6 +292,8 @@ void readLayer(const json &value, std::size_t index, Network &net, std::set<std:
     }
     r.finish();
     net.layers.push_back(std::move(layer));
+    if (named)
+        names.emplace(net.layers.back().name, int(net.layers.size()) - 1);
 }
 
 } // namespace
@@ -308,7 +311,7 @@ NetworkLoad parseNetwork(const std::string &text, const std::string &fileLabel)
     net.description = top.optionalString("description").value_or("");
     net.source = top.optionalString("source").value_or("");
     net.dataType = top.optionalString("data_type").value_or("");
-    std::set<std::string> names;
+    std::map<std::string, int> names; // inputs and layers by name (readLayer)
     if (const json *inputs = top.member("inputs", true)) {
         if (!inputs->is_array() || inputs->empty()) {
             diags.error("/inputs", "expected a non-empty array of inputs, got " + jsonTypeName(*inputs));
@@ -320,7 +323,7 @@ NetworkLoad parseNetwork(const std::string &text, const std::string &fileLabel)
                 input.name = r.string("name").value_or("");
                 if (r.has("name") && (*inputs)[i]["name"].is_string()) {
                     checkName(input.name, where + "/name", diags);
-                    if (!names.insert(input.name).second)
+                    if (!names.emplace(input.name, -int(i) - 1).second)
                         diags.error(where + "/name", "duplicate name \"" + input.name + "\"");
                 }
                 if (const json *shape = r.member("shape", true)) {

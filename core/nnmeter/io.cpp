@@ -90,6 +90,18 @@ void readRules(JsonObjectReader &top, FusionRules &rules, Diagnostics &d)
                 rule.t2Ms = *t2;
                 rule.t12Ms = *t12;
             }
+            const auto tested = r.optionalNumber("shapes_tested", Range::closed(1, 1000));
+            const auto fused = r.optionalNumber("shapes_fused", Range::nonNegative(1000));
+            if (tested && fused) {
+                if (*tested != std::floor(*tested) || *fused != std::floor(*fused) || *fused > *tested)
+                    d.error(r.pointerTo("shapes_fused"), "expected whole numbers with shapes_fused <= shapes_tested, got "
+                                                             + formatNumber(*fused, 6) + " of " + formatNumber(*tested, 6));
+                else
+                    rule.shapesTested = int(*tested), rule.shapesFused = int(*fused);
+            } else if (tested || fused) {
+                d.error(r.pointerTo(tested ? "shapes_fused" : "shapes_tested"),
+                        "shapes_tested and shapes_fused go together");
+            }
             r.finish();
         }
         rules.pairs[a + "_" + b] = rule;
@@ -128,8 +140,12 @@ std::string serializeRules(const FusionRules &rules)
         units[name] = on;
     json fusions = json::object();
     for (const auto &[pair, rule] : rules.pairs) {
-        if (rule.measured)
-            fusions["BF_" + pair] = {{"fuses", rule.fuses}, {"t1_ms", rule.t1Ms}, {"t2_ms", rule.t2Ms}, {"t12_ms", rule.t12Ms}};
+        if (rule.measured) {
+            json r = {{"fuses", rule.fuses}, {"t1_ms", rule.t1Ms}, {"t2_ms", rule.t2Ms}, {"t12_ms", rule.t12Ms}};
+            if (rule.shapesTested > 0)
+                r["shapes_tested"] = rule.shapesTested, r["shapes_fused"] = rule.shapesFused;
+            fusions["BF_" + pair] = r;
+        }
         else
             fusions["BF_" + pair] = rule.fuses;
     }

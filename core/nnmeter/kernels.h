@@ -62,6 +62,9 @@ struct FusionRule
     // When the kernel lab measured it (seed eq. 1): times in ms, alone and fused.
     double t1Ms = 0, t2Ms = 0, t12Ms = 0;
     bool measured = false;
+    // Tested on several input shapes: how many, and how many of them fused
+    // (the rule is the strict majority; 0 and 0 when tested on one shape).
+    int shapesTested = 0, shapesFused = 0;
     bool operator==(const FusionRule &) const = default;
 };
 

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <set>
 #include <sstream>
 
 namespace roofline::nnmeter {
@@ -54,7 +55,8 @@ bool splitCsv(const std::string &line, std::vector<std::string> &fields)
 
 std::string quote(const std::string &s)
 {
-    if (s.find_first_of(",\"") == std::string::npos && trim(s) == s)
+    // A first field starting with '#' unquoted would read back as a comment line.
+    if (s.find_first_of(",\"") == std::string::npos && trim(s) == s && (s.empty() || s[0] != '#'))
         return s;
     std::string out = "\"";
     for (char c : s)
@@ -81,6 +83,7 @@ MeasuredLoad parseMeasuredLatencies(const std::string &text, const std::string &
         return out;
     }
     std::vector<MeasuredLatency> rows;
+    std::set<std::pair<std::string, std::string>> seen; // (network, device) of the rows so far
     std::vector<std::string> header, fields;
     bool lab = false; // the kernel lab's measurements.csv
     std::istringstream in(text);
@@ -151,6 +154,7 @@ MeasuredLoad parseMeasuredLatencies(const std::string &text, const std::string &
             fields = mapped;
         }
         static const std::vector<std::string> labHeader{"network", "measured_ms", "device", "repetitions", "iqr_ms", "source"};
+        static const std::vector<std::string> labShown{"name", "median_ms", "device", "reps", "iqr_ms", "source"};
         const std::vector<std::string> &columns = lab ? labHeader : header;
         if (!lab && fields.size() != header.size()) {
             d.error(where, "expected " + std::to_string(header.size()) + " fields as the header has, got "
@@ -165,50 +169,67 @@ MeasuredLoad parseMeasuredLatencies(const std::string &text, const std::string &
         bool ok = true;
         for (std::size_t c = 0; c < fields.size() && ok; ++c) {
             const std::string &name = columns[c];
+            const std::string &shown = lab ? labShown[c] : name; // the column as the file names it
             const std::string &v = fields[c];
             auto fail = [&](const std::string &reason) {
-                d.error(where, name + ": " + reason + ", got \"" + printableText(v, 40) + "\"");
+                d.error(where, shown + ": " + reason + ", got \"" + printableText(v, 40) + "\"");
                 ok = false;
+            };
+            // A finite number in `range` (denormals refused, as in every format), or an error naming the column.
+            auto number = [&](const Range &range, const std::string &expected) -> std::optional<double> {
+                const auto x = parseFiniteNumber(v);
+                if (x && *x != 0 && std::fabs(*x) < Range::kSmallestMagnitude) { // 1e-320: the reason is its size
+                    d.error(where, shown + ": " + range.check(*x));
+                    ok = false;
+                    return std::nullopt;
+                }
+                if (!x || !range.contains(*x)) {
+                    fail(expected);
+                    return std::nullopt;
+                }
+                return x;
             };
             if (name == "network") {
                 if (v.empty())
                     fail("expected the network's name");
                 row.network = v;
             } else if (name == "measured_ms") {
-                const auto x = parseFiniteNumber(v);
-                if (!x || !(*x > 0) || *x > 1e9)
-                    fail("expected a latency in ms above 0 and at most 1e9");
-                else
+                if (const auto x = number(Range::positive(1e9), "expected a latency in ms above 0 and at most 1e9"))
                     row.measuredMs = *x;
             } else if (name == "device" || name == "source") {
                 (name == "device" ? row.device : row.source) = v;
             } else if (name == "repetitions") {
-                const auto x = parseFiniteNumber(v);
-                if (!v.empty() && (!x || *x < 1 || *x > 1e9 || *x != std::floor(*x)))
+                if (v.empty())
+                    continue;
+                const auto x = number(Range::closed(1, 1e9), "expected a whole number of runs from 1");
+                if (x && *x != std::floor(*x))
                     fail("expected a whole number of runs from 1");
                 else if (x)
                     row.repetitions = int(*x);
             } else if (name == "iqr_ms") { // the lab's spread of whole runs, as a share of the latency
-                const auto x = parseFiniteNumber(v);
-                if (!v.empty() && (!x || *x < 0 || *x > 1e9))
-                    fail("expected a spread in ms from 0");
-                else if (x && row.measuredMs > 0)
+                if (v.empty())
+                    continue;
+                const auto x = number(Range::nonNegative(1e9), "expected a spread in ms from 0");
+                if (x && row.measuredMs > 0) {
                     row.noisePercent = 100 * *x / row.measuredMs;
+                    // As noise_percent, it must read back (at most 1e6 %).
+                    if (!(row.noisePercent <= 1e6)) {
+                        d.error(where, shown + ": the spread is more than 10,000 times the median (" + formatNumber(*x)
+                                           + " ms against " + formatNumber(row.measuredMs) + " ms)");
+                        ok = false;
+                    }
+                }
             } else if (name == "noise_percent") {
-                const auto x = parseFiniteNumber(v);
-                if (!v.empty() && (!x || *x < 0 || *x > 1e6))
-                    fail("expected a percentage from 0");
-                else if (x)
+                if (v.empty())
+                    continue;
+                if (const auto x = number(Range::nonNegative(1e6), "expected a percentage from 0"))
                     row.noisePercent = *x;
             }
         }
-        if (ok) {
-            for (const MeasuredLatency &r : rows)
-                if (r.network == row.network && r.device == row.device) {
-                    d.error(where, "network: \"" + printableText(row.network, 40) + "\" is measured twice on the same device");
-                    ok = false;
-                    break;
-                }
+        // A set, not a scan of the rows so far: 10^5 rows took quadratic time.
+        if (ok && !seen.insert({row.network, row.device}).second) {
+            d.error(where, "network: \"" + printableText(row.network, 40) + "\" is measured twice on the same device");
+            ok = false;
         }
         if (ok)
             rows.push_back(std::move(row));

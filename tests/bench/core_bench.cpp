@@ -4,7 +4,7 @@
 // digest of its results that must not change when the simulator is made
 // faster (bit-identical timings).
 //
-//   roofline-core-bench [--quick] [--only simulate|digest|timeline|sweep|export|import|nnmeter] [--document]
+//   roofline-core-bench [--quick] [--only simulate|digest|timeline|sweep|export|import|nnmeter|lab] [--document]
 //                       [--instructions N] [--cores C]
 //
 // A program, not a test: ctest runs it once with --quick so that it cannot rot.
@@ -20,6 +20,8 @@
 #include "gables/sweep.h"
 #include "network/import.h"
 #include "nnmeter/io.h"
+#include "nnmeter/lab/lab.h"
+#include "nnmeter/lab/sampling.h"
 #include "verrocchio/io.h"
 #include "verrocchio/layout.h"
 
@@ -509,6 +511,141 @@ void benchNnmeter(bool quick)
                 d.min * 1e3, p.median * 1e3, p.p90 * 1e3, p.p99 * 1e3, runs);
 }
 
+// The kernel lab's own costs (issue 12), on tiny kernels (HW <= 8, C <= 16,
+// the lab's --quick shapes), so the figures are the lab's overheads rather than
+// the kernels' arithmetic: per sampled kernel configuration the stages the lab
+// runs for each measurement — build the configuration's network and detect its
+// kernel, build its oneDNN primitives (JIT), time it as the lab does (warm-up,
+// 11 samples of >= 0.3 ms, hot), then predict it with a forest of its kind —
+// and one operator pair's fusion test on the three shapes (T1, T2, T12 each
+// built and timed); then whole --quick lab runs end to end.
+void benchLab(bool quick)
+{
+    using namespace roofline::nnmeter;
+    using namespace roofline::nnmeter::lab;
+    using roofline::network::Network;
+    using roofline::network::Shape;
+    setThreads(1);
+    const int perKind = quick ? 2 : 30;
+    std::mt19937 rng(7);
+    const SamplingLimits limits{1e7, true};
+    const Prior prior;
+    RunOptions timing;
+    timing.warmup = 3;
+    timing.repetitions = 11;
+    timing.minSampleMs = 0.3;
+    std::vector<double> detect, build, measure, predict, total;
+    FusionRules rules; // the units on and conv-bn-relu fused, as the lab's own rules have them
+    for (const std::string &unit : unitNames())
+        rules.units[unit] = true;
+    for (const char *pair : {"conv_bn", "bn_relu", "dwconv_bn", "conv_relu", "conv_hsigmoid"})
+        rules.pairs[pair].fuses = true;
+    for (const std::string &kind : sampleKinds()) {
+        std::vector<std::vector<double>> x;
+        std::vector<double> y;
+        std::vector<Network> nets;
+        for (int i = 0; i < perKind; ++i) {
+            const auto t0 = std::chrono::steady_clock::now();
+            const Network net = configNetwork(drawConfig(kind, prior, rng, limits));
+            const Detection d = detectKernels(net, rules);
+            detect.push_back(seconds(t0));
+            const auto t1 = std::chrono::steady_clock::now();
+            std::string error;
+            auto runner = NetworkRunner::create(net, d, error);
+            if (!runner) {
+                std::fprintf(stderr, "lab: %s: %s\n", kind.c_str(), error.c_str());
+                std::exit(1);
+            }
+            build.push_back(seconds(t1));
+            const auto t2 = std::chrono::steady_clock::now();
+            const TimingStats t = timeRepeated([&] { runner->runAll(); }, timing);
+            measure.push_back(seconds(t2));
+            total.push_back(seconds(t0));
+            x.push_back(featureVector(net, d.kernels.front()));
+            y.push_back(std::max(t.medianMs, 1e-6));
+            nets.push_back(net);
+        }
+        // A forest of the kind on these samples, then the prediction of each (what the view does per kernel).
+        const TrainResult fit = trainForest(kind, featureNames(kind), x, y, TrainOptions{20, 6, 0.8, 0.8, 1, 1e-3, 1, 1});
+        if (!fit.forest) {
+            std::fprintf(stderr, "lab: %s: %s\n", kind.c_str(), fit.error.c_str());
+            std::exit(1);
+        }
+        Device device;
+        device.peakGflops = 100;
+        device.bandwidthGBps = 50;
+        device.rules = rules;
+        device.predictors[kind] = std::make_shared<const Forest>(*fit.forest);
+        for (const Network &net : nets) {
+            const auto t0 = std::chrono::steady_clock::now();
+            const Prediction p = predictNetwork(net, device);
+            predict.push_back(seconds(t0));
+            if (p.learnedKernels != 1)
+                std::exit(1);
+        }
+    }
+    auto line = [](const char *what, const std::vector<double> &v, double scale, const char *unit) {
+        const Stats st = ::summarize(v);
+        std::printf("lab %-46s median %8.3f  p90 %8.3f  p99 %8.3f  min %8.3f %s (n=%zu)\n", what, st.median * scale,
+                    st.p90 * scale, st.p99 * scale, st.min * scale, unit, v.size());
+    };
+    std::printf("lab: %d tiny configurations of each of %zu kinds, %s, 1 thread\n", perKind, sampleKinds().size(),
+                onednnVersion().c_str());
+    line("sample: network + kernel detection", detect, 1e6, "us");
+    line("sample: oneDNN primitives built (JIT)", build, 1e3, "ms");
+    line("sample: timed (3 warm-up, 11 x >= 0.3 ms)", measure, 1e3, "ms");
+    line("sample: whole measurement", total, 1e3, "ms");
+    line("predict: detection + forest (one kernel)", predict, 1e6, "us");
+    std::printf("lab samples per second (whole measurement, median): %.0f\n", 1 / ::summarize(total).median);
+
+    // One pair's fusion test on the lab's --quick shapes, as runKernelLab times it.
+    std::vector<double> pairs;
+    const std::vector<std::string> ops{"conv", "relu", "add", "maxpool"};
+    for (const std::string &a : ops)
+        for (const std::string &b : ops)
+            for (const Shape &shape : pairTestShapes(true)) {
+                const auto t0 = std::chrono::steady_clock::now();
+                for (const Network &net : {operatorNetwork(a, shape), pairNetwork(a, b, shape)}) {
+                    FusionRules r;
+                    r.pairs[a + "_" + b].fuses = true;
+                    std::string error;
+                    auto runner = NetworkRunner::create(net, detectKernels(net, r), error);
+                    if (!runner)
+                        std::exit(1);
+                    timeRepeated([&] { runner->runAll(); }, timing);
+                }
+                const Network second = operatorNetwork(b, pairNetwork(a, b, shape).layers[0].output);
+                std::string error;
+                auto runner = NetworkRunner::create(second, detectKernels(second, FusionRules{}), error);
+                if (!runner)
+                    std::exit(1);
+                timeRepeated([&] { runner->runAll(); }, timing);
+                pairs.push_back(seconds(t0));
+            }
+    line("fusion test: one pair on one shape (T1, T2, T12)", pairs, 1e3, "ms");
+
+    // Whole --quick lab runs: calibration, 16 pairs on up to 3 shapes, two kinds, one network.
+    std::vector<double> runs;
+    std::size_t shapeTests = 0;
+    for (int i = 0; i < (quick ? 1 : 5); ++i) {
+        LabOptions o;
+        o.quick = true;
+        o.budgetSeconds = 30;
+        o.kinds = {"conv", "add"};
+        o.networks.push_back({"tiny", configNetwork({"conv", 8, 4, 8, 3, 1, 0})});
+        const auto t0 = std::chrono::steady_clock::now();
+        const LabResult r = runKernelLab(o);
+        runs.push_back(seconds(t0));
+        shapeTests = 0;
+        for (const PairTiming &p : r.pairs)
+            shapeTests += p.shapes.size();
+        if (r.networks.size() != 1 || !(r.networks[0].measuredMs > 0))
+            std::exit(1);
+    }
+    line("whole --quick run (16 pairs, conv + add, 1 net)", runs, 1, "s");
+    std::printf("lab --quick fusion test: %zu shape tests for 16 pairs (at most 48; a pair stops once 2 shapes agree)\n", shapeTests);
+}
+
 // The network importers (issue 10): wall time of importOnnxFile /
 // importCaffeFile (read, parse, check, fold, shape inference, map) for the
 // fixtures, and for a large generated model: the ResNet-50 fixture with every
@@ -583,7 +720,7 @@ int main(int argc, char **argv)
         } else if (std::strcmp(argv[i], "--only") == 0 && i + 1 < argc) {
             only = argv[++i];
         } else {
-            std::fprintf(stderr, "usage: roofline-core-bench [--quick] [--only simulate|digest|timeline|sweep|export|import|nnmeter] [--document] [--iterations N] "
+            std::fprintf(stderr, "usage: roofline-core-bench [--quick] [--only simulate|digest|timeline|sweep|export|import|nnmeter|lab] [--document] [--iterations N] "
                                  "[--instructions N] [--cores C]\n");
             return 2;
         }
@@ -609,5 +746,7 @@ int main(int argc, char **argv)
         benchImport(quick, iterations);
     if (wanted("nnmeter"))
         benchNnmeter(quick);
+    if (wanted("lab"))
+        benchLab(quick);
     return 0;
 }

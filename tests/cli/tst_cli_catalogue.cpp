@@ -11,6 +11,7 @@
 
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
@@ -50,7 +51,26 @@ struct Format
     QStringList command; // with "BAD"
     bool json = true;    // fields by JSON pointer; otherwise number tokens
     bool fields = true;  // false: a binary format, its fields in tst_catalogue_formats
+    // "RULES_DEVICE" in the command: a device file written beside the file under
+    // test that names it as its fusion rules (rules are read only through a device),
+    // whose error then reads "error: DEVICE: /fusion_rules: BAD: PLACE: REASON".
 };
+
+// A copy of a shipped nn-Meter device naming `rules` (absolute) as its fusion rules, in a scratch folder.
+QString rulesDevice(const QString &rules)
+{
+    QFile in(QStringLiteral(ROOFLINE_EXAMPLES_DIR "/nnmeter/cortexa76_tflite_cpu.device.json"));
+    if (!in.open(QIODevice::ReadOnly))
+        return {};
+    json device = json::parse(in.readAll().toStdString());
+    device["fusion_rules"] = QFileInfo(rules).absoluteFilePath().toStdString();
+    static QTemporaryDir scratch; // never beside a shipped file
+    const QString path = scratch.filePath(QStringLiteral("rules-under-test.device.json"));
+    QFile out(path);
+    if (out.open(QIODevice::WriteOnly))
+        out.write(QByteArray::fromStdString(device.dump(1)));
+    return path;
+}
 
 std::vector<Format> formats()
 {
@@ -77,6 +97,8 @@ std::vector<Format> formats()
          false},
         {"nn-Meter device", "examples/nnmeter/cortexa76_tflite_cpu.device.json", ".device.json",
          {"nnmeter", ex + "amaix/lenet.json", "BAD"}},
+        {"nn-Meter rules", "examples/nnmeter/onednn_cpu.rules.json", ".rules.json",
+         {"nnmeter", ex + "amaix/resnet18.json", "RULES_DEVICE"}},
     };
 }
 
@@ -84,6 +106,8 @@ QStringList withFile(QStringList command, const QString &bad, const QString &out
 {
     command.replaceInStrings(QRegularExpression(QStringLiteral("^BAD$")), bad);
     command.replaceInStrings(QRegularExpression(QStringLiteral("^OUT$")), out);
+    if (command.contains(QStringLiteral("RULES_DEVICE")))
+        command.replaceInStrings(QRegularExpression(QStringLiteral("^RULES_DEVICE$")), rulesDevice(bad));
     return command;
 }
 
@@ -153,8 +177,14 @@ QString checkRefusal(const Run &r, const QString &file, bool needPlace)
 {
     const QString err = QString::fromUtf8(r.err);
     if (r.exitCode == 1) {
-        const QString prefix = QStringLiteral("error: ") + file + QStringLiteral(": ");
-        const int at = err.indexOf(prefix);
+        // "error: FILE: " or, for a file read through another (rules through a device),
+        // "error: OTHER: /pointer: FILE: ".
+        QString prefix = QStringLiteral("error: ") + file + QStringLiteral(": ");
+        int at = err.indexOf(prefix);
+        if (at < 0 && err.startsWith(QStringLiteral("error: "))) {
+            prefix = QFileInfo(file).absoluteFilePath() + QStringLiteral(": ");
+            at = err.indexOf(prefix);
+        }
         if (at < 0)
             return QStringLiteral("exit 1 without \"%1...\": %2").arg(prefix, err.left(400));
         const QString rest = err.mid(at + prefix.size()).section(QLatin1Char('\n'), 0, 0);

@@ -65,7 +65,23 @@ struct Format
     const char *name;
     const char *example;
     Loader load;
+    // Cuts a large example down (every field of it is tried 19 times); null: as shipped.
+    std::function<std::string(const std::string &)> trim = nullptr;
 };
+
+// The first two trees of a learned forest: every kind of field, 1/10 of the cases.
+std::string firstTwoTrees(const std::string &text)
+{
+    json doc = json::parse(text);
+    doc["trees"].erase(doc["trees"].begin() + 2, doc["trees"].end());
+    return doc.dump(1);
+}
+
+std::string exampleText(const Format &f)
+{
+    const std::string text = readExample(f.example);
+    return f.trim ? f.trim(text) : text;
+}
 
 std::vector<Format> formats()
 {
@@ -165,6 +181,21 @@ std::vector<Format> formats()
              }
              return o;
          }},
+        {"nnmeter-forest", "nnmeter/onednn_cpu/relu.forest.json",
+         [](const std::string &text, const std::string &label) {
+             Outcome o;
+             auto r = nnmeter::parseForest(text, label);
+             o.diagnostics = r.diagnostics;
+             if ((o.loaded = r.forest.has_value())) {
+                 // A prediction is finite and not negative, or none (the kernel then falls back).
+                 for (double v : {0.0, 1.0, 56.0, 1e9}) {
+                     const auto ms = r.forest->predictMs(std::vector<double>(r.forest->features.size(), v));
+                     o.finite = o.finite && (!ms || (std::isfinite(*ms) && *ms >= 0));
+                 }
+             }
+             return o;
+         },
+         firstTwoTrees},
     };
 }
 
@@ -187,7 +218,7 @@ private slots:
     {
         QFETCH(int, format);
         const Format f = formats()[std::size_t(format)];
-        const std::string text = readExample(f.example);
+        const std::string text = exampleText(f);
         const json doc = json::parse(text);
         const std::string label = std::string("catalogue-") + f.name + ".json";
         // The example itself loads and evaluates.
@@ -234,7 +265,7 @@ private slots:
     {
         QFETCH(int, format);
         const Format f = formats()[std::size_t(format)];
-        const std::string text = readExample(f.example);
+        const std::string text = exampleText(f);
         const std::string label = std::string("catalogue-") + f.name + ".json";
         QStringList failures;
         auto expectRefused = [&](const std::string &bytes, const QString &what) {
@@ -281,14 +312,15 @@ private slots:
             const auto bm = brouwer::loadMeasuredFile(path);
             const auto nd = nnmeter::loadDeviceFile(path);
             const auto nr = nnmeter::loadRulesFile(path);
+            const auto nf = nnmeter::loadForestFile(path);
             for (const Diagnostics *d : {&g.diagnostics, &a.diagnostics, &n.diagnostics, &t.diagnostics,
                                          &m.diagnostics, &c.diagnostics, &bd.diagnostics, &bm.diagnostics,
-                                         &nd.diagnostics, &nr.diagnostics}) {
+                                         &nd.diagnostics, &nr.diagnostics, &nf.diagnostics}) {
                 QVERIFY2(d->hasErrors(), path.c_str());
                 QCOMPARE(d->errors()[0].file, path);
             }
             QVERIFY(!g.soc && !a.accelerator && !n.network && !t.trace && !m.machine && !c.times);
-            QVERIFY(!bd.device && bm.diagnostics.hasErrors() && !nd.device && !nr.rules);
+            QVERIFY(!bd.device && bm.diagnostics.hasErrors() && !nd.device && !nr.rules && !nf.forest);
         }
         QVERIFY(gables::loadSocFile(folder).diagnostics.toString().find("is a folder, not a file") != std::string::npos);
         const auto withBom = gables::loadSocFile(bom);

@@ -12,6 +12,7 @@
 #include "brouwer/fit.h"
 #include "network/import.h"
 #include "network/io.h"
+#include "nnmeter/measured.h"
 #include "verrocchio/io.h"
 #include "verrocchio/simulation.h"
 
@@ -284,6 +285,44 @@ private slots:
                                                      return o;
                                                  },
                                                  &cases);
+        QVERIFY(cases >= 5 * kHostileWords.size());
+        QVERIFY2(failures.isEmpty(), qPrintable(failures.mid(0, 20).join('\n')));
+    }
+
+    // nn-Meter's measured end-to-end latencies: ours, and the kernel lab's measurements.csv.
+    void nnmeterMeasuredCsv_data()
+    {
+        QTest::addColumn<QString>("text");
+        QTest::newRow("ours") << QStringLiteral(
+            "network,measured_ms,device,repetitions,noise_percent,source\n"
+            "resnet50.json,42.37,\"This machine: AMD EPYC (oneDNN 2.6.3, fp32, 1 thread)\",15,3.1,kernel lab\n"
+            "lenet.json,0.0612,this machine,15,8.4,\n");
+        const std::string lab = readSource("examples/nnmeter/onednn_cpu/measurements.csv");
+        std::string header = lab.substr(0, lab.find('\n') + 1), rows;
+        for (std::size_t at = lab.find("\nnetwork,"), n = 0; at != std::string::npos && n < 3;
+             at = lab.find("\nnetwork,", at + 1), ++n)
+            rows += lab.substr(at + 1, lab.find('\n', at + 1) - at);
+        QTest::newRow("kernel lab") << QString::fromStdString(header + rows);
+    }
+    void nnmeterMeasuredCsv()
+    {
+        QFETCH(QString, text);
+        std::size_t cases = 0;
+        const QStringList failures = everyNumber(text.toStdString(), ",", "catalogue.csv",
+                                                 [](const std::string &t, const std::string &label) {
+                                                     Outcome o;
+                                                     auto r = nnmeter::parseMeasuredLatencies(t, label);
+                                                     o.diagnostics = r.diagnostics;
+                                                     if ((o.loaded = r.rows.has_value()))
+                                                         for (const auto &row : *r.rows) // predicted / measured stays finite
+                                                             o.finite = o.finite && std::isfinite(row.measuredMs)
+                                                                 && row.measuredMs >= Range::kSmallestMagnitude
+                                                                 && std::isfinite(1.0 / row.measuredMs)
+                                                                 && std::isfinite(row.noisePercent);
+                                                     return o;
+                                                 },
+                                                 &cases);
+        qInfo("nn-Meter measured CSV: %zu cases", cases);
         QVERIFY(cases >= 5 * kHostileWords.size());
         QVERIFY2(failures.isEmpty(), qPrintable(failures.mid(0, 20).join('\n')));
     }

@@ -1,11 +1,16 @@
 // Issue 14: each input that crashed, hung or overflowed becomes a named row here.
 // Every case must end in an error naming where and why, quickly, with no
 // exception escaping and nothing for the sanitizers to report.
+#include "brouwer/fit.h"
+#include "brouwer/io.h"
 #include "common/jsondocument.h"
 #include "common/session.h"
 #include "common/jsonreader.h"
 #include "gables/io.h"
+#include "network/import.h"
 #include "network/io.h"
+#include "nnmeter/io.h"
+#include "nnmeter/measured.h"
 #include "verrocchio/io.h"
 
 #include <nlohmann/json.hpp>
@@ -39,6 +44,35 @@ bool hasError(const Diagnostics &d, const std::string &pointer, const std::strin
             return true;
     }
     return false;
+}
+
+// An error at `prefix` or inside it.
+bool hasErrorUnder(const Diagnostics &d, const std::string &prefix, const std::string &message)
+{
+    for (const Diagnostic &e : d.errors())
+        if (e.pointer.rfind(prefix, 0) == 0 && e.message.find(message) != std::string::npos)
+            return true;
+    return false;
+}
+
+std::string readExampleFile(const std::string &relative)
+{
+    std::ifstream in(std::string(ROOFLINE_EXAMPLES_DIR) + "/" + relative, std::ios::binary);
+    return std::string((std::istreambuf_iterator<char>(in)), {});
+}
+
+// Every error names the file and a place, and prints no non-finite number.
+QString badError(const Diagnostics &d, const std::string &file)
+{
+    if (!d.hasErrors())
+        return QStringLiteral("no error");
+    for (const Diagnostic &e : d.errors()) {
+        if (e.file != file)
+            return QString::fromStdString("names the file \"" + e.file + "\": " + e.toString());
+        if (e.pointer.empty() || e.message.empty())
+            return QString::fromStdString("names no place or no reason: " + e.toString());
+    }
+    return {};
 }
 
 std::string textTrace(const std::string &eventExpression)
@@ -254,6 +288,182 @@ private slots:
         QVERIFY(!hasError(deepKey.diagnostics, "/format", ""));
         const SessionLoad deep = load(repeat("[", 100000));
         QVERIFY(!deep.session && deep.diagnostics.hasErrors());
+    }
+
+    // Issue 14, the newer loaders: nn-Meter measured latencies (ours and the
+    // kernel lab's measurements.csv) and Brouwer's measured CSVs took 1e-320
+    // (a denormal: predicted/measured became inf) with a wrong or no reason.
+    void newerCsvExtremeNumbers_data()
+    {
+        QTest::addColumn<QString>("format");
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<QString>("place");  // "" : loads
+        QTest::addColumn<QString>("reason");
+        const QString ours = QStringLiteral("network,measured_ms,device,repetitions,noise_percent\n");
+        const QString lab = QStringLiteral("stage,name,median_ms,iqr_ms,reps\n");
+        QTest::newRow("nn-Meter 1e-320 ms") << "nnmeter" << ours + "x,1e-320,d,3,1\n" << "line 2" << "measured_ms: must be 0 or at least 1e-30";
+        QTest::newRow("nn-Meter 1e308 ms") << "nnmeter" << ours + "x,1e308,d,3,1\n" << "line 2" << "measured_ms: expected a latency in ms above 0 and at most 1e9";
+        QTest::newRow("nn-Meter 1e999 ms") << "nnmeter" << ours + "x,1e999,d,3,1\n" << "line 2" << "measured_ms: expected a latency";
+        QTest::newRow("nn-Meter NaN ms") << "nnmeter" << ours + "x,NaN,d,3,1\n" << "line 2" << "measured_ms: expected a latency";
+        QTest::newRow("nn-Meter negative ms") << "nnmeter" << ours + "x,-1,d,3,1\n" << "line 2" << "measured_ms: expected a latency";
+        QTest::newRow("nn-Meter zero ms") << "nnmeter" << ours + "x,0,d,3,1\n" << "line 2" << "measured_ms: expected a latency";
+        QTest::newRow("nn-Meter 1e-320 repetitions") << "nnmeter" << ours + "x,1,d,1e-320,1\n" << "line 2" << "repetitions: must be 0 or at least 1e-30";
+        QTest::newRow("nn-Meter 1e308 repetitions") << "nnmeter" << ours + "x,1,d,1e308,1\n" << "line 2" << "repetitions: expected a whole number";
+        QTest::newRow("nn-Meter 1e-320 noise") << "nnmeter" << ours + "x,1,d,3,1e-320\n" << "line 2" << "noise_percent: must be 0 or at least 1e-30";
+        QTest::newRow("nn-Meter NaN noise") << "nnmeter" << ours + "x,1,d,3,nan\n" << "line 2" << "noise_percent: expected a percentage";
+        QTest::newRow("nn-Meter zero noise") << "nnmeter" << ours + "x,1,d,3,0\n" << "" << "";
+        QTest::newRow("lab 1e-320 median") << "nnmeter" << lab + "network,r,1e-320,0,3\n" << "line 2" << "median_ms: must be 0 or at least 1e-30";
+        QTest::newRow("lab NaN median") << "nnmeter" << lab + "network,r,NaN,0,3\n" << "line 2" << "median_ms: expected a latency";
+        QTest::newRow("lab 1e-320 iqr") << "nnmeter" << lab + "network,r,1,1e-320,3\n" << "line 2" << "iqr_ms: must be 0 or at least 1e-30";
+        // The spread as a percentage of a tiny median did not read back (noise_percent <= 1e6).
+        QTest::newRow("lab iqr 1e9 of 1e-6 ms") << "nnmeter" << lab + "network,r,1e-6,1e9,3\n" << "line 2" << "iqr_ms: the spread is more than 10,000 times the median";
+        QTest::newRow("lab negative reps") << "nnmeter" << lab + "network,r,1,0,-3\n" << "line 2" << "reps: expected a whole number";
+        const QString edge = QStringLiteral("networkName,layerId,layerName,Loading_ns,execution_ns,policy\n");
+        const QString our = QStringLiteral("network,layer,load_ns,exec_ns,memory_bytes\n");
+        QTest::newRow("Brouwer 1e-320 load") << "brouwer" << edge + "n,0,conv1,1e-320,5,linear\n" << "line 2, column 4 (Loading_ns)" << "must be 0 or at least 1e-30";
+        QTest::newRow("Brouwer 1e308 exec") << "brouwer" << edge + "n,0,conv1,1,1e308,linear\n" << "line 2, column 5 (execution_ns)" << "must be a number >= 0 and <= 1e18";
+        QTest::newRow("Brouwer NaN exec") << "brouwer" << edge + "n,0,conv1,1,NaN,linear\n" << "line 2, column 5 (execution_ns)" << "must be a number >= 0";
+        QTest::newRow("Brouwer negative load") << "brouwer" << our + "n,conv1,-1,5,6\n" << "line 2, column 3 (load_ns)" << "must be a number >= 0";
+        QTest::newRow("Brouwer 1e-320 memory") << "brouwer" << our + "n,conv1,1,5,1e-320\n" << "line 2, column 5 (memory_bytes)" << "must be 0 or at least 1e-30";
+        QTest::newRow("Brouwer zero times") << "brouwer" << our + "n,conv1,0,0,0\n" << "" << "";
+    }
+    void newerCsvExtremeNumbers()
+    {
+        QFETCH(QString, format);
+        QFETCH(QString, text);
+        QFETCH(QString, place);
+        QFETCH(QString, reason);
+        Diagnostics d;
+        bool loaded = false;
+        if (format == QLatin1String("nnmeter")) {
+            const nnmeter::MeasuredLoad m = nnmeter::parseMeasuredLatencies(text.toStdString(), "m.csv");
+            d = m.diagnostics;
+            loaded = m.rows.has_value();
+            if (loaded)
+                for (const nnmeter::MeasuredLatency &r : *m.rows)
+                    QVERIFY(std::isfinite(r.measuredMs) && r.measuredMs > 0 && std::isfinite(r.noisePercent));
+        } else {
+            const brouwer::MeasuredLoad m = brouwer::parseMeasuredCsv(text.toStdString(), "m.csv");
+            d = m.diagnostics;
+            loaded = !m.rows.empty();
+            for (const brouwer::MeasuredRow &r : m.rows)
+                QVERIFY(std::isfinite(r.loadNs) && std::isfinite(r.execNs) && std::isfinite(r.memoryBytes));
+        }
+        if (place.isEmpty()) {
+            QVERIFY2(loaded && !d.hasErrors(), d.toString().c_str());
+            return;
+        }
+        QVERIFY(!loaded);
+        const QString problem = badError(d, "m.csv");
+        QVERIFY2(problem.isEmpty(), qPrintable(problem));
+        QVERIFY2(hasError(d, place.toStdString(), reason.toStdString()), d.toString().c_str());
+    }
+
+    // 10^5-deep nesting in every newer JSON format (nn-Meter rules, devices and
+    // forests, Brouwer devices) and in a session's Brouwer part: refused at depth 256.
+    void newerJsonDeepNesting()
+    {
+        const std::string deep = repeat("[", 100000) + repeat("]", 100000);
+        const std::string deepObjects = repeat("{\"a\":", 100000) + "1" + repeat("}", 100000);
+        for (const std::string &text : {deep, deepObjects}) {
+            const auto rules = nnmeter::parseRules(text, "r.json");
+            const auto device = nnmeter::parseDevice(text, "d.json", ROOFLINE_EXAMPLES_DIR "/nnmeter");
+            const auto forest = nnmeter::parseForest(text, "f.json");
+            const auto brouwerDevice = brouwer::parseDevice(text, "b.json");
+            QVERIFY(!rules.rules && !device.device && !forest.forest && !brouwerDevice.device);
+            for (const Diagnostics *d : {&rules.diagnostics, &device.diagnostics, &forest.diagnostics,
+                                         &brouwerDevice.diagnostics})
+                QVERIFY2(hasError(*d, "", "nested more than 256 levels deep"), d->toString().c_str());
+        }
+        // A field of a real file 10^5 deep.
+        nlohmann::json rules = nlohmann::json::parse(readExampleFile("nnmeter/tflite_cpu.rules.json"));
+        std::string text = rules.dump();
+        text.insert(text.find('{') + 1, "\"deep\":" + deep + ",");
+        const auto r = nnmeter::parseRules(text, "r.json");
+        QVERIFY(!r.rules);
+        QVERIFY2(hasErrorUnder(r.diagnostics, "/deep/0/0", "nested more than 256 levels deep"), r.diagnostics.toString().c_str());
+        // The session's Brouwer part (the view reads it after the session reader, which stops this).
+        const std::string session = R"({"format":"roofline-studio/session","version":1,"views":{"brouwer":{"device":)"
+            + deep + "}}}";
+        const SessionLoad s = parseSession(session, "s.json", {"brouwer"});
+        QVERIFY(!s.session);
+        QVERIFY2(hasErrorUnder(s.diagnostics, "/views/brouwer/device/0/0", "nested more than 256 levels deep"),
+                 s.diagnostics.toString().c_str());
+    }
+
+    // 10^5 rows, each network measured once: the duplicate check scanned every
+    // row before it (quadratic, minutes); a set now.
+    void nnmeterMeasuredManyRows()
+    {
+        std::string text = "network,measured_ms,device\n";
+        for (int i = 0; i < int(nnmeter::kMaxMeasuredRows); ++i)
+            text += "net" + std::to_string(i) + "," + std::to_string(1 + i % 97) + ",d\n";
+        QElapsedTimer timer;
+        timer.start();
+        const nnmeter::MeasuredLoad m = nnmeter::parseMeasuredLatencies(text, "m.csv");
+        QVERIFY2(m.rows && m.rows->size() == nnmeter::kMaxMeasuredRows, m.diagnostics.toString().c_str());
+        QVERIFY2(timer.elapsed() < 20000, "10^5 measured rows must load in linear time");
+        const nnmeter::MeasuredLoad more = nnmeter::parseMeasuredLatencies(text + "one,1,d\n", "m.csv");
+        QVERIFY(!more.rows);
+        QVERIFY2(hasError(more.diagnostics, "line 100002", "more than 100000 rows"), more.diagnostics.toString().c_str());
+        // The last of two rows for one network and device is named.
+        const nnmeter::MeasuredLoad twice = nnmeter::parseMeasuredLatencies(text + "net7,1,d\n", "m.csv");
+        QVERIFY(!twice.rows);
+    }
+
+    // A network named "#..." (quoted in the file) was written unquoted and read back as a comment.
+    void nnmeterMeasuredHashName()
+    {
+        const nnmeter::MeasuredLoad m = nnmeter::parseMeasuredLatencies("network,measured_ms\n\"#1 net\",2\n", "m.csv");
+        QVERIFY2(m.rows && m.rows->size() == 1, m.diagnostics.toString().c_str());
+        const nnmeter::MeasuredLoad back
+            = nnmeter::parseMeasuredLatencies(nnmeter::serializeMeasuredLatencies(*m.rows), "back.csv");
+        QVERIFY2(back.rows && *back.rows == *m.rows, back.diagnostics.toString().c_str());
+    }
+
+    // 10^5 Caffe layers with one name: each found its "_k" suffix by counting
+    // from 2 (quadratic time); the next suffix per name is remembered now.
+    void caffeManyLayersOneName()
+    {
+        std::string text = "name: \"n\"\ninput: \"data\"\ninput_dim: 1\ninput_dim: 3\ninput_dim: 8\ninput_dim: 8\n";
+        text += "layer { name: \"r\" type: \"ReLU\" bottom: \"data\" top: \"x\" }\n";
+        const int layers = 20000;
+        for (int i = 1; i < layers; ++i)
+            text += "layer { name: \"r\" type: \"ReLU\" bottom: \"x\" top: \"x\" }\n";
+        QElapsedTimer timer;
+        timer.start();
+        const network::NetworkLoad r = network::importCaffe(text, "n.prototxt");
+        QVERIFY2(r.network && r.network->layers.size() == std::size_t(layers), r.diagnostics.toString().c_str());
+        QCOMPARE(r.network->layers.back().name, "r_" + std::to_string(layers));
+        QVERIFY2(timer.elapsed() < 20000, "layers named alike must import in linear time");
+    }
+
+    // A network of 10^5 layers (the documented maximum) as we save it, every
+    // layer naming its input: each name was looked up by scanning the layers
+    // before it (quadratic time); a map now.
+    void networkManyNamedLayers()
+    {
+        std::string text = "{\"format\":\"roofline-studio/amaix-network\",\"version\":1,\"name\":\"n\","
+                           "\"inputs\":[{\"name\":\"x\",\"shape\":[4,8,8]}],\"layers\":[";
+        const int layers = int(network::NetworkLimits::maxLayers);
+        for (int i = 0; i < layers; ++i)
+            text += std::string(i ? "," : "") + "{\"name\":\"l" + std::to_string(i)
+                  + "\",\"type\":\"activation\",\"function\":\"relu\",\"input\":\""
+                  + (i ? "l" + std::to_string(i - 1) : std::string("x")) + "\"}";
+        text += "]}";
+        QElapsedTimer timer;
+        timer.start();
+        const network::NetworkLoad r = network::parseNetwork(text, "n.json");
+        QVERIFY2(r.network && r.network->layers.size() == std::size_t(layers), r.diagnostics.toString().c_str());
+        QCOMPARE(r.network->layers.back().inputs, std::vector<int>{layers - 2});
+        QVERIFY2(timer.elapsed() < 20000, "a 10^5-layer network must load in linear time");
+        // A name used before it is defined, or not at all, is still refused.
+        const network::NetworkLoad self = network::parseNetwork(
+            R"({"format":"roofline-studio/amaix-network","version":1,"name":"n","inputs":[{"name":"x","shape":[4,8,8]}],)"
+            R"("layers":[{"name":"a","type":"activation","function":"relu","input":"a"}]})", "n.json");
+        QVERIFY(!self.network);
+        QVERIFY2(hasError(self.diagnostics, "/layers/0/input", "no earlier layer or network input named \"a\""),
+                 self.diagnostics.toString().c_str());
     }
 
     // A folder given as the file was "unexpected end of input"; a JSON trace with

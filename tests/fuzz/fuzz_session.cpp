@@ -8,7 +8,7 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size)
 {
-    static const std::vector<std::string> views{"gables", "amaix", "timeline"};
+    static const std::vector<std::string> views{"gables", "amaix", "timeline", "brouwer", "nnmeter"};
     const roofline::SessionLoad r
         = roofline::parseSession(std::string(reinterpret_cast<const char *>(data), size), "fuzz.session.json", views);
     FUZZ_CHECK_ONE_OF(r, session);

@@ -61,6 +61,11 @@ std::shared_ptr<const BrouwerNetwork> fromNetwork(network::Network net, const QS
 
 } // namespace
 
+bool isSeedShapeDevice(const QString &path)
+{
+    return QFileInfo(path).fileName().startsWith(QLatin1String("seed-table2-"));
+}
+
 std::shared_ptr<const BrouwerNetwork> readBrouwerNetwork(const QString &path, QString *error, QStringList *warnings)
 {
     std::string bytes;
@@ -186,6 +191,21 @@ bool BrouwerDocument::loadNetwork(const QString &path, QString *error, QStringLi
     std::shared_ptr<const BrouwerNetwork> net = readBrouwerNetwork(path, error, warnings);
     if (!net)
         return false;
+    addNetwork(net);
+    BrouwerState next = m_state;
+    next.network = std::move(net);
+    commit(next, QString(), true, tr("Open network %1").arg(QFileInfo(path).fileName()));
+    return true;
+}
+
+bool BrouwerDocument::setImportedNetwork(network::Network network, const QString &path, QString *error)
+{
+    if (network.layers.empty()) {
+        if (error)
+            *error = QStringLiteral("%1: /layers: the network has no layers").arg(path);
+        return false;
+    }
+    std::shared_ptr<const BrouwerNetwork> net = fromNetwork(std::move(network), stemOf(path), path);
     addNetwork(net);
     BrouwerState next = m_state;
     next.network = std::move(net);

@@ -93,6 +93,8 @@ public:
     // Loading: the file is parsed strictly first; on failure nothing changes and
     // `error` names the file, the field and the reason. Each load is one step.
     bool loadNetwork(const QString &path, QString *error, QStringList *warnings = nullptr);
+    // A network read elsewhere (the shared importer, networkfileimport.h) becomes the current one (one step).
+    bool setImportedNetwork(roofline::network::Network network, const QString &path, QString *error);
     bool loadDevice(const QString &path, QString *error, QStringList *warnings = nullptr);
     // Adds measurement files (all or none) to the loaded ones.
     bool loadMeasurements(const QStringList &paths, QString *error, QStringList *warnings = nullptr);
@@ -168,6 +170,12 @@ private:
     int m_compared = -1;
     bool m_modified = false;
 };
+
+// True for the seed's Table 2 devices as shipped (examples/brouwer/seed-table2-*.json):
+// the seed's coefficients as printed, which show the shape of the model (both
+// regimes) but not calibrated times; the view labels them so
+// (docs/models/brouwer.md, "The seed's Table 2, as shipped").
+bool isSeedShapeDevice(const QString &path);
 
 // Parses a network file (Caffe prototxt, ONNX or our JSON; resource paths too)
 // into what the Brouwer model reads; nullptr with `error` set on failure.

@@ -11,6 +11,7 @@
 #include <QWidget>
 
 #include <atomic>
+#include <functional>
 #include <memory>
 
 class QCheckBox;
@@ -20,6 +21,7 @@ class QLabel;
 class QProgressBar;
 class QPushButton;
 class QSpinBox;
+class QTableWidget;
 class QThread;
 
 namespace studio {
@@ -45,6 +47,12 @@ public:
     QDoubleSpinBox *lambdaBox() const { return m_lambda; }
     QSpinBox *foldsBox() const { return m_folds; }
     QPushButton *fitButton() const { return m_fit; }
+    // Leave-one-network-out cross-validation of the model the controls describe
+    // (core's leaveOneNetworkOut, as brouwer-fit --cv), on the worker thread:
+    // per held-out network the MAPE in log and linear space, then the pooled row.
+    QPushButton *crossValidateButton() const { return m_crossValidate; }
+    QTableWidget *cvTable() const { return m_cvTable; }
+    const roofline::brouwer::CvReport &lastCvReport() const { return m_cvReport; }
     QPushButton *cancelButton() const { return m_cancel; }
     QPushButton *saveButton() const { return m_save; }
     QProgressBar *progressBar() const { return m_progress; }
@@ -54,15 +62,20 @@ public:
 
 public slots:
     void startFit();
-    void cancelFit();
+    void startCrossValidation();
+    void cancelFit(); // the fit or the cross-validation running
 
 signals:
     void finished(bool fitted); // false: cancelled or failed
+    void crossValidated(bool completed); // false: cancelled or nothing to validate
     void message(const QString &text);
     void saveRequested();
 
 private:
     void updateEnabled();
+    // Progress reports from the worker, delivered on the GUI thread.
+    std::function<void(int, int)> progressReporter();
+    void showCvReport();
 
     BrouwerDocument *m_document;
     QComboBox *m_model = nullptr;
@@ -75,6 +88,9 @@ private:
     QPushButton *m_fit = nullptr;
     QPushButton *m_cancel = nullptr;
     QPushButton *m_save = nullptr;
+    QPushButton *m_crossValidate = nullptr;
+    QTableWidget *m_cvTable = nullptr;
+    roofline::brouwer::CvReport m_cvReport;
     QProgressBar *m_progress = nullptr;
     QLabel *m_status = nullptr;
     QThread *m_thread = nullptr;

@@ -160,10 +160,21 @@ void BrouwerPanel::fillLists()
     m_device->clear();
     for (const BrouwerDocument::DeviceEntry &d : m_document->devices()) {
         QString text = QString::fromStdString(d.device->name);
+        QString tip = d.path.isEmpty() ? tr("not saved yet") : d.path;
         if (d.path.isEmpty())
             text += tr(" (unsaved fit)");
+        if (isSeedShapeDevice(d.path)) {
+            text += tr(" (the seed's shape)");
+            tip = tr("<p>%1</p><p><b>The seed's shape, not calibrated times.</b> Table 2's coefficients as printed; the "
+                     "seed does not state the log base, the time unit or the predictors' scaling. Read as log10 of "
+                     "ns with raw counts, the ACT, POOL, NORM and LOAD P0 rows match EdgeCaffe's AgeNet within a "
+                     "factor of about 2, but the LOAD and FC slopes (1.78) over-predict large layers by orders of "
+                     "magnitude (fc6: 1.2·10⁶ ms against 13.7 ms measured). Use it for the shape of the swapping "
+                     "regime; docs/models/brouwer.md.</p>")
+                      .arg(d.path.toHtmlEscaped());
+        }
         m_device->addItem(text);
-        m_device->setItemData(m_device->count() - 1, d.path.isEmpty() ? tr("not saved yet") : d.path, Qt::ToolTipRole);
+        m_device->setItemData(m_device->count() - 1, tip, Qt::ToolTipRole);
     }
     refresh();
 }

@@ -34,6 +34,25 @@ QString msText(double ms)
     return formatQuantity(ms * 1e6, QStringLiteral("ns"));
 }
 
+// A linear axis whose coordinates are ms but whose tick labels speak `factor`
+// times them (ms -> µs, s): the steps are chosen in the shown unit, so they are
+// round there, and huge values read as powers of ten ("1.2·10¹¹"), never "e+11".
+class ScaledLinearTicker : public QCPAxisTicker
+{
+public:
+    double factor = 1;
+
+protected:
+    double getTickStep(const QCPRange &range) override
+    {
+        return QCPAxisTicker::getTickStep(QCPRange(range.lower * factor, range.upper * factor)) / factor;
+    }
+    QString getTickLabel(double tick, const QLocale &locale, QChar formatChar, int precision) override
+    {
+        return QCPAxisTicker::getTickLabel(tick * factor, locale, formatChar, precision);
+    }
+};
+
 QCPBars *stackedBars(QCustomPlot *plot, const QString &name, const QColor &color)
 {
     auto *bars = new QCPBars(plot->xAxis, plot->yAxis);
@@ -123,8 +142,9 @@ BrouwerBarsPlot::BrouwerBarsPlot(QWidget *parent)
     xAxis->setTickLabelRotation(60);
     xAxis->grid()->setVisible(false);
     xAxis->setLabel(tr("Layer (in execution order)"));
-    yAxis->setLabel(tr("Time per layer (ms)"));
-    yAxis->setNumberFormat(QStringLiteral("g"));
+    yAxis->setTicker(QSharedPointer<ScaledLinearTicker>::create());
+    yAxis->setNumberFormat(QStringLiteral("gb")); // 1.2·10¹¹ for absurd calibrations, never 1.2e+11
+    setTimeUnit(1);
     // The legend in a row of its own under the title, so it never hides a bar.
     legend->setVisible(true);
     legend->setFillOrder(QCPLegend::foColumnsFirst);
@@ -188,7 +208,19 @@ void BrouwerBarsPlot::setResult(const Result &result, bool smeared, const QStrin
     }
     xAxis->setRange(-0.7, std::max(1, n) - 0.3);
     yAxis->setRange(0, top > 0 ? top * 1.18 : 1);
+    setTimeUnit(top);
     m_title->setText(title);
+}
+
+void BrouwerBarsPlot::setTimeUnit(double topMs)
+{
+    // µs, ms or s (ns with base units, Edit ▸ Preferences) by the tallest bar.
+    const TimeUnit unit = timeUnitFor((topMs > 0 ? topMs : 1) * 1e6);
+    static_cast<ScaledLinearTicker *>(yAxis->ticker().data())->factor = unit.perNs * 1e6;
+    if (unit.name != m_timeUnit) {
+        m_timeUnit = unit.name;
+        yAxis->setLabel(tr("Time per layer (%1)").arg(unit.name));
+    }
 }
 
 void BrouwerBarsPlot::updateTicks()
@@ -231,7 +263,7 @@ QString BrouwerBarsPlot::layerTip(int index) const
     auto part = [&](const PartPrediction &p) {
         return tr("%1 (%2%3)")
             .arg(msText(m_smeared ? p.smearedMs : p.ms), QString::fromLatin1(categoryLabel(p.submodel)),
-                 p.calibrated ? QString() : tr(", fallback regime: uncalibrated"));
+                 p.calibrated ? QString() : tr(", uncalibrated: the device has no data for this regime"));
     };
     return tr("<b>%1</b> (%2)<br>required %3 · overflow F %4 elements<br>regime: %5<br>load %6<br>execution %7<br>"
               "total %8")
@@ -274,6 +306,7 @@ BrouwerCurvePlot::BrouwerCurvePlot(QWidget *parent)
     logAxis(xAxis);
     logAxis(yAxis);
     xAxis->setLabel(tr("Available memory (MiB)"));
+    setLogAxisScale(yAxis, 1);
     yAxis->setLabel(tr("Total time per inference (ms)"));
     m_compared = addGraph();
     m_compared->setPen(QPen(QColor(165, 165, 165), 2)); // solid: a dashed polyline costs milliseconds per replot
@@ -346,6 +379,11 @@ void BrouwerCurvePlot::setCurve(const Curve &curve, bool smeared, const QString 
                                          : QCPRange(curve.points.front().bytes / kMiB / 1.15,
                                                     curve.points.back().bytes / kMiB * 1.15));
     yAxis->setRange(logRange(lo, hi));
+    // The curve's unit (µs, ms, s) by its largest value; the coordinates stay in ms.
+    const TimeUnit unit = timeUnitFor((hi > 0 ? hi : 1) * 1e6);
+    setLogAxisScale(yAxis, unit.perNs * 1e6);
+    m_timeUnit = unit.name;
+    yAxis->setLabel(tr("Total time per inference (%1)").arg(unit.name));
     updateLogTickFormat(xAxis);
     updateLogTickFormat(yAxis);
     m_title->setText(title);
@@ -431,6 +469,8 @@ BrouwerScatterPlot::BrouwerScatterPlot(QWidget *parent)
     smallFonts(this);
     logAxis(xAxis);
     logAxis(yAxis);
+    setLogAxisScale(xAxis, 1);
+    setLogAxisScale(yAxis, 1);
     xAxis->setLabel(tr("Measured time (ms)"));
     yAxis->setLabel(tr("Predicted time (ms)"));
     m_diagonal = addGraph();
@@ -481,13 +521,31 @@ void BrouwerScatterPlot::setPoints(const std::vector<Point> &points, const QStri
     m_diagonal->setData({range.lower, range.upper}, {range.lower, range.upper}, true);
     xAxis->setRange(range);
     yAxis->setRange(range);
+    const TimeUnit unit = timeUnitFor((hi > 0 ? hi : 1) * 1e6); // one unit for both axes: the diagonal stays y = x
+    setLogAxisScale(xAxis, unit.perNs * 1e6);
+    setLogAxisScale(yAxis, unit.perNs * 1e6);
+    xAxis->setLabel(tr("Measured time (%1)").arg(unit.name));
+    yAxis->setLabel(tr("Predicted time (%1)").arg(unit.name));
     updateLogTickFormat(xAxis);
     updateLogTickFormat(yAxis);
     m_title->setText(title);
-    m_metrics->setText(points.empty() ? tr("No measurements loaded.\nOpen measured per-layer times (EdgeCaffe's CSV or "
-                                           "ours, with\nthe memory limit per row) with “Open measurements…”.")
-                                      : metrics);
-    m_diagonal->setVisible(!points.empty());
+    // Empty state: no axes, grid or legend that are not data, only what to do next, in the middle.
+    const bool empty = points.empty();
+    m_metrics->setText(empty ? (metrics.isEmpty() ? tr("No measurements loaded.\n\nOpen measured per-layer times "
+                                                       "(EdgeCaffe's CSV or ours,\nwith the memory limit per row) with "
+                                                       "“Open measurements…” in the panel,\nor File ▸ Open, or drop "
+                                                       "the files on the window.")
+                                                  : metrics)
+                             : metrics);
+    m_metrics->position->setCoords(empty ? 0.5 : 0.02, empty ? 0.45 : 0.03);
+    m_metrics->setPositionAlignment(empty ? Qt::AlignCenter : (Qt::AlignLeft | Qt::AlignTop));
+    m_metrics->setTextAlignment(empty ? Qt::AlignCenter : Qt::AlignLeft);
+    m_diagonal->setVisible(!empty);
+    for (QCPAxis *axis : {xAxis, yAxis}) {
+        axis->setVisible(!empty);
+        axis->grid()->setVisible(!empty);
+    }
+    legend->setVisible(!empty);
 }
 
 void BrouwerScatterPlot::mouseMoveEvent(QMouseEvent *event)

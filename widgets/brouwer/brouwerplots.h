@@ -39,6 +39,9 @@ public:
     QCPTextElement *titleElement() const { return m_title; }
     // Tooltip text for layer `index` (what hovering its bar shows).
     QString layerTip(int index) const;
+    // The time axis' unit ("µs", "ms", "s"): the bars' data stay in ms, the
+    // tick labels and the axis title speak this unit.
+    QString timeUnit() const { return m_timeUnit; }
 
     QSize minimumSizeHint() const override;
     QSize sizeHint() const override;
@@ -50,6 +53,7 @@ protected:
 
 private:
     void updateTicks();
+    void setTimeUnit(double topMs);
 
     QCPTextElement *m_title = nullptr;
     QCPBars *m_loadStandard = nullptr, *m_loadSwapping = nullptr, *m_execStandard = nullptr,
@@ -61,6 +65,7 @@ private:
     int m_tickedFor = -1; // layer count the ticker was built for
     const void *m_tickedNames = nullptr;
     int m_tickedWidth = -1;
+    QString m_timeUnit;
     PlotHintCache m_hint;
 };
 
@@ -84,6 +89,7 @@ public:
     const std::vector<roofline::brouwer::Knee> &knees() const { return m_kneeList; }
     QCPTextElement *titleElement() const { return m_title; }
     QCPItemText *currentLabel() const { return m_label; }
+    QString timeUnit() const { return m_timeUnit; } // the y axis' unit; the data stay in ms
 
     QSize minimumSizeHint() const override;
     QSize sizeHint() const override;
@@ -101,6 +107,7 @@ private:
     QCPItemStraightLine *m_line = nullptr;
     QCPItemText *m_label = nullptr;
     std::vector<roofline::brouwer::Knee> m_kneeList;
+    QString m_timeUnit;
     PlotHintCache m_hint;
 };
 

@@ -4,6 +4,7 @@
 #include "brouwer/goalseek.h"
 #include "brouwer/io.h"
 #include "common/jsonreader.h"
+#include "network/import.h"
 #include "network/io.h"
 #include "brouwerdocument.h"
 #include "brouwerfitpanel.h"
@@ -13,8 +14,11 @@
 #include "cachedlabel.h"
 #include "fasttextdelegate.h"
 #include "goalseekpanel.h"
+#include "networkfileimport.h"
 #include "resources.h"
 #include "sensitivitychart.h"
+#include "plotexport.h"
+#include "plotstyle.h"
 #include "snapshotbar.h"
 #include "units.h"
 
@@ -25,7 +29,6 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QMessageBox>
-#include <QSaveFile>
 #include <QScrollArea>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
@@ -276,6 +279,7 @@ void BrouwerView::flushPendingUpdate()
 
 void BrouwerView::showMessage(const QString &text)
 {
+    m_message->setStyleSheet(plotThemeDark() ? QStringLiteral("color:#ff8a80") : QStringLiteral("color:#b00020"));
     m_message->setText(text);
     m_message->setVisible(!text.isEmpty());
 }
@@ -287,6 +291,7 @@ void BrouwerView::refreshStructure()
     m_deviceHold = s.device;
     m_layers = &s.network->layers;
     m_device = s.device.get();
+    m_seedShape = isSeedShapeDevice(s.devicePath);
     const bool smeared = s.smeared;
     m_curveData = memoryCurve(*m_device, *m_layers, s.params.bytesPerElement, BrouwerDocument::kMinMemory,
                               BrouwerDocument::kMaxMemory, kCurveSamples);
@@ -372,6 +377,7 @@ QString BrouwerView::readoutHtml() const
     const BrouwerState &s = m_document->state();
     const bool smeared = s.smeared;
     const Result &r = m_result;
+    const QString warn = plotThemeDark() ? QStringLiteral("#f0b050") : QStringLiteral("#8a5a00"); // readable on both
     QString html = tr("<span style='font-size:large'><b>%1</b> per inference</span><br>load %2 · execution %3<br>")
                        .arg(msText(r.totalMs(smeared)), msText(smeared ? r.smearedLoadMs : r.loadMs),
                             msText(smeared ? r.smearedExecMs : r.execMs));
@@ -396,10 +402,16 @@ QString BrouwerView::readoutHtml() const
     for (const LayerPrediction &l : r.layers)
         largest = std::max(largest, l.requiredBytes);
     html += tr("the largest layer needs %1").arg(bytesText(largest));
+    if (m_seedShape)
+        html += tr("<br><span style='color:%1'><b>The seed's shape, not calibrated times:</b> Table 2 as printed; read "
+                   "as log10 of ns with raw counts its LOAD and FC slopes over-predict large layers by orders of "
+                   "magnitude (docs/models/brouwer.md). Our EdgeCaffe fit gives times.</span>")
+                    .arg(warn);
     if (r.uncalibratedParts)
-        html += tr("<br><span style='color:#8a5a00'>%1 parts use a fallback regime (hatched): the device is not "
-                   "calibrated for them</span>")
-                    .arg(r.uncalibratedParts);
+        html += tr("<br><span style='color:%2'>%1 parts are uncalibrated (hatched): the device has no data for "
+                   "their regime</span>")
+                    .arg(r.uncalibratedParts)
+                    .arg(warn);
     return html;
 }
 
@@ -513,9 +525,8 @@ bool BrouwerView::openFile(const QString &path, QString *error, QStringList *war
     bool ok = false;
     if (QFileInfo(path).suffix().toLower() == QLatin1String("csv")) {
         ok = m_document->loadMeasurements({path}, error, warnings);
-    } else if (QFileInfo(path).suffix().toLower() == QLatin1String("prototxt")
-               || QFileInfo(path).suffix().toLower() == QLatin1String("onnx")) {
-        ok = m_document->loadNetwork(path, error, warnings);
+    } else if (roofline::network::isImportedNetworkFile(path.toStdString())) {
+        ok = openNetwork(path, error, warnings);
     } else {
         QString formatError;
         const QString format = readFormatId(path, &formatError);
@@ -534,15 +545,28 @@ bool BrouwerView::openFile(const QString &path, QString *error, QStringList *war
     return true;
 }
 
+bool BrouwerView::openNetwork(const QString &path, QString *error, QStringList *warnings)
+{
+    if (!roofline::network::isImportedNetworkFile(path.toStdString()))
+        return m_document->loadNetwork(path, error, warnings); // our JSON
+    // ONNX and Caffe through the shared importer: a worker thread, and the sizes of
+    // symbolic inputs asked (or --input-shape); the session keeps the network as our JSON.
+    roofline::network::Network net;
+    InputShapes used;
+    if (!importNetworkFile(this, path, {}, &net, &used, error, warnings))
+        return false;
+    return m_document->setImportedNetwork(std::move(net), path, error);
+}
+
 void BrouwerView::openNetworkDialog()
 {
     const QString path = QFileDialog::getOpenFileName(this, tr("Open network"), QString(),
-                                                      tr("Networks (*.prototxt *.onnx *.json);;All files (*)"));
+                                                      tr("Networks (*.prototxt *.pbtxt *.onnx *.json);;All files (*)"));
     QString error;
     QStringList warnings;
     if (path.isEmpty())
         return;
-    if (!m_document->loadNetwork(path, &error, &warnings))
+    if (!openNetwork(path, &error, &warnings))
         showMessage(error);
     else
         showMessage(warnings.join(QLatin1Char('\n')));
@@ -608,15 +632,7 @@ QUndoStack *BrouwerView::undoStack() const
 
 bool BrouwerView::exportCsv(const QString &path, QString *error) const
 {
-    const std::string text = resultToCsv(m_result);
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly) || file.write(text.data(), qint64(text.size())) != qint64(text.size())
-        || !file.flush() || !file.commit()) {
-        if (error)
-            *error = tr("%1: could not be written: %2").arg(path, file.errorString());
-        return false;
-    }
-    return true;
+    return saveFileAtomically(path, QByteArray::fromStdString(resultToCsv(m_result)), error);
 }
 
 // --- Sessions, bundles, export -------------------------------------------------

@@ -48,6 +48,10 @@ public:
     QString primer() const override;
     bool claimsFile(const QString &path) const override; // measured CSVs, by their header
     bool openFile(const QString &path, QString *error, QStringList *warnings) override;
+    bool takesNetworks() const override { return true; }
+    // A network file (Caffe prototxt/pbtxt, ONNX, our JSON) becomes the current network
+    // (one step); ONNX and Caffe through the shared importer (networkfileimport.h).
+    bool openNetwork(const QString &path, QString *error, QStringList *warnings);
     QString filePath() const override; // the device's file
     bool canSave() const override { return true; }
     bool saveFile(const QString &path, QString *error) override; // the device, atomically
@@ -146,6 +150,7 @@ private:
     const void *m_comparedFor = nullptr;
     roofline::brouwer::Result m_comparedResult;
     roofline::brouwer::Curve m_comparedCurve;
+    bool m_seedShape = false; // the device is the seed's Table 2 as printed (isSeedShapeDevice)
     bool m_pending = false;
     bool m_structuralPending = false;
     quint64 m_updateCount = 0;

@@ -33,6 +33,11 @@ public:
     // A file this view recognises by its content (e.g. a CSV by its header),
     // asked before files are routed by suffix; false by default.
     virtual bool claimsFile(const QString &path) const { Q_UNUSED(path); return false; }
+    // True when the view takes network files (.onnx, .prototxt, .pbtxt, our
+    // network JSON) as its network, through openFile(). The main window opens a
+    // network file in the current view when it takes networks (Brouwer,
+    // nn-Meter), else in the view of the file's format (AMAIX).
+    virtual bool takesNetworks() const { return false; }
 
     // Loads one file of a format this view opens. On failure the current
     // model stays as it was and `error` names the file, the field and the reason.

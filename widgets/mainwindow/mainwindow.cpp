@@ -13,6 +13,7 @@
 #include "gablesview.h"
 #include "modelview.h"
 #include "network/import.h"
+#include "network/io.h"
 #include "preferences.h"
 #include "units.h"
 #include "resources.h"
@@ -167,6 +168,25 @@ ModelView *MainWindow::currentView() const
 void MainWindow::setCurrentView(ModelView *view)
 {
     m_tabs->setCurrentWidget(view);
+}
+
+ModelView *MainWindow::viewNamed(const QString &name) const
+{
+    for (ModelView *view : m_views) {
+        if (!view->sessionKey().isEmpty() && view->sessionKey() == name)
+            return view;
+    }
+    return nullptr;
+}
+
+QStringList MainWindow::viewNames() const
+{
+    QStringList names;
+    for (ModelView *view : m_views) {
+        if (!view->sessionKey().isEmpty())
+            names << view->sessionKey();
+    }
+    return names;
 }
 
 ModelView *MainWindow::viewForFormat(const QString &formatId) const
@@ -334,6 +354,11 @@ bool MainWindow::openFile(const QString &path, QString *error, QStringList *warn
         m_statusReadout->setText(statusText());
         return true;
     };
+    // A network (ONNX, Caffe) goes to the current view when it takes networks
+    // (Brouwer, nn-Meter); else, like every file, to the view of its format.
+    ModelView *networkView = currentView() && currentView()->takesNetworks() ? currentView() : nullptr;
+    if (networkView && roofline::network::isImportedNetworkFile(path.toStdString()))
+        return openIn(networkView);
     // Files a view recognises by content (Brouwer's measured CSVs), then
     // non-JSON formats (e.g. compact text traces) routed by suffix.
     for (ModelView *view : m_views) {
@@ -354,6 +379,8 @@ bool MainWindow::openFile(const QString &path, QString *error, QStringList *warn
     }
     if (format == QLatin1String(kSessionFormat))
         return openSession(path, error);
+    if (networkView && format == QLatin1String(roofline::network::kNetworkFormatId))
+        return openIn(networkView); // our network JSON
     ModelView *view = viewForFormat(format);
     if (!view) {
         QStringList known;
@@ -370,14 +397,20 @@ ModelView *MainWindow::showEmptyStateAfterFailedOpen(const QString &path, const 
 {
     ModelView *target = nullptr;
     const QString suffix = QFileInfo(path).suffix().toLower();
+    ModelView *networkView = currentView() && currentView()->takesNetworks() ? currentView() : nullptr;
+    if (networkView && roofline::network::isImportedNetworkFile(path.toStdString()))
+        target = networkView; // where openFile() sent it; it keeps its work
     for (ModelView *view : m_views) {
-        if (!suffix.isEmpty() && view->textSuffixes().contains(suffix))
+        if (!target && !suffix.isEmpty() && view->textSuffixes().contains(suffix))
             target = view;
     }
     if (!target) {
         QString ignored;
         const QString format = readFormatId(path, &ignored); // empty when the file is no JSON at all
-        target = format.isEmpty() ? nullptr : viewForFormat(format);
+        if (networkView && format == QLatin1String(roofline::network::kNetworkFormatId))
+            target = networkView;
+        else
+            target = format.isEmpty() ? nullptr : viewForFormat(format);
     }
     if (!target) // unreadable, no JSON, unknown format: the first view, empty unless a file opened there
         target = m_views.empty() ? nullptr : m_views.front();
@@ -630,7 +663,11 @@ void MainWindow::openInteractive(const QString &path)
     const bool bySuffix = !suffix.isEmpty()
         && std::any_of(m_views.begin(), m_views.end(), [&](ModelView *v) { return v->textSuffixes().contains(suffix); });
     QString formatError;
-    if (ModelView *target = bySuffix ? nullptr : viewForFormat(readFormatId(path, &formatError)); target && !maybeSave(target))
+    const QString format = bySuffix ? QString() : readFormatId(path, &formatError);
+    // A network opened in the current view (takesNetworks()) is one undoable step there: nothing to save first.
+    const bool networkHere = currentView() && currentView()->takesNetworks()
+        && format == QLatin1String(roofline::network::kNetworkFormatId);
+    if (ModelView *target = bySuffix || networkHere ? nullptr : viewForFormat(format); target && !maybeSave(target))
         return;
     QString error;
     QStringList warnings;

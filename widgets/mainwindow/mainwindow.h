@@ -35,7 +35,9 @@ public:
     explicit MainWindow(QWidget *parent = nullptr);
 
     // Loads a model file (or an embedded example) into the view of its format
-    // and shows that view. On failure all current work is kept and `error`
+    // and shows that view. A network file (.onnx, .prototxt, .pbtxt, our network
+    // JSON) opens in the current view when it takes networks (Brouwer,
+    // nn-Meter: ModelView::takesNetworks()), else in the AMAIX view. On failure all current work is kept and `error`
     // names the file, the field and the reason.
     bool openFile(const QString &path, QString *error, QStringList *warnings = nullptr);
     // After `path`, named on the command line, failed to open with `error`: the
@@ -72,6 +74,10 @@ public:
     ModelView *currentView() const;
     const std::vector<ModelView *> &views() const { return m_views; }
     void setCurrentView(ModelView *view);
+    // The view a name chooses (--view): its session key, "gables", "amaix",
+    // "timeline", "brouwer" or "nnmeter"; nullptr for any other name.
+    ModelView *viewNamed(const QString &name) const;
+    QStringList viewNames() const;
     GablesDocument *gablesDocument() const { return m_gablesDocument; }
     GablesView *gablesView() const { return m_gablesView; }
     QCustomPlot *currentPlot() const;

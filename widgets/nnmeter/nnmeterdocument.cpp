@@ -120,6 +120,18 @@ void NnmeterDocument::setModified(bool modified)
     emit modifiedChanged(modified);
 }
 
+void NnmeterDocument::clear()
+{
+    m_state = NnmeterState{};
+    m_snapshots.clear();
+    m_compared = -1;
+    m_history.reset(m_state);
+    setModified(false);
+    emit snapshotsChanged();
+    emit filePathChanged();
+    emit structureChanged();
+}
+
 void NnmeterDocument::remember(const QString &path)
 {
     if (path.isEmpty() || m_openedFiles.contains(path))

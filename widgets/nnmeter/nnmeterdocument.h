@@ -92,6 +92,9 @@ public:
     void beginDrag();
     void endDrag();
     void setModified(bool modified);
+    // Drops everything (network, device, measurements, history, snapshots): the
+    // view then shows its empty state. For a start-up example nobody edited.
+    void clear();
 
     struct Snapshot
     {

@@ -440,7 +440,7 @@ void NnmeterLabPanel::showAccuracy()
     for (const auto &p : r.pairs)
         fused += p.fuses;
     QString text = tr("<b>This machine</b>: peak %1, bandwidth %2, %3 per primitive; %4 of %5 operator pairs fuse "
-                      "(seed eq. 1); timing noise (IQR / median) %6 % typical.")
+                      "(seed eq. 1 on up to 3 shapes each, by majority); timing noise (IQR / median) %6 % typical.")
                        .arg(formatQuantity(r.device.peakGflops * 1e9, QStringLiteral("FLOP/s")),
                             formatQuantity(r.device.bandwidthGBps * 1e9, QStringLiteral("B/s")),
                             formatQuantity(r.device.kernelOverheadUs * 1e-6, QStringLiteral("s")))

@@ -4,6 +4,7 @@
 #include "networkfileimport.h"
 #include "nnmeterdocument.h"
 #include "parameterslider.h"
+#include "plotstyle.h"
 #include "resources.h"
 
 #include "network/import.h"
@@ -385,9 +386,14 @@ void NnmeterPanel::refresh()
         // A rule that differs from the rule set: in the accent colour (a palette change repaints only).
         if (box->property("changed").toBool() != changed) {
             box->setProperty("changed", changed);
-            QPalette palette = box->palette();
-            palette.setColor(QPalette::WindowText, changed ? QColor(0xc0, 0x5a, 0x00) : QApplication::palette().color(QPalette::WindowText));
-            box->setPalette(palette);
+            if (changed) {
+                QPalette palette = box->palette();
+                // An orange that reads on the light and the dark theme's window.
+                palette.setColor(QPalette::WindowText, plotThemeDark() ? QColor(0xff, 0xa0, 0x4a) : QColor(0xc0, 0x5a, 0x00));
+                box->setPalette(palette);
+            } else {
+                box->setPalette(QPalette()); // the window's own again (whichever theme is in force)
+            }
         }
         QString tip = tr("Fuse %1 followed by %2 into one kernel").arg(QString::fromStdString(pair.substr(0, pair.find('_'))),
                                                                         QString::fromStdString(pair.substr(pair.find('_') + 1)));
@@ -396,6 +402,8 @@ void NnmeterPanel::refresh()
                        .arg(rule->second.t1Ms)
                        .arg(rule->second.t2Ms)
                        .arg(rule->second.t12Ms);
+        if (rule != rules.pairs.end() && rule->second.shapesTested > 0)
+            tip += tr("; fused on %1 of %2 input shapes, the rule by majority").arg(rule->second.shapesFused).arg(rule->second.shapesTested);
         if (rule == rules.pairs.end())
             tip += tr("; not in the rule set (does not fuse)");
         if (changed)

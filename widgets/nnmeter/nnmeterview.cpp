@@ -1,6 +1,7 @@
 #include "nnmeterview.h"
 #include "readouthost.h"
 
+#include "emptystate.h"
 #include "goalseekpanel.h"
 #include "nnmeterdocument.h"
 #include "nnmeterlab.h"
@@ -30,6 +31,7 @@
 #include <QScrollArea>
 #include <QSignalBlocker>
 #include <QSplitter>
+#include <QStackedWidget>
 #include <QTabBar>
 #include <QTabWidget>
 #include <QTreeWidget>
@@ -110,7 +112,6 @@ NnmeterView::NnmeterView(NnmeterDocument *document, QWidget *parent)
     m_readout->setFixedHeight(m_readout->fontMetrics().lineSpacing() * 5 + 12);
     m_message = new QLabel(this);
     m_message->setWordWrap(true);
-    m_message->setStyleSheet(QStringLiteral("color:#b00020"));
     m_message->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_message->hide();
 
@@ -222,9 +223,29 @@ NnmeterView::NnmeterView(NnmeterDocument *document, QWidget *parent)
     split->setStretchFactor(1, 0);
     split->setChildrenCollapsible(false);
 
+    // No network or no device (the file named at start-up failed, or one half
+    // is missing): say what to open, draw nothing. The example buttons open
+    // here (a network example is a JSON network the main window would give
+    // the AMAIX view).
+    m_empty = new EmptyState(tr("a network and an nn-Meter device (ONNX, Caffe and JSON networks; device and "
+                                "fusion-rules files)"),
+                             this);
+    {
+        QStringList networks;
+        for (const QString &path : resources::exampleFiles(QStringLiteral("amaix")))
+            if (nnmeterFileKind(path) == NnmeterFileKind::Network)
+                networks << path;
+        m_empty->setExampleGroups({{tr("Networks"), networks}, {tr("Devices"), exampleFiles()}});
+    }
+    connect(m_empty, &EmptyState::openRequested, this, &NnmeterView::openExample);
+    connect(m_empty, &EmptyState::openDialogRequested, this, &ModelView::openDialogRequested);
+    m_stack = new QStackedWidget(this);
+    m_stack->addWidget(split);
+    m_stack->addWidget(m_empty);
+
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(split);
+    layout->addWidget(m_stack);
 
     connect(m_document, &NnmeterDocument::modifiedChanged, this, &ModelView::modifiedChanged);
     connect(m_document, &NnmeterDocument::filePathChanged, this, &ModelView::filePathChanged);
@@ -266,6 +287,8 @@ void NnmeterView::flushPendingUpdate()
 
 void NnmeterView::showMessage(const QString &text)
 {
+    // Red that reads on either theme (chosen when shown: the theme can change in between).
+    m_message->setStyleSheet(plotThemeDark() ? QStringLiteral("color:#ff7b7b") : QStringLiteral("color:#b00020"));
     m_message->setText(text);
     m_message->setVisible(!text.isEmpty());
 }
@@ -286,11 +309,77 @@ void NnmeterView::useLabRun(const QString &deviceFile, const QString &measuredFi
     flushPendingUpdate();
 }
 
+void NnmeterView::openExample(const QString &path)
+{
+    // Recent files go through the main window (they may be any view's); examples open here.
+    if (nnmeterFileKind(path) == NnmeterFileKind::Unknown) {
+        emit openRequested(path);
+        return;
+    }
+    QString error;
+    QStringList warnings;
+    if (!m_panel->openPath(path, &error, &warnings)) {
+        m_emptyNote = error;
+        showEmptyState();
+        return;
+    }
+    flushPendingUpdate();
+}
+
+void NnmeterView::showEmptyState()
+{
+    // What is open already, so whoever opened one half sees what is missing.
+    QStringList lines;
+    if (!m_emptyNote.isEmpty())
+        lines << m_emptyNote;
+    const NnmeterState &s = m_document->state();
+    if (s.network)
+        lines << tr("Network open: %1 (%2). Open an nn-Meter device to predict it on.")
+                     .arg(QString::fromStdString(s.network->name), QFileInfo(s.networkPath).fileName());
+    else if (!s.devicePath.isEmpty())
+        lines << tr("Device open: %1 (%2). Open a network to detect its kernels.")
+                     .arg(QString::fromStdString(s.device.name), QFileInfo(s.devicePath).fileName());
+    m_empty->setNote(lines.join(QLatin1Char('\n')));
+    m_stack->setCurrentWidget(m_empty);
+    m_prediction = Prediction{};
+    m_measuredRows.clear();
+    ++m_updateCount;
+    emit updated();
+}
+
+bool NnmeterView::showsEmptyState() const
+{
+    return m_stack->currentWidget() == m_empty;
+}
+
+void NnmeterView::setRecentFiles(const QStringList &paths)
+{
+    m_empty->setRecentFiles(paths);
+}
+
+bool NnmeterView::clearStartupModel(const QString &note)
+{
+    // Only the start-up example (ResNet-50 on the seed's mobile CPU): no step, no snapshot, no lab run.
+    if (m_document->undoStack()->count() > 0 || !m_document->snapshots().empty() || m_document->isModified()
+        || m_lab->isRunning())
+        return false;
+    m_emptyNote = note;
+    m_document->clear();
+    flushPendingUpdate();
+    return true;
+}
+
 void NnmeterView::refresh()
 {
     m_pending = false;
-    if (!m_document->hasModel())
+    if (!m_document->hasModel()) {
+        showEmptyState();
         return;
+    }
+    if (showsEmptyState()) {
+        m_stack->setCurrentIndex(0);
+        m_emptyNote.clear();
+    }
     const network::Network &net = m_document->network();
     const Device &device = m_document->device();
     m_prediction = predictNetwork(net, device, device.rules);
@@ -575,7 +664,7 @@ void NnmeterView::updateMeasured(bool evenIfHidden)
         row.network = QString::fromStdString(m.network);
         row.measuredMs = m.measuredMs;
         row.noisePercent = m.noisePercent;
-        if (const network::Network *net = networkNamed(row.network, &row.matchedFile)) {
+        if (const network::Network *net = m_document->hasModel() ? networkNamed(row.network, &row.matchedFile) : nullptr) {
             row.predictedMs = predictNetwork(*net, m_document->device(), m_document->rules()).kernelSumMs;
             ++compared;
             within += withinTenPercent(row.predictedMs, row.measuredMs);
@@ -745,6 +834,8 @@ QString NnmeterView::exportTitle() const
 
 QString NnmeterView::summary() const
 {
+    if (!m_document->hasModel())
+        return tr("nn-Meter: no network or device open");
     return tr("kernel sum %1 · %2 kernels · operator sum %3 · FLOPs estimate %4")
         .arg(msText(m_prediction.kernelSumMs))
         .arg(m_prediction.detection.kernels.size())
@@ -760,6 +851,8 @@ void NnmeterView::resetZoom()
 QList<ModelView::BundlePlot> NnmeterView::bundlePlots()
 {
     flushPendingUpdate();
+    if (showsEmptyState())
+        return {};
     updateSensitivity(true);
     updateMeasured(true);
     return {{QStringLiteral("nnmeter-kernels"), tr("Predicted latency per kernel, coloured by kernel type"), m_plot},
@@ -771,6 +864,8 @@ QList<ModelView::BundlePlot> NnmeterView::bundlePlots()
 QList<ModelView::BundleFile> NnmeterView::bundleFiles() const
 {
     QList<BundleFile> files;
+    if (!m_document->hasModel())
+        return files;
     const network::Network &net = m_document->network();
     const Prediction &p = m_prediction;
     QString kernels = QStringLiteral("kernel,type,kind,operators,members,latency_ms,analytical_ms,source,bound,flops,bytes,hw,cin,cout\n");

@@ -19,12 +19,14 @@ class QLabel;
 class QPushButton;
 class QTableWidget;
 class QScrollArea;
+class QStackedWidget;
 class QTabWidget;
 class QTreeWidget;
 class QTreeWidgetItem;
 
 namespace studio {
 
+class EmptyState;
 class GoalSeekPanel;
 class NnmeterDocument;
 class NnmeterLabPanel;
@@ -46,6 +48,9 @@ public:
     QStringList exampleFiles() const override;
     QString primer() const override;
     bool openFile(const QString &path, QString *error, QStringList *warnings) override;
+    // Network files from File ▸ Open, drag and drop and the command line open here while
+    // this view is current (the panel's openPath, as its Open… button does).
+    bool takesNetworks() const override { return true; }
     QString filePath() const override; // the device's file
     bool isModified() const override;
     QUndoStack *undoStack() const override;
@@ -62,6 +67,10 @@ public:
     QString summary() const override;
     void resetZoom() override;
     void flushPendingUpdate() override;
+    void setRecentFiles(const QStringList &paths) override;
+    bool showsEmptyState() const override;
+    bool clearStartupModel(const QString &note) override;
+    EmptyState *emptyState() const { return m_empty; }
 
     NnmeterDocument *document() const { return m_document; }
     NnmeterPlot *plot() const { return m_plot; }
@@ -111,6 +120,8 @@ private:
     void updateMeasured(bool evenIfHidden = false);
     const roofline::network::Network *networkNamed(const QString &name, QString *file);
     void showMessage(const QString &text);
+    void showEmptyState();
+    void openExample(const QString &path);
     void useLabRun(const QString &deviceFile, const QString &measuredFile, const QString &label);
     SnapshotBar *makeSnapshotBar();
     QPixmap swatch(const QColor &color);
@@ -135,6 +146,9 @@ private:
     QTabWidget *m_bottomTabs = nullptr;
     QLabel *m_readout = nullptr;
     QLabel *m_message = nullptr;
+    QStackedWidget *m_stack = nullptr;
+    EmptyState *m_empty = nullptr;
+    QString m_emptyNote; // why the file named at start-up did not open
     SnapshotBar *m_snapshotBar = nullptr;
     QString m_comparisonText;
     roofline::nnmeter::Prediction m_prediction;

@@ -17,6 +17,46 @@ void decide(PairTiming &p, double alpha)
     p.noiseOnly = eq1 && twoPrimitives;
 }
 
+void decide(ShapeTest &t, double alpha)
+{
+    const bool eq1 = fusesByTest(t.t1.medianMs, t.t2.medianMs, t.t12.medianMs, alpha);
+    const bool twoPrimitives = t.primitives >= 2;
+    t.fuses = eq1 && !twoPrimitives;
+    t.noiseOnly = eq1 && twoPrimitives;
+}
+
+int PairTiming::shapesFused() const
+{
+    return int(std::count_if(shapes.begin(), shapes.end(), [](const ShapeTest &t) { return t.fuses; }));
+}
+
+void decideOverShapes(PairTiming &p, double alpha)
+{
+    if (p.shapes.empty()) {
+        decide(p, alpha);
+        return;
+    }
+    int noise = 0;
+    for (ShapeTest &t : p.shapes) {
+        decide(t, alpha);
+        noise += t.noiseOnly;
+    }
+    const ShapeTest &first = p.shapes.front();
+    p.t1 = first.t1;
+    p.t2 = first.t2;
+    p.t12 = first.t12;
+    p.primitives = first.primitives;
+    const int n = int(p.shapes.size());
+    p.fuses = 2 * p.shapesFused() > n;
+    p.noiseOnly = !p.fuses && 2 * noise > n;
+}
+
+bool majoritySettled(int fused, int tested, int planned)
+{
+    const int separate = tested - fused;
+    return 2 * fused > planned || 2 * separate >= planned;
+}
+
 FusionRules rulesFromPairs(const std::vector<PairTiming> &pairs, const std::string &backend,
                            const std::string &description, const std::string &source, double alpha)
 {
@@ -35,8 +75,10 @@ FusionRules rulesFromPairs(const std::vector<PairTiming> &pairs, const std::stri
         r.t2Ms = p.t2.medianMs;
         r.t12Ms = p.t12.medianMs;
         PairTiming decided = p;
-        decide(decided, alpha);
+        decideOverShapes(decided, alpha);
         r.fuses = decided.fuses;
+        r.shapesTested = int(decided.shapes.size());
+        r.shapesFused = decided.shapesFused();
         rules.pairs[p.first + "_" + p.second] = r;
     }
     return rules;

@@ -114,8 +114,9 @@ Network pairNetwork(const std::string &first, const std::string &second, const S
 
 const std::vector<std::string> &sampleKinds()
 {
-    static const std::vector<std::string> kinds = {"conv", "dwconv", "fc",   "maxpool", "avgpool", "add",
-                                                   "concat", "relu",  "bn", "hswish",  "gap"};
+    static const std::vector<std::string> kinds = {"conv", "dwconv", "fc",  "maxpool", "avgpool", "add", "concat",
+                                                   "relu", "bn",     "hswish", "gap",   "se",      "swish", "channelshuffle",
+                                                   "split"};
     return kinds;
 }
 
@@ -178,6 +179,73 @@ Network configNetwork(const KernelConfig &c)
         l.name = c.kind;
         l.type = c.kind == "add" ? LayerType::EltwiseAdd : LayerType::Concat;
         l.inputs = {-1, -2};
+        push(l);
+    } else if (c.kind == "se") {
+        // MobileNetV3's squeeze-and-excitation: global mean, 1x1 conv to C/4 (at least 8),
+        // relu, 1x1 conv back to C, hard sigmoid, X times the scale (the se unit collapses it).
+        Layer gap = makeLayer("gap", -1, in, 0);
+        gap.name = "squeeze";
+        push(gap);
+        auto conv1x1 = [](const std::string &name, int input, int channels) {
+            Layer l;
+            l.name = name;
+            l.type = LayerType::Convolution;
+            l.inputs = {input};
+            l.outChannels = channels;
+            l.hasBias = true;
+            return l;
+        };
+        push(conv1x1("reduce", 0, std::max(8, (std::max(c.cin, 1) / 4 + 7) / 8 * 8)));
+        Layer relu;
+        relu.name = "relu";
+        relu.type = LayerType::Activation;
+        relu.function = "relu";
+        relu.inputs = {1};
+        push(relu);
+        push(conv1x1("expand", 2, std::max(c.cin, 1)));
+        Layer gate;
+        gate.name = "gate";
+        gate.type = LayerType::Activation;
+        gate.function = "hardsigmoid";
+        gate.inputs = {3};
+        push(gate);
+        Layer scale;
+        scale.name = "scale";
+        scale.type = LayerType::EltwiseMul;
+        scale.inputs = {-1, 4};
+        push(scale);
+    } else if (c.kind == "swish") {
+        // x · sigmoid(x) (SiLU, EfficientNet; the swish unit).
+        Layer sigmoid;
+        sigmoid.name = "sigmoid";
+        sigmoid.type = LayerType::Activation;
+        sigmoid.function = "sigmoid";
+        sigmoid.inputs = {-1};
+        push(sigmoid);
+        Layer mul;
+        mul.name = "mul";
+        mul.type = LayerType::EltwiseMul;
+        mul.inputs = {-1, 0};
+        push(mul);
+    } else if (c.kind == "channelshuffle") {
+        // ShuffleNet's shuffle of 2 groups: reshape, transpose, reshape (the channel_shuffle
+        // unit); the reshapes are views, the transpose moves every element.
+        for (const auto &[name, type] : {std::pair{"split_groups", LayerType::Reshape}, std::pair{"swap", LayerType::Transpose},
+                                         std::pair{"merge_groups", LayerType::Reshape}}) {
+            Layer l;
+            l.name = name;
+            l.type = type;
+            l.inputs = {int(net.layers.size()) - 1};
+            l.statedOutput = in;
+            push(l);
+        }
+    } else if (c.kind == "split") {
+        // ShuffleNetV2's channel split: one half of the channels (a slice that copies them).
+        Layer l;
+        l.name = "split";
+        l.type = LayerType::Slice;
+        l.inputs = {-1};
+        l.statedOutput = Shape{std::max(c.cin / 2, 1), in.h, in.w, 1};
         push(l);
     } else {
         push(makeLayer(c.kind, -1, in, 0));

@@ -34,7 +34,7 @@ network::Network chainNetwork(const std::vector<std::string> &ops, const network
 // FLOPs and parameters, which follow from them).
 struct KernelConfig
 {
-    std::string kind; // conv, dwconv, fc, maxpool, avgpool, add, concat, relu, bn, hswish, gap
+    std::string kind; // conv, dwconv, fc, maxpool, avgpool, add, concat, relu, bn, hswish, gap, se, swish, channelshuffle, split
     int hw = 1;       // input height = width
     int cin = 1;
     int cout = 1;     // conv, fc
@@ -51,7 +51,11 @@ bool isSampleKind(const std::string &kind);
 // The network of one configuration, as the seed's predictors see it: conv and
 // dwconv as conv-bn-relu and dwconv-bn-relu (seed 7.1: the fused variants
 // differ by < 0.3 %), fc alone, pooling with padding ks/2 unless ks = stride,
-// add and concat on two inputs, the element-wise kinds alone.
+// add and concat on two inputs, the element-wise kinds alone, and the fusion
+// units as the networks write them: se as MobileNetV3's (global mean, 1x1 conv
+// to C/4, relu, 1x1 conv, hard sigmoid, multiply), swish as x · sigmoid(x),
+// channelshuffle as reshape, transpose, reshape, split as a slice of half the
+// channels (ShuffleNetV2).
 network::Network configNetwork(const KernelConfig &config);
 
 // FLOPs of the configuration's kernel (for budgeting), by the core's counts.

@@ -121,6 +121,18 @@ Timed timeNetwork(const Network &net, const FusionRules &rules, const std::strin
     return t;
 }
 
+} // namespace
+
+std::vector<Shape> pairTestShapes(bool quick)
+{
+    // C x H x W of the same conv cost (3x3, C -> C: 14.5 MFLOPs each), 2:1:4 in elements.
+    if (quick)
+        return {Shape{8, 8, 8, 1}, Shape{16, 4, 4, 1}, Shape{4, 12, 12, 1}};
+    return {Shape{32, 28, 28, 1}, Shape{64, 14, 14, 1}, Shape{16, 56, 56, 1}};
+}
+
+namespace {
+
 void addNoise(std::vector<double> &noise, const TimingStats &s)
 {
     if (s.medianMs > 0)
@@ -233,8 +245,8 @@ LabResult runKernelLab(const LabOptions &opt, const LabControl &control)
                                   + " GB/s (add), overhead " + fmt(dev.kernelOverheadUs) + " us per primitive");
     }
 
-    // ---- 1. fusion rules (seed section 4, eq. 1)
-    const Shape pairShape = opt.quick ? Shape{8, 8, 8, 1} : Shape{32, 28, 28, 1};
+    // ---- 1. fusion rules (seed section 4, eq. 1), each pair on several shapes
+    const std::vector<Shape> pairShapes = pairTestShapes(opt.quick);
     const std::vector<std::string> ops = opt.quick ? std::vector<std::string>{"conv", "relu", "add", "maxpool"}
                                                    : pairOperators();
     std::map<std::string, TimingStats> alone; // "op@CxHxW"
@@ -248,8 +260,44 @@ LabResult runKernelLab(const LabOptions &opt, const LabControl &control)
         addNoise(noise, t.stats);
         return alone[key] = t.stats;
     };
+    // T1, T2 and T12 of one pair on one input shape; nullopt and `error` when a part failed.
+    auto testShape = [&](const std::string &first, const std::string &second, const Shape &shape,
+                         std::string &error) -> std::optional<ShapeTest> {
+        // A batch norm is tested where CNNs have it, after a convolution it is folded into
+        // (a backend-independent rewrite, seed section 2): T1 is conv-bn, T12 conv-bn-op2.
+        const bool bnFirst = first == "bn";
+        const Network net = bnFirst ? chainNetwork({"conv", "bn", second}, shape) : pairNetwork(first, second, shape);
+        FusionRules pairRules;
+        pairRules.pairs[first + "_" + second].fuses = true;
+        std::optional<TimingStats> t1;
+        if (bnFirst) {
+            FusionRules convBn;
+            convBn.pairs["conv_bn"].fuses = true;
+            pairRules.pairs["conv_bn"].fuses = true;
+            const Timed c = timeNetwork(chainNetwork({"conv", "bn"}, shape), convBn, "", opt.quick, cancel);
+            if (c.ok)
+                t1 = c.stats;
+        } else {
+            t1 = timeAlone(first, shape);
+        }
+        const auto t2 = timeAlone(second, net.layers[bnFirst ? 1 : 0].output);
+        const Timed t12 = timeNetwork(net, pairRules, "", opt.quick, cancel);
+        if (!t1 || !t2 || !t12.ok) {
+            error = t12.ok ? "an operator alone failed" : t12.error;
+            return std::nullopt;
+        }
+        ShapeTest t;
+        t.input = shape;
+        t.t1 = *t1;
+        t.t2 = *t2;
+        t.t12 = t12.stats;
+        t.primitives = t12.primitives;
+        addNoise(noise, t.t12);
+        decide(t, opt.alpha);
+        return t;
+    };
     const double rulesShare = opt.quick ? 0.5 : 0.25;
-    int skippedPairs = 0;
+    int skippedPairs = 0, shapeTests = 0;
     for (std::size_t i = 0; i < ops.size() && !control.cancelled(); ++i) {
         for (std::size_t j = 0; j < ops.size() && !control.cancelled(); ++j) {
             if (budget.elapsed() > rulesShare * budget.total()) {
@@ -259,49 +307,47 @@ LabResult runKernelLab(const LabOptions &opt, const LabControl &control)
             PairTiming p;
             p.first = ops[i];
             p.second = ops[j];
-            // A batch norm is tested where CNNs have it, after a convolution it is folded into
-            // (a backend-independent rewrite, seed section 2): T1 is conv-bn, T12 conv-bn-op2.
-            const bool bnFirst = p.first == "bn";
-            const Network net = bnFirst ? chainNetwork({"conv", "bn", p.second}, pairShape)
-                                        : pairNetwork(p.first, p.second, pairShape);
-            FusionRules pairRules;
-            pairRules.pairs[p.first + "_" + p.second].fuses = true;
-            std::optional<TimingStats> t1;
-            if (bnFirst) {
-                FusionRules convBn;
-                convBn.pairs["conv_bn"].fuses = true;
-                pairRules.pairs["conv_bn"].fuses = true;
-                const Timed c = timeNetwork(chainNetwork({"conv", "bn"}, pairShape), convBn, "", opt.quick, cancel);
-                if (c.ok)
-                    t1 = c.stats;
-            } else {
-                t1 = timeAlone(p.first, pairShape);
+            std::string error;
+            const int planned = int(pairShapes.size());
+            for (const Shape &shape : pairShapes) {
+                // Once the shapes tested settle the majority, the rest cannot change it.
+                if (majoritySettled(p.shapesFused(), int(p.shapes.size()), planned) || control.cancelled()
+                    || (!p.shapes.empty() && budget.elapsed() > rulesShare * budget.total()))
+                    break;
+                if (auto t = testShape(p.first, p.second, shape, error))
+                    p.shapes.push_back(std::move(*t));
+                else
+                    break;
             }
-            const auto t2 = timeAlone(p.second, net.layers[bnFirst ? 1 : 0].output);
-            const Timed t12 = timeNetwork(net, pairRules, "", opt.quick, cancel);
-            if (!t1 || !t2 || !t12.ok) {
-                out.warnings.push_back("pair " + p.first + "-" + p.second + " not measured: " + (t12.ok ? "an operator alone failed" : t12.error));
+            if (p.shapes.empty() || !error.empty()) {
+                if (!control.cancelled())
+                    out.warnings.push_back("pair " + p.first + "-" + p.second + " not measured: " + error);
                 continue;
             }
-            p.t1 = *t1;
-            p.t2 = *t2;
-            p.t12 = t12.stats;
-            p.primitives = t12.primitives;
-            addNoise(noise, p.t12);
-            decide(p, opt.alpha);
-            out.pairs.push_back(p);
-            report("rules", "BF_" + p.first + "_" + p.second + ": " + (p.fuses ? "fuses" : "separate") + " (T1 "
-                                + fmt(p.t1.medianMs) + " ms, T2 " + fmt(p.t2.medianMs) + " ms, T12 " + fmt(p.t12.medianMs)
-                                + " ms, " + std::to_string(p.primitives) + " oneDNN primitive"
-                                + (p.primitives == 1 ? ")" : "s)") + (p.noiseOnly ? "; eq. 1 held by noise only" : ""));
+            shapeTests += int(p.shapes.size());
+            decideOverShapes(p, opt.alpha);
+            std::string perShape;
+            for (const ShapeTest &t : p.shapes)
+                perShape += (perShape.empty() ? "" : "; ") + t.input.toString() + " T1 " + fmt(t.t1.medianMs) + ", T2 "
+                    + fmt(t.t2.medianMs) + ", T12 " + fmt(t.t12.medianMs) + " ms, " + std::to_string(t.primitives)
+                    + " primitive" + (t.primitives == 1 ? "" : "s") + (t.fuses ? ": fuses" : t.noiseOnly ? ": eq. 1 by noise" : "");
+            report("rules", "BF_" + p.first + "_" + p.second + ": " + (p.fuses ? "fuses" : "separate") + " ("
+                                + std::to_string(p.shapesFused()) + " of " + std::to_string(p.shapes.size())
+                                + " shapes fuse: " + perShape + ")");
+            out.pairs.push_back(std::move(p));
         }
     }
     if (skippedPairs > 0)
         out.warnings.push_back(std::to_string(skippedPairs) + " operator pairs not measured (time budget): they do not fuse in the rule file");
+    std::string shapeList;
+    for (const Shape &shape : pairShapes)
+        shapeList += (shapeList.empty() ? "" : ", ") + shape.toString();
     out.rules = rulesFromPairs(out.pairs, "onednn-cpu",
                                "This machine's CPU as oneDNN runs it (fp32, NHWC, post-op fusion), measured by the "
-                               "kernel lab with seed eq. 1 (alpha " + fmt(opt.alpha) + ") on " + pairShape.toString()
-                                   + " tensors",
+                               "kernel lab with seed eq. 1 (alpha " + fmt(opt.alpha) + ") on up to "
+                                   + std::to_string(pairShapes.size()) + " input shapes per pair (" + shapeList
+                                   + "), the rule by majority of the shapes (" + std::to_string(shapeTests)
+                                   + " shape tests)",
                                source, opt.alpha);
     dev.rules = out.rules;
 
@@ -546,12 +592,27 @@ std::string measurementsCsv(const LabResult &r)
     };
     for (const PairTiming &p : r.pairs) {
         const std::string name = "BF_" + p.first + "_" + p.second;
-        const std::string note = p.fuses ? "fuses" : p.noiseOnly ? "separate (eq. 1 by noise, two primitives)" : "separate";
-        const std::pair<const char *, const TimingStats *> rows[] = {{"t1", &p.t1}, {"t2", &p.t2}, {"t12", &p.t12}};
-        for (const auto &[what, t] : rows) {
-            s << "pair," << name << ",," << what << ",,,,,,,,,,";
-            timing(*t);
-            s << ",," << (std::string(what) == "t12" ? std::to_string(p.primitives) : "") << ',' << note << '\n';
+        const std::string rule = p.fuses ? "fuses" : p.noiseOnly ? "separate (eq. 1 by noise, two primitives)" : "separate";
+        // One row per timing and shape; a run without shapes (older) has the pair's own.
+        std::vector<ShapeTest> tests = p.shapes;
+        if (tests.empty())
+            tests.push_back(ShapeTest{Shape{}, p.t1, p.t2, p.t12, p.primitives, p.fuses, p.noiseOnly});
+        for (const ShapeTest &t : tests) {
+            const std::string note = tests.size() == 1 && p.shapes.empty()
+                ? rule
+                : std::string(t.fuses ? "fuses" : t.noiseOnly ? "eq. 1 by noise" : "separate") + " on this shape; rule "
+                    + rule + " (" + std::to_string(p.shapesFused()) + " of " + std::to_string(p.shapes.size()) + " shapes)";
+            const std::pair<const char *, const TimingStats *> rows[] = {{"t1", &t.t1}, {"t2", &t.t2}, {"t12", &t.t12}};
+            for (const auto &[what, x] : rows) {
+                s << "pair," << name << ",," << what << ",,";
+                if (t.input.c > 0)
+                    s << t.input.h << ',' << t.input.c;
+                else
+                    s << ',';
+                s << ",,,,,,,";
+                timing(*x);
+                s << ",," << (std::string(what) == "t12" ? std::to_string(t.primitives) : "") << ',' << csvField(note) << '\n';
+            }
         }
     }
     for (const Sample &x : r.samples) {

@@ -116,6 +116,11 @@ struct LabResult
 
 LabResult runKernelLab(const LabOptions &options, const LabControl &control = {});
 
+// The input shapes (C x H x W, batch 1) every operator pair is tested on, in
+// order: the rule is the majority of them (fusiontest.h, decideOverShapes),
+// and the test stops once the shapes tested settle it.
+std::vector<network::Shape> pairTestShapes(bool quick);
+
 // The files of a lab run, by path relative to the output folder:
 // "<prefix>.rules.json", "<prefix>.device.json" and, in a folder of their own,
 // "<prefix>/<kind>.forest.json", "<prefix>/measurements.csv" (everything the lab

@@ -111,6 +111,8 @@ std::optional<PostOp> activationPostOp(const Layer &l)
         p.alg = dn::algorithm::eltwise_log;
     else if (f == "abs")
         p.alg = dn::algorithm::eltwise_abs;
+    else if (f == "erf")
+        p.alg = dn::algorithm::eltwise_tanh; // oneDNN has no erf alone: a transcendental pass of the same traffic
     else if (f == "pow")
         p.alg = dn::algorithm::eltwise_square;
     else if (f == "neg" || f == "reciprocal")
@@ -150,6 +152,9 @@ struct NetworkRunner::Impl
     std::vector<KernelPlanInfo> plans;
     std::vector<std::vector<int>> consumers;
     std::mt19937 rng{12345};
+    // x · sigmoid(x) inside a kernel: the multiply runs as one swish eltwise of x (the
+    // sigmoid is not run), as inference engines run SiLU; layer index -> x.
+    std::map<int, int> swishMul;
 
     dn::memory &tensor(int producer)
     {
@@ -172,6 +177,16 @@ struct NetworkRunner::Impl
     {
         const Layer &l = net->layers[std::size_t(m)];
         const Layer &t = net->layers[std::size_t(tail)];
+        if (const auto sw = swishMul.find(m); sw != swishMul.end()) {
+            // x · sigmoid(x) after the tail x: a swish post-op (x's two readers are the swish's own).
+            if (sw->second != tail || consumers[std::size_t(tail)].size() != 2)
+                return std::nullopt;
+            PostOp p;
+            p.layer = m;
+            p.alg = dn::algorithm::eltwise_swish;
+            p.alpha = 1;
+            return p;
+        }
         if (consumers[std::size_t(tail)].size() != 1 || l.output.elements() != t.output.elements())
             return std::nullopt;
         if (std::find(l.inputs.begin(), l.inputs.end(), tail) == l.inputs.end())
@@ -384,6 +399,15 @@ struct NetworkRunner::Impl
             case LayerType::EltwiseMul:
             case LayerType::EltwiseSub:
             case LayerType::EltwiseDiv: {
+                if (const auto sw = swishMul.find(primary); sw != swishMul.end()) {
+                    const Shape &x = net->inputShape(sw->second);
+                    dn::eltwise_forward::desc d(dn::prop_kind::forward_inference, dn::algorithm::eltwise_swish, desc4(x), 1.0f, 0.0f);
+                    dn::eltwise_forward::primitive_desc pd(d, attr, engine);
+                    s.primitive = dn::eltwise_forward(pd);
+                    s.args[DNNL_ARG_SRC] = tensor(sw->second);
+                    s.args[DNNL_ARG_DST] = dst;
+                    break;
+                }
                 if (l.inputs.size() > 2)
                     return std::nullopt;
                 dn::memory a = tensor(l.inputs[0]);
@@ -400,17 +424,119 @@ struct NetworkRunner::Impl
                 s.args[DNNL_ARG_DST] = dst;
                 break;
             }
+            case LayerType::MatMul: {
+                // network.h's matmul: `heads` independent products side by side in C. Per
+                // position p of input 0 (H·W positions, NHWC rows) and head h, input 0's
+                // channels [h·k, (h+1)·k) times input 1, whose rows are its positions:
+                //   transpose_b false: out[p, h·Pb + j] = Σ_i A[p, h·k + i] · B[j, h·k + i]   (Q·Kᵀ)
+                //   transpose_b true:  out[p, h·n + j]  = Σ_q A[p, h·Pb + q] · B[q, h·n + j]  (P·V)
+                // One batched oneDNN matmul over (batch, head), each operand read in place
+                // through strides: no copy, as an engine that plans its layouts runs it.
+                if (l.inputs.size() != 2 || l.heads < 1)
+                    return std::nullopt;
+                if (l.imported()) {
+                    // An imported matmul (ONNX: [..., M, K] x [..., K, N]) keeps its file's
+                    // dims, which our C, H, W do not lay out as ONNX does: it runs as the
+                    // batched product of its sizes — batch and M, N from its output dims,
+                    // K from its MAC count — over its operands' buffers (the values are
+                    // random; the work and the bytes are the file's).
+                    if (l.dims.size() < 2 || !l.counts || l.counts->macs <= 0)
+                        return std::nullopt;
+                    const std::int64_t M = l.dims[l.dims.size() - 2], N = l.dims.back();
+                    std::int64_t batch = 1;
+                    for (std::size_t i = 0; i + 2 < l.dims.size(); ++i)
+                        batch *= l.dims[i];
+                    if (M <= 0 || N <= 0 || batch <= 0 || l.counts->macs % (batch * M * N) != 0)
+                        return std::nullopt;
+                    const std::int64_t K = l.counts->macs / (batch * M * N);
+                    const auto elements = [&](int producer) {
+                        return std::int64_t(tensor(producer).get_desc().get_size() / sizeof(float));
+                    };
+                    auto batchOf = [&](int producer, std::int64_t rows, std::int64_t cols) -> std::int64_t {
+                        const std::int64_t e = elements(producer);
+                        return e == batch * rows * cols ? batch : e == rows * cols ? 1 : 0;
+                    };
+                    const std::int64_t ba = batchOf(l.inputs[0], M, K), bb = batchOf(l.inputs[1], K, N);
+                    if (ba == 0 || bb == 0 || elements(dstLayer) != batch * M * N)
+                        return std::nullopt;
+                    const dn::memory::desc a(Dims{ba, M, K}, Dt::f32, Tag::abc);
+                    const dn::memory::desc w(Dims{bb, K, N}, Dt::f32, Tag::abc);
+                    const dn::memory::desc d3(Dims{batch, M, N}, Dt::f32, Tag::abc);
+                    dn::matmul::desc d(a, w, d3);
+                    dn::matmul::primitive_desc pd(d, attr, engine);
+                    s.primitive = dn::matmul(pd);
+                    s.args[DNNL_ARG_SRC] = reinterpret(tensor(l.inputs[0]), a);
+                    s.args[DNNL_ARG_WEIGHTS] = reinterpret(tensor(l.inputs[1]), w);
+                    s.args[DNNL_ARG_DST] = reinterpret(dst, d3);
+                    break;
+                }
+                const Shape &b = net->inputShape(l.inputs[1]);
+                const std::int64_t n = std::max<std::int64_t>(in.n, 1), heads = l.heads;
+                const std::int64_t P = in.h * in.w, Pb = b.h * b.w, Ca = in.c, Cb = b.c, Co = out.c;
+                if (Ca % heads != 0 || Cb % heads != 0 || Co % heads != 0)
+                    return std::nullopt;
+                const std::int64_t K = Ca / heads, N = Co / heads;
+                if (l.transposeB ? (K != Pb || N != Cb / heads) : (K != Cb / heads || N != Pb))
+                    return std::nullopt;
+                const dn::memory::desc a(Dims{n, heads, P, K}, Dt::f32, Dims{P * Ca, K, Ca, 1});
+                const dn::memory::desc w = l.transposeB ? dn::memory::desc(Dims{n, heads, K, N}, Dt::f32, Dims{Pb * Cb, N, Cb, 1})
+                                                        : dn::memory::desc(Dims{n, heads, K, N}, Dt::f32, Dims{Pb * Cb, K, 1, Cb});
+                const dn::memory::desc d4(Dims{n, heads, P, N}, Dt::f32, Dims{P * Co, N, Co, 1});
+                dn::matmul::desc d(a, w, d4);
+                dn::matmul::primitive_desc pd(d, attr, engine);
+                s.primitive = dn::matmul(pd);
+                s.args[DNNL_ARG_SRC] = reinterpret(tensor(l.inputs[0]), a);
+                s.args[DNNL_ARG_WEIGHTS] = reinterpret(tensor(l.inputs[1]), w);
+                s.args[DNNL_ARG_DST] = reinterpret(dst, d4);
+                break;
+            }
+            case LayerType::LayerNorm: {
+                if (!posts.empty())
+                    return std::nullopt;
+                // Over the channels of every position (the hidden size of a token), which NHWC
+                // keeps contiguous: rows of C.
+                const std::int64_t rows = std::max<std::int64_t>(in.n, 1) * std::max<std::int64_t>(in.h, 1)
+                    * std::max<std::int64_t>(in.w, 1);
+                const dn::memory::desc rowsDesc(Dims{rows, std::max<std::int64_t>(in.c, 1)}, Dt::f32, Tag::nc);
+                const auto flags = dn::normalization_flags::use_scale | dn::normalization_flags::use_shift;
+                dn::layer_normalization_forward::desc d(dn::prop_kind::forward_inference, rowsDesc, 1e-5f, flags);
+                dn::layer_normalization_forward::primitive_desc pd(d, engine);
+                s.primitive = dn::layer_normalization_forward(pd);
+                s.args[DNNL_ARG_SRC] = reinterpret(tensor(l.inputs[0]), rowsDesc);
+                s.args[DNNL_ARG_DST] = reinterpret(dst, rowsDesc);
+                const dn::memory::desc cdesc(Dims{std::max<std::int64_t>(in.c, 1)}, Dt::f32, Tag::x);
+                s.args[DNNL_ARG_SCALE] = alloc(cdesc);
+                s.args[DNNL_ARG_SHIFT] = alloc(cdesc);
+                if (pd.mean_desc().get_size() > 0)
+                    s.args[DNNL_ARG_MEAN] = alloc(pd.mean_desc());
+                if (pd.variance_desc().get_size() > 0)
+                    s.args[DNNL_ARG_VARIANCE] = alloc(pd.variance_desc());
+                break;
+            }
             case LayerType::Concat: {
                 if (!posts.empty() || l.inputs.size() < 1)
                     return std::nullopt;
-                std::vector<dn::memory::desc> srcs;
+                std::vector<dn::memory> parts;
                 for (int p : l.inputs)
-                    srcs.push_back(tensor(p).get_desc());
+                    parts.push_back(tensor(p));
                 const int axis = l.axis == 1 ? 2 : l.axis == 2 ? 3 : 1;
+                // A constant part of the file (ViT's class token) is no input: a buffer of its own.
+                std::int64_t along = 0;
+                for (const dn::memory &m : parts)
+                    along += m.get_desc().dims()[std::size_t(axis)];
+                const Dims outDims = desc4(out).dims();
+                if (along < outDims[std::size_t(axis)]) {
+                    Dims rest = outDims;
+                    rest[std::size_t(axis)] -= along;
+                    parts.push_back(alloc(dn::memory::desc(rest, Dt::f32, Tag::nhwc)));
+                }
+                std::vector<dn::memory::desc> srcs;
+                for (const dn::memory &m : parts)
+                    srcs.push_back(m.get_desc());
                 dn::concat::primitive_desc pd(desc4(out), axis, srcs, engine);
                 s.primitive = dn::concat(pd);
-                for (std::size_t k = 0; k < l.inputs.size(); ++k)
-                    s.args[DNNL_ARG_MULTIPLE_SRC + int(k)] = tensor(l.inputs[k]);
+                for (std::size_t k = 0; k < parts.size(); ++k)
+                    s.args[DNNL_ARG_MULTIPLE_SRC + int(k)] = parts[k];
                 s.args[DNNL_ARG_DST] = dst;
                 break;
             }
@@ -514,6 +640,19 @@ struct NetworkRunner::Impl
             const Layer &l = net->layers[std::size_t(m)];
             if (l.type == LayerType::Flatten || l.type == LayerType::Reshape)
                 continue; // a view: its buffer aliases its producer's
+            if (l.type == LayerType::Activation && l.function == "sigmoid" && l.inputs.size() == 1
+                && consumers[std::size_t(m)].size() == 1) {
+                // x · sigmoid(x) with both in this kernel: one swish (the multiply builds it).
+                const int mul = consumers[std::size_t(m)][0];
+                const Layer &ml = net->layers[std::size_t(mul)];
+                const int x = l.inputs[0];
+                if (ml.type == LayerType::EltwiseMul && ml.inputs.size() == 2
+                    && ((ml.inputs[0] == m && ml.inputs[1] == x) || (ml.inputs[1] == m && ml.inputs[0] == x))
+                    && std::find(k.layers.begin(), k.layers.end(), mul) != k.layers.end()) {
+                    swishMul[mul] = x;
+                    continue;
+                }
+            }
             if (primary >= 0) {
                 if (auto p = postOpFor(primary, tail, m, !posts.empty())) {
                     std::vector<PostOp> tried = posts;
@@ -601,6 +740,13 @@ std::vector<int> NetworkRunner::skipped() const
         out.insert(out.end(), p.skippedLayers.begin(), p.skippedLayers.end());
     std::sort(out.begin(), out.end());
     return out;
+}
+
+std::vector<float> NetworkRunner::values(int producer) const
+{
+    dn::memory &m = m_impl->tensor(producer);
+    const auto *p = static_cast<const float *>(m.get_data_handle());
+    return std::vector<float>(p, p + m.get_desc().get_size() / sizeof(float));
 }
 
 void NetworkRunner::runKernel(std::size_t kernel)

@@ -18,9 +18,12 @@
 // are filled with small random values once, and denormals are flushed to zero
 // so values never slow the arithmetic down.
 //
-// Operators without a oneDNN primitive here (matmul, layer norm, `other`)
-// are skipped and listed in skipped(); a network with skipped operators is
-// measured without them.
+// A matmul (attention's Q·Kᵀ and P·V, `heads` products side by side) runs
+// as one batched oneDNN matmul reading its operands in place through strides;
+// a layer norm normalizes the channels of every position. Operators without a
+// oneDNN primitive here (`other`, a reduce that is not a mean over H and W, a
+// grouped deconvolution) are skipped and listed in skipped(); a network with
+// skipped operators is measured without them.
 #pragma once
 
 #include "../kernels.h"
@@ -73,6 +76,10 @@ public:
     const KernelPlanInfo &plan(std::size_t kernel) const;
     // Layer indices skipped (no primitive), in network order.
     std::vector<int> skipped() const;
+
+    // The values of a tensor after the last run, NHWC: a layer's output, or
+    // network input -1 - i (for tests that check what a primitive computed).
+    std::vector<float> values(int producer) const;
 
     void runKernel(std::size_t kernel); // one run, waits for completion
     void runAll();                      // every kernel in order, waits

@@ -284,7 +284,12 @@ private slots:
         // No memory limit in the data: no swapping regime can be fitted.
         for (const FeSubmodel &m : fe.device->fe)
             QVERIFY(!m.swapping.calibrated);
+        std::vector<std::pair<int, int>> reported;
+        o.progress = [&](int done, int total) { reported.emplace_back(done, total); };
         const CvReport cv = leaveOneNetworkOut(data.observations, o);
+        o.progress = nullptr;
+        QVERIFY(!cv.cancelled);
+        QCOMPARE(reported, (std::vector<std::pair<int, int>>{{1, 4}, {2, 4}, {3, 4}, {4, 4}})); // one per fold
         QCOMPARE(int(cv.folds.size()), 4);
         for (const CvFold &f : cv.folds) {
             qInfo("held out %-26s MAPE log %7.3f %%  linear %10.4g %%  measured %8.1f ms  predicted %10.4g ms",
@@ -293,6 +298,14 @@ private slots:
         }
         QCOMPARE(cv.pooled.rows, 164);
         QVERIFY(std::abs(cv.pooled.mapeLog - 15.38) < 0.01);
+        // Cancelled: said so, and no fold is reported as if it were the whole.
+        std::atomic<bool> cancel{true};
+        o.cancel = &cancel;
+        const CvReport stopped = leaveOneNetworkOut(data.observations, o);
+        o.cancel = nullptr;
+        QVERIFY(stopped.cancelled);
+        QVERIFY(stopped.folds.empty());
+        QCOMPARE(stopped.pooled.rows, 0);
 
         FitOptions ls;
         ls.kind = ModelKind::FeatureSelection;
@@ -302,6 +315,24 @@ private slots:
         QVERIFY(fs.device);
         qInfo("LASSO cubic PCA training: MAPE log %.4f %%, R2 log %.4f", fs.device->fit->mapeLog, fs.device->fit->r2Log);
         QVERIFY(fs.device->fit->mapeLog < 10);
+        // No memory limit in the data: LASSO's one model per category has seen no swapping,
+        // so a swapping layer is predicted (the F and indicator terms are 0) but marked uncalibrated.
+        for (const FsSubmodel &m : fs.device->fs)
+            QVERIFY(!m.calibrated || !m.swappingCalibrated);
+        const Observation &first = data.observations.front();
+        const PartPrediction fits = predictPart(*fs.device, first.submodel, first.features, 0);
+        const PartPrediction swaps = predictPart(*fs.device, first.submodel, first.features, 1e6);
+        QVERIFY(fits.calibrated);
+        QVERIFY(!swaps.calibrated);
+        QVERIFY(swaps.ms > 0);
+        const DeviceLoad back = parseDevice(serialize(*fs.device), "fs.json");
+        QVERIFY(back.device);
+        QCOMPARE(back.device->fs, fs.device->fs); // the flag survives the file
+        // The shipped LASSO device says so too.
+        const DeviceLoad shipped = loadDeviceFile(ROOFLINE_SOURCE_DIR "/examples/brouwer/edgecaffe-lasso.json");
+        QVERIFY(shipped.device);
+        for (const FsSubmodel &m : shipped.device->fs)
+            QVERIFY(!m.calibrated || !m.swappingCalibrated);
         const CvReport cvl = leaveOneNetworkOut(data.observations, ls);
         qInfo("LASSO cubic PCA LONO pooled: MAPE log %.4f %%, linear %.4g %%", cvl.pooled.mapeLog,
               cvl.pooled.mapeLinear);
@@ -318,6 +349,9 @@ private slots:
             o.bootstrap = 5;
             FitOutcome f = fitDevice(obs, o);
             QVERIFY(f.device);
+            if (kind == ModelKind::FeatureSelection) // the synthetic data swap: both regimes seen
+                for (const FsSubmodel &m : f.device->fs)
+                    QVERIFY(!m.calibrated || m.swappingCalibrated);
             f.device->name = "round trip";
             const DeviceLoad back = parseDevice(serialize(*f.device), "mem.json");
             QVERIFY2(back.device, back.diagnostics.toString().c_str());

@@ -90,7 +90,7 @@ private slots:
     void twoPrimitivesNeverFuse()
     {
         // T2 tiny beside T1: the noise of T1 alone satisfies eq. 1, but the pair ran as two primitives.
-        PairTiming p{"fc", "relu", at(0.0350), at(0.0002), at(0.0347), 2};
+        PairTiming p{"fc", "relu", at(0.0350), at(0.0002), at(0.0347), 2, false, false, {}};
         decide(p);
         QVERIFY(!p.fuses);
         QVERIFY(p.noiseOnly);
@@ -100,11 +100,64 @@ private slots:
         QVERIFY(!p.noiseOnly);
     }
 
+    // The test over several shapes: each decided alone, the rule by strict majority.
+    void fusionTestOverShapes()
+    {
+        auto shape = [](double t1, double t2, double t12, int primitives) {
+            return ShapeTest{Shape{8, 4, 4, 1}, at(t1), at(t2), at(t12), primitives, false, false};
+        };
+        PairTiming p;
+        p.first = "conv";
+        p.second = "add";
+        p.shapes = {shape(0.05, 0.004, 0.0502, 1),  // saves 0.0038 > 0.002: fuses
+                    shape(0.05, 0.004, 0.0535, 1),  // saves 0.0005: separate
+                    shape(0.10, 0.008, 0.1005, 1)}; // fuses
+        decideOverShapes(p);
+        QVERIFY(p.shapes[0].fuses && !p.shapes[1].fuses && p.shapes[2].fuses);
+        QCOMPARE(p.shapesFused(), 2);
+        QVERIFY(p.fuses); // 2 of 3
+        QCOMPARE(p.t12.medianMs, 0.0502); // the first shape's times
+        p.shapes[2] = shape(0.10, 0.008, 0.107, 1);
+        decideOverShapes(p);
+        QVERIFY(!p.fuses); // 1 of 3
+        p.shapes.pop_back();
+        p.shapes[1] = shape(0.05, 0.004, 0.0502, 2); // eq. 1 holds, two primitives: noise
+        decideOverShapes(p);
+        QVERIFY(!p.fuses); // 1 of 2: a tie does not fuse
+        QVERIFY(!p.noiseOnly); // only one of two held eq. 1 by noise
+        // Settled: once the tested shapes decide the majority, the rest cannot change it.
+        QVERIFY(!majoritySettled(0, 0, 3));
+        QVERIFY(!majoritySettled(1, 1, 3));
+        QVERIFY(!majoritySettled(1, 2, 3));
+        QVERIFY(majoritySettled(2, 2, 3));
+        QVERIFY(majoritySettled(0, 2, 3));
+        QVERIFY(majoritySettled(1, 3, 3));
+        QVERIFY(!majoritySettled(1, 2, 4));
+        QVERIFY(majoritySettled(0, 2, 4)); // 2 separate of 4: at best a tie, which does not fuse
+        // The rule file keeps how many shapes were tested and fused, and reads them back.
+        p.shapes = {shape(0.05, 0.004, 0.0502, 1), shape(0.05, 0.004, 0.0535, 1), shape(0.10, 0.008, 0.1005, 1)};
+        const FusionRules r = rulesFromPairs({p}, "onednn-cpu", "test", "synthetic");
+        QVERIFY(r.fuses("conv", "add"));
+        QCOMPARE(r.pairs.at("conv_add").shapesTested, 3);
+        QCOMPARE(r.pairs.at("conv_add").shapesFused, 2);
+        QCOMPARE(r.pairs.at("conv_add").t12Ms, 0.0502);
+        const RulesLoad back = parseRules(serializeRules(r), "lab.rules.json");
+        QVERIFY2(back.rules, back.diagnostics.toString().c_str());
+        QVERIFY(*back.rules == r);
+        const RulesLoad bad = parseRules(
+            R"({"format": "roofline-studio/nnmeter-rules", "version": 1, "backend": "x", "fusions": {"BF_conv_add":
+                {"fuses": true, "t1_ms": 1, "t2_ms": 1, "t12_ms": 1, "shapes_tested": 2, "shapes_fused": 3}}})",
+            "bad.rules.json");
+        QVERIFY(!bad.rules);
+        QVERIFY2(bad.diagnostics.toString().find("/fusions/BF_conv_add/shapes_fused") != std::string::npos,
+                 bad.diagnostics.toString().c_str());
+    }
+
     void rulesFileFromPairs()
     {
-        std::vector<PairTiming> pairs = {{"conv", "relu", at(0.412), at(0.061), at(0.415), 1},
-                                         {"conv", "add", at(0.412), at(0.080), at(0.490), 1},
-                                         {"relu", "conv", at(0.061), at(0.412), at(0.470), 2}};
+        std::vector<PairTiming> pairs = {{"conv", "relu", at(0.412), at(0.061), at(0.415), 1, false, false, {}},
+                                         {"conv", "add", at(0.412), at(0.080), at(0.490), 1, false, false, {}},
+                                         {"relu", "conv", at(0.061), at(0.412), at(0.470), 2, false, false, {}}};
         const FusionRules r = rulesFromPairs(pairs, "onednn-cpu", "test", "synthetic");
         QCOMPARE(r.backend, std::string("onednn-cpu"));
         QVERIFY(r.fuses("conv", "relu"));
@@ -198,6 +251,78 @@ private slots:
         }
     }
 
+    // The fusion units are sampled too (their kernels otherwise fall back to a roofline
+    // with a guessed efficiency): each configuration is one kernel of its unit, read back
+    // as the same configuration, and runs with nothing skipped.
+    void unitConfigurations_data()
+    {
+        QTest::addColumn<QString>("kind");
+        QTest::addColumn<int>("layers");
+        QTest::addColumn<int>("primitives");
+        QTest::newRow("se") << "se" << 6 << 4;                         // gap, conv-relu, conv-hsigmoid, mul
+        QTest::newRow("swish") << "swish" << 2 << 1;                   // sigmoid with the mul as a binary post-op
+        QTest::newRow("channelshuffle") << "channelshuffle" << 3 << 1; // the transpose; the reshapes are views
+        QTest::newRow("split") << "split" << 1 << 1;                   // a copy of half the channels
+    }
+    void unitConfigurations()
+    {
+        QFETCH(QString, kind);
+        QFETCH(int, layers);
+        QFETCH(int, primitives);
+        QVERIFY(isSampleKind(kind.toStdString()));
+        FusionRules rules = convChainRules();
+        for (const std::string &unit : unitNames())
+            rules.units[unit] = true;
+        rules.pairs["conv_relu"].fuses = true;
+        rules.pairs["conv_hsigmoid"].fuses = true;
+        const KernelConfig c{kind.toStdString(), 14, 96, 0, 1, 1, 0};
+        const Network net = configNetwork(c);
+        QCOMPARE(int(net.layers.size()), layers);
+        const Detection d = detectKernels(net, rules);
+        QCOMPARE(d.kernels.size(), std::size_t(1));
+        QCOMPARE(QString::fromStdString(d.kernels[0].kind), kind);
+        const auto back = configOfKernel(net, d.kernels[0]);
+        QVERIFY(back);
+        QCOMPARE(back->hw, 14);
+        QCOMPARE(back->cin, 96);
+        QCOMPARE(featureVector(net, d.kernels[0]).size(), featureNames(kind.toStdString()).size());
+        std::string error;
+        auto runner = NetworkRunner::create(net, d, error);
+        QVERIFY2(runner, error.c_str());
+        QVERIFY(runner->skipped().empty());
+        QCOMPARE(runner->plan(0).primitives, primitives);
+        runner->runAll();
+        if (kind == "swish") { // one swish eltwise: x · sigmoid(x)
+            const std::vector<float> x = runner->values(-1), y = runner->values(1);
+            for (std::size_t i = 0; i < x.size(); ++i)
+                QVERIFY(std::abs(y[i] - x[i] / (1 + std::exp(-double(x[i])))) < 1e-5);
+            // After a convolution it fuses as a post-op when the rules fuse the pair.
+            Network fused = chainNetwork({"conv"}, Shape{16, 6, 6, 1});
+            network::Layer sig;
+            sig.name = "sigmoid";
+            sig.type = network::LayerType::Activation;
+            sig.function = "sigmoid";
+            sig.inputs = {0};
+            fused.layers.push_back(sig);
+            network::Layer mul;
+            mul.name = "mul";
+            mul.type = network::LayerType::EltwiseMul;
+            mul.inputs = {0, 1};
+            fused.layers.push_back(mul);
+            Diagnostics diag;
+            QVERIFY2(network::inferShapes(fused, diag), diag.toString().c_str());
+            rules.pairs["conv_swish"].fuses = true;
+            const Detection fd = detectKernels(fused, rules);
+            QCOMPARE(fd.kernels.size(), std::size_t(1));
+            QCOMPARE(fd.kernels[0].type, std::string("conv-swish"));
+            auto fr = NetworkRunner::create(fused, fd, error);
+            QVERIFY2(fr, error.c_str());
+            QCOMPARE(fr->plan(0).primitives, 1);
+            QCOMPARE(fr->plan(0).postOps, 1);
+            fr->runAll(); // (the convolution's own output is never written: the post-op writes the multiply's)
+        }
+    }
+
     void runnerFusesAConvChainIntoOnePrimitive()
     {
         const Network net = configNetwork({"conv", 8, 8, 8, 3, 1, 0});
@@ -256,9 +381,11 @@ private slots:
         Network net;
         net.inputs.push_back({"a", Shape{4, 1, 3, 1}});
         network::Layer m;
-        m.name = "mm";
-        m.type = network::LayerType::MatMul;
-        m.inputs = {-1, -1};
+        m.name = "custom";
+        m.type = network::LayerType::Other;
+        m.op = "MyCustomOp";
+        m.inputs = {-1};
+        m.statedOutput = Shape{4, 1, 3, 1};
         net.layers.push_back(m);
         network::Layer r;
         r.name = "relu";
@@ -272,6 +399,134 @@ private slots:
         QVERIFY(runner);
         QCOMPARE(runner->skipped(), std::vector<int>{0});
         runner->runAll(); // the relu still runs
+    }
+
+    // Attention's two products (network.h's matmul: `heads` products side by side
+    // in C) run as one oneDNN matmul each, reading their operands in place: the
+    // values equal the definition, Q·Kᵀ per head, then P·V with transpose_b.
+    void runnerComputesMatmulAsDefined()
+    {
+        const int heads = 2, tokens = 6, hidden = 8, dh = hidden / heads; // 6 positions as 2x3
+        Network net;
+        net.inputs.push_back({"q", Shape{hidden, 2, 3, 1}});
+        net.inputs.push_back({"k", Shape{hidden, 2, 3, 1}});
+        net.inputs.push_back({"v", Shape{hidden, 2, 3, 1}});
+        network::Layer scores;
+        scores.name = "scores";
+        scores.type = network::LayerType::MatMul;
+        scores.inputs = {-1, -2};
+        scores.heads = heads;
+        net.layers.push_back(scores);
+        network::Layer context;
+        context.name = "context";
+        context.type = network::LayerType::MatMul;
+        context.inputs = {0, -3};
+        context.heads = heads;
+        context.transposeB = true;
+        net.layers.push_back(context);
+        network::Layer norm;
+        norm.name = "norm";
+        norm.type = network::LayerType::LayerNorm;
+        norm.inputs = {1};
+        net.layers.push_back(norm);
+        Diagnostics diag;
+        QVERIFY2(network::inferShapes(net, diag), diag.toString().c_str());
+        QCOMPARE(net.layers[0].output.c, std::int64_t(heads * tokens));
+        QCOMPARE(net.layers[1].output.c, std::int64_t(hidden));
+        std::string error;
+        auto runner = NetworkRunner::create(net, detectKernels(net, FusionRules{}), error);
+        QVERIFY2(runner, error.c_str());
+        QVERIFY(runner->skipped().empty());
+        QCOMPARE(runner->plan(0).primitives, 1);
+        runner->runAll();
+        const std::vector<float> q = runner->values(-1), k = runner->values(-2), v = runner->values(-3);
+        const std::vector<float> sc = runner->values(0), ctx = runner->values(1), ln = runner->values(2);
+        QCOMPARE(sc.size(), std::size_t(tokens * heads * tokens));
+        // NHWC, batch 1: element (position p, channel c) at p·C + c.
+        for (int h = 0; h < heads; ++h)
+            for (int p = 0; p < tokens; ++p)
+                for (int j = 0; j < tokens; ++j) {
+                    double want = 0;
+                    for (int i = 0; i < dh; ++i)
+                        want += double(q[std::size_t(p * hidden + h * dh + i)]) * k[std::size_t(j * hidden + h * dh + i)];
+                    QVERIFY(std::abs(sc[std::size_t(p * heads * tokens + h * tokens + j)] - want) < 1e-5);
+                }
+        for (int h = 0; h < heads; ++h)
+            for (int p = 0; p < tokens; ++p)
+                for (int j = 0; j < dh; ++j) {
+                    double want = 0;
+                    for (int t = 0; t < tokens; ++t)
+                        want += double(sc[std::size_t(p * heads * tokens + h * tokens + t)]) * v[std::size_t(t * hidden + h * dh + j)];
+                    QVERIFY(std::abs(ctx[std::size_t(p * hidden + h * dh + j)] - want) < 1e-5);
+                }
+        QCOMPARE(ln.size(), ctx.size()); // normalized per position over its channels: runs and stays finite
+        for (float x : ln)
+            QVERIFY(std::isfinite(x));
+    }
+
+    // An imported matmul (ONNX [B, M, K] x [B, K, N], as ViT's attention) runs as the batched
+    // product of its file's sizes: for 3-D operands our N, W, C hold them in ONNX's own order.
+    void runnerComputesImportedMatmul()
+    {
+        const int b = 2, m = 6, k = 8, n = 5;
+        Network net;
+        net.inputs.push_back({"a", Shape{k, 1, m, b}});
+        net.inputs.push_back({"b", Shape{n, 1, k, b}});
+        network::Layer mm;
+        mm.name = "MatMul_1";
+        mm.type = network::LayerType::MatMul;
+        mm.op = "MatMul";
+        mm.inputs = {-1, -2};
+        mm.heads = b;
+        mm.dims = {b, m, n};
+        mm.counts = network::LayerCounts{};
+        mm.counts->macs = std::int64_t(b) * m * k * n;
+        mm.statedOutput = Shape{n, 1, m, b};
+        net.layers.push_back(mm);
+        Diagnostics diag;
+        QVERIFY2(network::inferShapes(net, diag), diag.toString().c_str());
+        std::string error;
+        auto runner = NetworkRunner::create(net, detectKernels(net, FusionRules{}), error);
+        QVERIFY2(runner, error.c_str());
+        QVERIFY(runner->skipped().empty());
+        runner->runAll();
+        const std::vector<float> x = runner->values(-1), y = runner->values(-2), z = runner->values(0);
+        for (int bi = 0; bi < b; ++bi)
+            for (int i = 0; i < m; ++i)
+                for (int j = 0; j < n; ++j) {
+                    double want = 0;
+                    for (int t = 0; t < k; ++t)
+                        want += double(x[std::size_t((bi * m + i) * k + t)]) * y[std::size_t((bi * k + t) * n + j)];
+                    QVERIFY(std::abs(z[std::size_t((bi * m + i) * n + j)] - want) < 1e-5);
+                }
+    }
+
+    // A transformer layer (examples/amaix/bert_base_layer.json: matmuls, softmax,
+    // layer norms, gelu) runs end to end with nothing skipped.
+    void transformerRunsEndToEnd()
+    {
+        std::ifstream in(ROOFLINE_EXAMPLES_DIR "/amaix/bert_base_layer.json");
+        std::stringstream text;
+        text << in.rdbuf();
+        network::NetworkLoad loaded = network::parseNetwork(text.str(), "bert_base_layer.json");
+        QVERIFY2(loaded.network, loaded.diagnostics.toString().c_str());
+        const Network &net = *loaded.network;
+        const Detection detection = detectKernels(net, convChainRules());
+        std::string error;
+        auto runner = NetworkRunner::create(net, detection, error);
+        QVERIFY2(runner, error.c_str());
+        std::string skipped;
+        for (int layer : runner->skipped())
+            skipped += net.layers[std::size_t(layer)].name + " ";
+        QVERIFY2(skipped.empty(), skipped.c_str());
+        RunOptions o;
+        o.warmup = 0;
+        o.repetitions = 1;
+        const NetworkRunner::SequenceTiming t = runner->timeSequence(o);
+        QCOMPARE(t.kernels.size(), detection.kernels.size());
+        QVERIFY(t.kernelSumMs > 0);
+        for (float x : runner->values(int(net.layers.size()) - 1))
+            QVERIFY(std::isfinite(x));
     }
 
     void forestFitsSyntheticData()
@@ -449,6 +704,21 @@ private slots:
         QVERIFY(reports > 16);
         QCOMPARE(r.pairs.size(), std::size_t(16)); // conv, relu, add, maxpool: every ordered pair
         QVERIFY(r.rules.pairs.at("conv_relu").measured);
+        // Every pair on 2 or 3 of the 3 shapes (the third only when the first two disagree),
+        // the rule the majority of them.
+        const std::vector<Shape> shapes = pairTestShapes(true);
+        QCOMPARE(shapes.size(), std::size_t(3));
+        for (const PairTiming &p : r.pairs) {
+            const std::string name = p.first + "_" + p.second;
+            QVERIFY2(p.shapes.size() == 2 || p.shapes.size() == 3, name.c_str());
+            QVERIFY2((p.shapes.size() == 3) == (p.shapes[0].fuses != p.shapes[1].fuses), name.c_str());
+            for (std::size_t i = 0; i < p.shapes.size(); ++i)
+                QVERIFY(p.shapes[i].input == shapes[i]);
+            QCOMPARE(p.fuses, 2 * p.shapesFused() > int(p.shapes.size()));
+            QCOMPARE(r.rules.pairs.at(name).fuses, p.fuses);
+            QCOMPARE(r.rules.pairs.at(name).shapesTested, int(p.shapes.size()));
+            QCOMPARE(r.rules.pairs.at(name).shapesFused, p.shapesFused());
+        }
         QVERIFY(r.device.peakGflops > 0 && r.device.bandwidthGBps > 0);
         QVERIFY(r.predictors.count("conv") && r.predictors.count("add"));
         QCOMPARE(r.networks.size(), std::size_t(1));

@@ -49,6 +49,93 @@ private slots:
         QVERIFY(view->panel()->readout()->text().contains(QStringLiteral("per inference")));
     }
 
+    // Table 2 stays selectable, labelled as the seed's shape; the time axes speak
+    // µs, ms or s by magnitude (the data stay in ms), never e-notation.
+    void seedTable2IsTheShapeAndAxesAreScaled()
+    {
+        MainWindow window;
+        window.resize(1280, 800);
+        window.show();
+        BrouwerView *view = brouwerView(window);
+        window.setCurrentView(view);
+        BrouwerDocument *doc = view->document();
+        const int table2 = deviceIndex(*doc, QStringLiteral("seed-table2-fe.json"));
+        QVERIFY(table2 >= 0);
+        QComboBox *devices = view->panel()->deviceBox();
+        QVERIFY2(devices->itemText(table2).contains(QStringLiteral("the seed's shape")), qPrintable(devices->itemText(table2)));
+        QVERIFY(devices->itemData(table2, Qt::ToolTipRole).toString().contains(QStringLiteral("not calibrated times")));
+        const int ours = deviceIndex(*doc, QStringLiteral("edgecaffe-fe.json"));
+        QVERIFY(!devices->itemText(ours).contains(QStringLiteral("shape")));
+        QVERIFY(!view->panel()->readout()->text().contains(QStringLiteral("The seed's shape")));
+
+        // Every tick label is the coordinate (ms) in the axis' unit, plainly written.
+        auto checkAxis = [](QCustomPlot *plot, QCPAxis *axis, const QString &unit, double msPerUnit) {
+            plot->replot();
+            QVERIFY2(axis->label().endsWith(QStringLiteral("(%1)").arg(unit)), qPrintable(axis->label()));
+            const QVector<double> ticks = axis->tickVector();
+            const QVector<QString> labels = axis->tickVectorLabels();
+            QVERIFY(!ticks.isEmpty());
+            for (int i = 0; i < ticks.size(); ++i) {
+                // "2.5e+10" is drawn as 2.5·10¹⁰ when the number format asks for beautiful powers ('b').
+                QVERIFY2(!labels[i].contains(QLatin1Char('e')) || axis->numberFormat().contains(QLatin1Char('b')),
+                         qPrintable(labels[i]));
+                bool plain = false;
+                double shown = plot->locale().toDouble(labels[i], &plain);
+                if (!plain)
+                    plain = true, shown = labels[i].toDouble(&plain); // C-locale e-notation, drawn as a power
+                QVERIFY2(plain, qPrintable(labels[i]));
+                ROOFLINE_COMPARE_REL(shown, ticks[i] / msPerUnit, 1e-5);
+            }
+        };
+
+        // Our fit at 24 MiB: ms per layer.
+        doc->setAvailableBytes(24.0 * 1024 * 1024);
+        view->flushPendingUpdate();
+        const double ourTop = view->barsPlot()->yAxis->range().upper / 1.18;
+        QVERIFY(ourTop > 1 && ourTop < 1000);
+        QCOMPARE(view->barsPlot()->timeUnit(), QStringLiteral("ms"));
+        checkAxis(view->barsPlot(), view->barsPlot()->yAxis, QStringLiteral("ms"), 1);
+        QCOMPARE(view->barsPlot()->yAxis->label(), QStringLiteral("Time per layer (ms)"));
+
+        // Table 2 at 24 MiB: AgeNet's fc6 takes 10^8 s and more, written in s.
+        doc->selectDevice(table2);
+        view->flushPendingUpdate();
+        QVERIFY(view->result().totalMs(false) > 1e11);
+        QCOMPARE(view->barsPlot()->timeUnit(), QStringLiteral("s"));
+        checkAxis(view->barsPlot(), view->barsPlot()->yAxis, QStringLiteral("s"), 1e3);
+        QCOMPARE(view->curvePlot()->timeUnit(), QStringLiteral("s"));
+        checkAxis(view->curvePlot(), view->curvePlot()->yAxis, QStringLiteral("s"), 1e3);
+        QVERIFY(view->panel()->readout()->text().contains(QStringLiteral("The seed's shape")));
+        // The bars' data stay in ms: the stacked bars equal the core's layer totals.
+        const Result core = coreResult(*doc);
+        const int fc6 = layerIndex(*doc, "fc6");
+        ROOFLINE_COMPARE_REL(barValue(view->barsPlot()->loadSwapping(), fc6) + barValue(view->barsPlot()->execSwapping(), fc6),
+                             core.layers[std::size_t(fc6)].totalMs(false), 1e-12);
+    }
+
+    // Our LASSO device was fitted without a memory limit: under one, the swapping
+    // layers are predicted by extrapolation and hatched as uncalibrated.
+    void lassoSwappingLayersAreHatched()
+    {
+        MainWindow window;
+        BrouwerView *view = brouwerView(window);
+        BrouwerDocument *doc = view->document();
+        doc->selectDevice(deviceIndex(*doc, QStringLiteral("edgecaffe-lasso.json")));
+        doc->setAvailableBytes(1024.0 * 1024 * 1024);
+        view->flushPendingUpdate();
+        QCOMPARE(view->result().swappingLayers, 0);
+        QCOMPARE(view->barsPlot()->uncalibrated()->data()->size(), 0);
+        doc->setAvailableBytes(24.0 * 1024 * 1024);
+        view->flushPendingUpdate();
+        const int fc6 = layerIndex(*doc, "fc6");
+        QCOMPARE(view->result().swappingLayers, 1);
+        QVERIFY(view->result().layers[std::size_t(fc6)].swapping());
+        QCOMPARE(view->barsPlot()->uncalibrated()->data()->size(), 1);
+        QCOMPARE(int(std::lround(view->barsPlot()->uncalibrated()->data()->constBegin()->key)), fc6);
+        QVERIFY(view->result().layers[std::size_t(fc6)].exec.ms > 0); // predicted all the same
+        QVERIFY(view->panel()->readout()->text().contains(QStringLiteral("hatched")));
+    }
+
     // AgeNet's fc6 by hand: I = 384·7·7 = 18,816, P = 18,816·512 + 512 = 9,634,304,
     // O = 512; required = 9,653,632 elements = 38,614,528 B at 4 B per element.
     void memorySliderSwitchesRegimeWhereOverflowCrossesZero()

@@ -98,6 +98,42 @@ private slots:
         QCOMPARE(image.size(), QSize(1400, 900));
     }
 
+    // --view chooses the starting view; a network named after it opens there when the
+    // view takes networks (Brouwer, nn-Meter), else in AMAIX as before.
+    void viewOptionRoutesNetworks()
+    {
+        QTemporaryDir dir;
+        const QString net = QStringLiteral(ROOFLINE_EXAMPLES_DIR "/brouwer/networks/GenderNet.prototxt");
+        const QString svg = dir.filePath(QStringLiteral("b.svg"));
+        Run r = studio({QStringLiteral("--view"), QStringLiteral("brouwer"), net, QStringLiteral("--export-svg"), svg});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QFile file(svg);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        QVERIFY(file.readAll().contains("GenderNet at 256 MiB")); // the Brouwer bars' title
+        file.close();
+
+        const QString amaixSvg = dir.filePath(QStringLiteral("a.svg"));
+        r = studio({net, QStringLiteral("--export-svg"), amaixSvg});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QFile amaix(amaixSvg);
+        QVERIFY(amaix.open(QIODevice::ReadOnly));
+        QVERIFY(!amaix.readAll().contains("GenderNet at 256 MiB"));
+
+        const QString png = dir.filePath(QStringLiteral("w.png"));
+        r = studio({QStringLiteral("--view"), QStringLiteral("brouwer"), net, QStringLiteral("--screenshot"), png,
+                    QStringLiteral("--size"), QStringLiteral("1280x800")});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QCOMPARE(QImage(png).size(), QSize(1280, 800));
+
+        // No file: the default example opens in Gables, then the named view is shown.
+        const QString alone = dir.filePath(QStringLiteral("alone.svg"));
+        r = studio({QStringLiteral("--view"), QStringLiteral("brouwer"), QStringLiteral("--export-svg"), alone});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QFile aloneFile(alone);
+        QVERIFY(aloneFile.open(QIODevice::ReadOnly));
+        QVERIFY(aloneFile.readAll().contains("AgeNet at 256 MiB"));
+    }
+
     void failures_data()
     {
         QTest::addColumn<QStringList>("args");
@@ -115,6 +151,9 @@ private slots:
         QTest::newRow("bad size") << QStringList{example("gables-fig6b.json"), QStringLiteral("--size"),
                                                  QStringLiteral("big"), QStringLiteral("--export-svg"), out}
                                   << 2 << QStringLiteral("--size must be WIDTHxHEIGHT");
+        QTest::newRow("unknown view") << QStringList{QStringLiteral("--view"), QStringLiteral("roofline"),
+                                                     example("gables-fig6b.json"), QStringLiteral("--export-svg"), out}
+                                      << 2 << QStringLiteral("--view must be one of gables, amaix, timeline");
         QTest::newRow("no display, interactive") << QStringList{example("gables-fig6b.json")} << 1
                                                  << QStringLiteral("no display found");
     }

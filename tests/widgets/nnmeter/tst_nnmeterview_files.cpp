@@ -4,6 +4,14 @@
 // the review bundle's files.
 #include "nnmeterviewtesting.h"
 
+#include "emptystate.h"
+#include "nnmeterlab.h"
+#include "plotexport.h"
+#include "plotstyle.h"
+#include "preferences.h"
+
+#include <QTabWidget>
+
 #include "network/io.h"
 
 #include <cmath>
@@ -253,6 +261,146 @@ private slots:
         }
         QVERIFY(found);
         QCOMPARE(view->bundlePlots().size(), 3);
+    }
+
+    // A device named on the command line that does not open: no ResNet-50 on the seed's
+    // CPU pretending to be the user's, an empty state naming the failure; its example
+    // buttons open here (a network example too: the main window would give a JSON network
+    // to the AMAIX view), one half keeps the empty state and says what is missing.
+    void emptyStateAfterFailedOpen()
+    {
+        QTemporaryDir dir;
+        const QString bad = dir.filePath(QStringLiteral("mine.device.json"));
+        QFile f(bad);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(R"({"format": "roofline-studio/nnmeter-device", "version": 1, "name": "x", "rules": "none.rules.json",
+                    "peak_gflops": -1, "bandwidth_gbps": 10})");
+        f.close();
+        MainWindow window;
+        window.resize(1280, 800);
+        window.show();
+        auto *view = window.findChild<NnmeterView *>();
+        QVERIFY(view);
+        QVERIFY(!view->showsEmptyState()); // the start-up example
+        QString error;
+        QVERIFY(!window.openFile(bad, &error));
+        QCOMPARE(window.showEmptyStateAfterFailedOpen(bad, error), static_cast<ModelView *>(view));
+        QVERIFY(view->showsEmptyState());
+        QVERIFY(view->emptyState()->isVisible());
+        QVERIFY(!view->plot()->isVisible());
+        QVERIFY2(view->emptyState()->note().contains(QStringLiteral("mine.device.json did not open")),
+                 qPrintable(view->emptyState()->note()));
+        QVERIFY(view->sessionState().isEmpty());
+        QVERIFY(view->bundlePlots().isEmpty());
+        QVERIFY(view->bundleFiles().isEmpty());
+        if (const QString shots = qEnvironmentVariable("ROOFLINE_SCREENSHOT_DIR"); !shots.isEmpty())
+            window.grab().save(shots + QStringLiteral("/nnmeter-empty-1280.png"));
+        QVERIFY2(view->summary().contains(QStringLiteral("no network or device")), qPrintable(view->summary()));
+        QVERIFY(!window.exportCurrentPlot(dir.filePath(QStringLiteral("x.png")), ExportOptions(), &error));
+        QVERIFY2(error.contains(QStringLiteral("no model open")), qPrintable(error));
+        const QStringList examples = view->emptyState()->exampleButtons();
+        QVERIFY2(examples.contains(QStringLiteral("resnet50")) && examples.contains(QStringLiteral("cortexa76_tflite_cpu.device")),
+                 qPrintable(examples.join(QLatin1Char(','))));
+        auto button = [&](const QString &text) -> QPushButton * {
+            for (QPushButton *b : view->emptyState()->findChildren<QPushButton *>())
+                if (b->text() == text)
+                    return b;
+            return nullptr;
+        };
+        QVERIFY(button(QStringLiteral("mobilenetv2")));
+        QTest::mouseClick(button(QStringLiteral("mobilenetv2")), Qt::LeftButton);
+        view->flushPendingUpdate();
+        QVERIFY(view->showsEmptyState());
+        QCOMPARE(window.currentView(), static_cast<ModelView *>(view)); // stayed here, not routed to AMAIX
+        QVERIFY2(view->emptyState()->note().contains(QStringLiteral("Open an nn-Meter device")), qPrintable(view->emptyState()->note()));
+        QVERIFY(button(QStringLiteral("adreno640_tflite_gpu.device")));
+        QTest::mouseClick(button(QStringLiteral("adreno640_tflite_gpu.device")), Qt::LeftButton);
+        view->flushPendingUpdate();
+        QVERIFY(!view->showsEmptyState());
+        QVERIFY(view->plot()->isVisible());
+        QVERIFY(view->plot()->plottableCount() > 0);
+        QCOMPARE(view->prediction(), predictNetwork(view->document()->network(), sourceDevice("adreno640_tflite_gpu.device.json")));
+        QVERIFY2(view->summary().startsWith(QStringLiteral("kernel sum ")), qPrintable(view->summary()));
+        QVERIFY(!view->sessionState().isEmpty());
+        // Now it holds the user's work: a later failure does not drop it.
+        QVERIFY(!window.showEmptyStateAfterFailedOpen(bad, error));
+        QVERIFY(!view->showsEmptyState());
+    }
+
+    // Dark theme: the kernel chart, its legend and the selected kernel's outline, the
+    // totals, the tree, the device note, the error line and the lab tab all read on the
+    // dark window.
+    void darkThemeReadable()
+    {
+        applyTheme(Preferences::Theme::Dark);
+        {
+            MainWindow window;
+            window.resize(1280, 800);
+            window.show();
+            auto *view = window.findChild<NnmeterView *>();
+            QVERIFY(view);
+            window.setCurrentView(view);
+            view->selectKernel(3);
+            view->flushPendingUpdate();
+            const int windowLightness = view->palette().color(QPalette::Window).lightness();
+            QVERIFY(windowLightness < 100);
+            for (QCustomPlot *plot : {static_cast<QCustomPlot *>(view->plot()), view->totalsChart()}) {
+                plot->replot();
+                const int background = plotBackgroundBrush(plot).color().lightness();
+                QVERIFY(background < 100);
+                QVERIFY(plot->xAxis->labelColor().lightness() - background > 100);
+                QVERIFY(plot->xAxis->tickLabelColor().lightness() - background > 100);
+                for (int i = 0; i < plot->legend->itemCount(); ++i)
+                    if (QCPAbstractLegendItem *item = plot->legend->item(i))
+                        QVERIFY(item->textColor().lightness() - background > 100);
+                for (int i = 0; i < plot->plotLayout()->elementCount(); ++i)
+                    if (auto *title = qobject_cast<QCPTextElement *>(plot->plotLayout()->elementAt(i)))
+                        QVERIFY(title->textColor().lightness() - background > 100);
+            }
+            // The selected kernel's outline (a near-black pen on light) stands out on dark.
+            const int background = plotBackgroundBrush(view->plot()).color().lightness();
+            bool outline = false;
+            for (int i = 0; i < view->plot()->plottableCount(); ++i) {
+                auto *bars = qobject_cast<QCPBars *>(view->plot()->plottable(i));
+                if (bars && bars->brush().style() == Qt::NoBrush && bars->data()->size() > 0) {
+                    outline = true;
+                    QVERIFY(bars->pen().color().lightness() - background > 100);
+                }
+            }
+            QVERIFY(outline);
+            // Every kernel type's colour differs from the background (bars and tree swatches).
+            for (const QString &type : view->plot()->types())
+                QVERIFY(std::abs(view->plot()->colorOf(type).lightness() - background) > 40);
+            const QPalette tree = view->kernelTree()->palette();
+            QVERIFY(tree.color(QPalette::Text).lightness() - tree.color(QPalette::Base).lightness() > 100);
+            QLabel *note = nullptr;
+            for (QLabel *label : view->panel()->findChildren<QLabel *>())
+                if (label->text().contains(QStringLiteral("learned predictor")))
+                    note = label;
+            QVERIFY(note);
+            QVERIFY(note->palette().color(note->foregroundRole()).lightness() - windowLightness > 70);
+            QString error;
+            QVERIFY(!view->openMeasured(QStringLiteral("/nonexistent/x.csv"), &error));
+            emit view->panel()->message(error);
+            QVERIFY(view->messageLabel()->isVisibleTo(view));
+            QVERIFY(view->messageLabel()->styleSheet().contains(QStringLiteral("#ff7b7b")));
+            // The lab tab: its labels in the palette's text colour, errors in the light red.
+            view->bottomTabs()->setCurrentWidget(view->labPanel());
+            QVERIFY(view->labPanel()->statusLabel()->palette().color(QPalette::WindowText).lightness() - windowLightness > 100);
+            view->labPanel()->showError(QStringLiteral("x"));
+            QVERIFY(view->labPanel()->errorLabel()->styleSheet().contains(QStringLiteral("#ff7b7b")));
+            if (const QString dir = qEnvironmentVariable("ROOFLINE_SCREENSHOT_DIR"); !dir.isEmpty()) {
+                for (const QSize size : {QSize(1280, 800), QSize(1920, 1080)}) {
+                    window.resize(size);
+                    QTest::qWait(50);
+                    window.grab().save(QStringLiteral("%1/nnmeter-dark-lab-%2.png").arg(dir).arg(size.width()));
+                }
+                view->bottomTabs()->setCurrentIndex(0);
+                QTest::qWait(50);
+                window.grab().save(dir + QStringLiteral("/nnmeter-dark-totals-1920.png"));
+            }
+        }
+        applyTheme(Preferences::Theme::Light);
     }
 };
 

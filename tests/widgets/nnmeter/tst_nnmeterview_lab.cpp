@@ -108,6 +108,16 @@ private slots:
         QCOMPARE(after.peakGflops, result->device.peakGflops);
         QVERIFY(view.prediction() == corePrediction(view.document()));
         QVERIFY(view.prediction().learnedKernels > 0);
+        // ROOFLINE_SCREENSHOT_DIR=dir: the lab tab after the run, for a person to look at.
+        if (const QString shots = qEnvironmentVariable("ROOFLINE_SCREENSHOT_DIR"); !shots.isEmpty()) {
+            view.bottomTabs()->setCurrentWidget(lab);
+            for (const QSize size : {QSize(1280, 800), QSize(1920, 1080)}) {
+                view.resize(size);
+                view.show();
+                QTest::qWait(50);
+                view.grab().save(QStringLiteral("%1/nnmeter-lab-%2.png").arg(shots).arg(size.width()));
+            }
+        }
         const std::vector<double> barsAfter = plottedMs(view);
         QCOMPARE(barsAfter.size(), view.prediction().kernels.size());
         QVERIFY(barsAfter != barsBefore);
