@@ -147,6 +147,22 @@ void applyPlotTheme(QCustomPlot *plot)
         QCPAbstractPlottable *p = plot->plottable(i);
         themePen(p, "pen", p->pen(), [p](const QPen &pen) { p->setPen(pen); });
         themeBrush(p, "brush", p->brush(), [p](const QBrush &b) { p->setBrush(b); });
+        // A graph's markers (the Gables Pₐₜₜ star is black in the light theme).
+        if (auto *graph = qobject_cast<QCPGraph *>(p); graph && !graph->scatterStyle().isNone()) {
+            const QCPScatterStyle style = graph->scatterStyle();
+            if (style.isPenDefined()) { // else it draws with the graph's pen, themed above
+                themePen(graph, "scatterpen", style.pen(), [graph](const QPen &pen) {
+                    QCPScatterStyle s = graph->scatterStyle();
+                    s.setPen(pen);
+                    graph->setScatterStyle(s);
+                });
+            }
+            themeBrush(graph, "scatterbrush", style.brush(), [graph](const QBrush &b) {
+                QCPScatterStyle s = graph->scatterStyle();
+                s.setBrush(b);
+                graph->setScatterStyle(s);
+            });
+        }
     }
     for (int i = 0; i < plot->itemCount(); ++i) {
         QCPAbstractItem *item = plot->item(i);

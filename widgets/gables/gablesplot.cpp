@@ -562,12 +562,31 @@ void GablesPlot::placeAttainableLabel()
         Qt::Alignment alignment;
     };
     std::vector<Candidate> candidates;
-    for (double reach : {10.0, 46.0}) {
-        for (int sx : {1, -1}) {
-            for (int sy : {-1, 1}) { // up (pixels grow downwards) first
-                candidates.push_back({star + QPointF(sx * reach * 1.3, sy * reach),
-                                      (sx > 0 ? Qt::AlignLeft : Qt::AlignRight) | (sy < 0 ? Qt::AlignBottom : Qt::AlignTop)});
+    // Beside the star first, then further out on a grid of offsets; the
+    // cost below grows with the leader's length.
+    for (double dx : {13.0, 60.0, 125.0, 195.0, 260.0}) {
+        for (double dy : {10.0, 46.0, 96.0}) {
+            for (int sx : {1, -1}) {
+                for (int sy : {-1, 1}) { // up (pixels grow downwards) first
+                    candidates.push_back({star + QPointF(sx * dx, sy * dy),
+                                          (sx > 0 ? Qt::AlignLeft : Qt::AlignRight) | (sy < 0 ? Qt::AlignBottom : Qt::AlignTop)});
+                }
             }
+        }
+    }
+    // The legend sits inside the axes (top left): a label under it is hidden
+    // (at 1280x800 the default example's label fell right behind it).
+    QRectF legendBox;
+    if (legend && legend->visible() && legend->layout() == axisRect()->insetLayout())
+        legendBox = QRectF(legend->outerRect()).adjusted(-4, -4, 4, 4);
+    // The I-line names and the roof values (placed beside their points, see
+    // placeValueLabels()) are text the label must not cover either.
+    placeValueLabels();
+    std::vector<QRectF> otherText;
+    for (const auto *labels : {&m_verticalLabels, &m_valueLabels}) {
+        for (QCPItemText *text : *labels) {
+            if (text->visible())
+                otherText.push_back(QRectF(text->topLeft->pixelPosition(), text->bottomRight->pixelPosition()).normalized());
         }
     }
     double best = 1e300;
@@ -581,9 +600,17 @@ void GablesPlot::placeAttainableLabel()
         double cost = 0;
         if (!QRectF(area).adjusted(2, 2, -2, -2).contains(box))
             cost += 1e6; // clipped
+        if (!legendBox.isEmpty() && legendBox.intersects(box))
+            cost += 1e5; // hidden by the legend
+        for (const QRectF &text : otherText) {
+            if (text.intersects(box))
+                cost += 15; // on top of another label
+        }
         for (const auto &line : polylines)
-            cost += coveredSamples(box.adjusted(-3, -3, 3, 3), line);
-        cost += c >= 4 ? 2 : 0; // a short leader when it costs nothing
+            cost += 10.0 * coveredSamples(box.adjusted(-3, -3, 3, 3), line); // a roof or I line under the label
+        // A short leader when it costs nothing (the old placement, just
+        // beside the star, is the first candidate).
+        cost += c == 0 ? 0.0 : 2.0 + QLineF(star, cand.corner).length() / 40.0;
         if (cost < best) {
             best = cost;
             chosen = cand;

@@ -296,6 +296,23 @@ private slots:
             }
         }
         QVERIFY(plot->yAxis->label().contains(QStringLiteral("(Gops/s)")));
+        QVERIFY2(!box.intersects(plot->legend->outerRect()), "the label is under the legend");
+
+        // The default example at 1280x800: the star sits just below the legend's
+        // corner, where the label used to be drawn behind the legend.
+        QVERIFY(window.openFile(example("snapdragon835.json"), nullptr));
+        view->flushPendingUpdate();
+        plot->replot();
+        QVERIFY(plot->legend->visible());
+        label = plot->attainableLabel();
+        const QRectF sdBox = QRectF(label->topLeft->pixelPosition(), label->bottomRight->pixelPosition()).normalized();
+        QVERIFY(QRectF(plot->axisRect()->rect()).contains(sdBox));
+        QVERIFY2(!sdBox.intersects(plot->legend->outerRect()), "the label is under the legend");
+        for (QCPItemText *value : plot->roofValueLabels()) {
+            if (value->visible())
+                QVERIFY2(!sdBox.intersects(QRectF(value->topLeft->pixelPosition(), value->bottomRight->pixelPosition()).normalized()),
+                         qPrintable(QStringLiteral("the label covers the roof value ") + value->text()));
+        }
 
         // Pₐₜₜ in Tops/s: the axis says Tops/s and its ticks read in it.
         GablesDocument *doc = window.gablesDocument();

@@ -283,6 +283,17 @@ private slots:
                                 QVERIFY2(item->textColor().lightness() - background > 100,
                                          qPrintable(QStringLiteral("%1: legend item %2").arg(plot.name).arg(i)));
                         }
+                        // Grey and black markers turn light (the Gables Pₐₜₜ star was
+                        // drawn black on the dark background, invisible).
+                        for (int i = 0; i < plot.plot->graphCount(); ++i) {
+                            const QCPScatterStyle style = plot.plot->graph(i)->scatterStyle();
+                            const QColor pen = style.pen().color();
+                            if (style.isNone() || !style.isPenDefined() || style.pen().style() == Qt::NoPen || pen.alpha() == 0 || pen.hslSaturation() > 40)
+                                continue;
+                            QVERIFY2(pen.lightness() - background > 100,
+                                     qPrintable(QStringLiteral("%1: graph %2 (%3) marker %4").arg(plot.name).arg(i)
+                                                    .arg(plot.plot->graph(i)->name(), pen.name())));
+                        }
                     }
                 }
             }
