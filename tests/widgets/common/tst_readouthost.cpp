@@ -39,11 +39,17 @@ struct Window
 
     Window(bool hosted, bool fixedHeight)
     {
+        // As the views' readouts: word-wrapped, the width the layout's, a
+        // first text before the first update. (A label's first text turns on
+        // heightForWidth in its size policy, a change a layout reads, which
+        // the host rightly passes on once.)
         readout->setWordWrap(true);
+        readout->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
         if (fixedHeight) {
             readout->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Fixed);
             readout->setFixedHeight(60);
         }
+        readout->setText(QStringLiteral("-")); // after setSizePolicy(), which drops heightForWidth
         auto *layout = new QVBoxLayout(page);
         if (hosted)
             layout->addWidget(host = new ReadoutHost(readout));
@@ -56,12 +62,24 @@ struct Window
         tabs.installEventFilter(&counter);
     }
 
+    // A layout request climbs one widget per pass of the event loop: each
+    // layout that activates posts the next request to its parent, and an
+    // event posted while posted events are delivered waits for the next pass
+    // (label -> host -> page -> stacked widget -> tab widget). One
+    // processEvents() saw only the first step, so a bare label's request
+    // never reached the tab widget and a host's never resized the host.
+    static void settle()
+    {
+        for (int i = 0; i < 10; ++i)
+            QApplication::processEvents();
+    }
+
     int requestsAfter(const QString &text)
     {
-        QApplication::processEvents();
+        settle();
         counter.count = 0;
         readout->setText(text);
-        QApplication::processEvents();
+        settle();
         return counter.count;
     }
 };
@@ -89,7 +107,7 @@ private slots:
     }
 
     // A word-wrapped label that needs another line: the window lays out again
-    // and the host (and label) grow; the same height again: no layout.
+    // and the host (and label) grow; a new text of the same height: no layout.
     void aNewHeightIsPassedOn()
     {
         Window hosted(true, false);
