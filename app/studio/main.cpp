@@ -11,6 +11,7 @@
 // Exports and screenshots work without a display (the offscreen platform is
 // chosen automatically when no display is available).
 #include "common/allocator.h"
+#include "common/diagnostics.h"
 #include "mainwindow.h"
 #include "modelview.h"
 #include "networkimport.h"
@@ -181,8 +182,11 @@ int main(int argc, char **argv)
     if (parser.isSet(viewOption)) {
         startView = window.viewNamed(parser.value(viewOption));
         if (!startView) {
+            // The name as given, made printable and cut short (a hostile argument
+            // can hold escape sequences or a megabyte).
+            const std::string given = roofline::printableText(parser.value(viewOption).toStdString(), 60);
             fail(QStringLiteral("--view must be one of %1, got \"%2\"")
-                     .arg(window.viewNames().join(QStringLiteral(", ")), parser.value(viewOption)));
+                     .arg(window.viewNames().join(QStringLiteral(", ")), QString::fromStdString(given)));
             return 2;
         }
     }

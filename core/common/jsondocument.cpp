@@ -34,9 +34,12 @@ std::string withoutPrefix(std::string reason)
 class DocumentBuilder : public nlohmann::json_sax<json>
 {
 public:
-    explicit DocumentBuilder(json &root)
+    DocumentBuilder(json &root, const JsonStream *stream)
         : m_root(root)
+        , m_stream(stream)
     {
+        // Frames never move: a streamed element is built in its array's frame.
+        m_frames.reserve(kMaxJsonDepth + 1);
     }
 
     bool null() override { return put(json(nullptr)); }
@@ -84,26 +87,52 @@ public:
     // The pointer of the value being read (for numbers that overflow).
     std::string pointer() const
     {
-        std::string out;
-        for (std::size_t k = 0; k < m_frames.size(); ++k) {
-            const Frame &f = m_frames[k];
-            const bool innermost = k + 1 == m_frames.size();
-            // An open child is already in its parent; the value being read is not yet
-            // (its key is still pending in m_key).
-            const std::size_t index = f.value->size() - (innermost ? 0 : 1);
-            out += "/" + (f.value->is_array() ? std::to_string(index) : jsonPointerToken(innermost ? m_key : f.key));
-        }
-        return out;
+        if (m_frames.empty())
+            return {};
+        return pathTo(m_frames.size() - 1) + "/" + pendingToken(m_frames.back());
     }
 
 private:
     struct Frame
     {
         json *value = nullptr;
-        std::string key; // of the member being read (objects)
+        std::string key;       // of the member being read (objects)
+        std::size_t count = 0; // elements begun so far (arrays)
+        bool streamed = false; // its elements go to the stream
+        json held;             // the streamed element being built
     };
 
-    json *place(json &&value)
+    // The reference token of the value about to be read into frame `f` (the innermost).
+    std::string pendingToken(const Frame &f) const
+    {
+        return f.value->is_array() ? std::to_string(f.count) : jsonPointerToken(m_key);
+    }
+    // The pointer of the value frame `k` holds (its parents' open children).
+    std::string pathTo(std::size_t k) const
+    {
+        std::string out;
+        for (std::size_t j = 0; j < k; ++j) {
+            const Frame &f = m_frames[j];
+            out += "/" + (f.value->is_array() ? std::to_string(f.count - 1) : jsonPointerToken(f.key));
+        }
+        return out;
+    }
+    // Whether an array opened now, as the innermost frame's pending value, is a streamed one.
+    bool streamedHere() const
+    {
+        if (!m_stream || m_frames.size() != m_stream->arrayPath.size())
+            return false;
+        for (std::size_t j = 0; j < m_frames.size(); ++j) {
+            const Frame &f = m_frames[j];
+            const bool innermost = j + 1 == m_frames.size();
+            const std::string &want = m_stream->arrayPath[j];
+            if (want == "*" ? !f.value->is_array() : f.value->is_array() || want != (innermost ? m_key : f.key))
+                return false;
+        }
+        return true;
+    }
+
+    json *place(json &&value, bool container)
     {
         if (m_frames.empty()) {
             m_root = std::move(value);
@@ -111,6 +140,17 @@ private:
         }
         Frame &f = m_frames.back();
         if (f.value->is_array()) {
+            if (f.streamed) {
+                if (!container) { // complete already
+                    m_stream->take(pointer(), std::move(value));
+                    ++f.count;
+                    return nullptr;
+                }
+                ++f.count;
+                f.held = std::move(value);
+                return &f.held;
+            }
+            ++f.count;
             f.value->push_back(std::move(value));
             return &f.value->back();
         }
@@ -121,7 +161,7 @@ private:
     }
     bool put(json &&value)
     {
-        place(std::move(value));
+        place(std::move(value), false);
         return true;
     }
     bool open(json &&container)
@@ -131,17 +171,28 @@ private:
             m_error = "nested more than " + std::to_string(kMaxJsonDepth) + " levels deep; this is not a model file";
             return false;
         }
-        json *slot = place(std::move(container));
-        m_frames.push_back(Frame{slot, {}});
+        const bool streamed = container.is_array() && streamedHere();
+        json *slot = place(std::move(container), true);
+        m_frames.push_back(Frame{slot, {}, 0, streamed, json()});
         return true;
     }
     bool close()
     {
+        const std::size_t k = m_frames.size() - 1;
+        if (k >= 1 && m_frames[k - 1].streamed) { // a streamed element is complete
+            const std::string at = pathTo(k);
+            m_frames.pop_back();
+            Frame &array = m_frames.back();
+            m_stream->take(at, std::move(array.held));
+            array.held = json();
+            return true;
+        }
         m_frames.pop_back();
         return true;
     }
 
     json &m_root;
+    const JsonStream *m_stream = nullptr;
     std::vector<Frame> m_frames;
     std::string m_key;
     std::size_t m_syntaxByte = 0;
@@ -150,7 +201,105 @@ private:
     std::string m_errorPointer;
 };
 
+// Follows the parser only as far as the top-level "format".
+class FormatFinder : public nlohmann::json_sax<json>
+{
+public:
+    bool null() override { return value(); }
+    bool boolean(bool) override { return value(); }
+    bool number_integer(number_integer_t) override { return value(); }
+    bool number_unsigned(number_unsigned_t) override { return value(); }
+    bool number_float(number_float_t, const string_t &) override { return value(); }
+    bool string(string_t &v) override
+    {
+        if (m_depth == 1 && m_atFormat) {
+            format = std::move(v);
+            found = true;
+            return false; // stop: nothing more is needed
+        }
+        return value();
+    }
+    bool binary(binary_t &) override { return value(); }
+    bool start_object(std::size_t) override { return open(); }
+    bool start_array(std::size_t) override { return open(); }
+    bool key(string_t &k) override
+    {
+        m_atFormat = m_depth == 1 && k == "format";
+        return true;
+    }
+    bool end_object() override { return close(); }
+    bool end_array() override { return close(); }
+    bool parse_error(std::size_t byte, const std::string &, const nlohmann::detail::exception &e) override
+    {
+        syntaxByte = byte;
+        syntaxReason = e.what();
+        return false;
+    }
+
+    std::string format;
+    bool found = false;
+    std::size_t syntaxByte = 0;
+    std::string syntaxReason;
+
+private:
+    bool value()
+    {
+        m_atFormat = false;
+        return true;
+    }
+    bool open()
+    {
+        m_atFormat = false;
+        ++m_depth;
+        return true;
+    }
+    bool close()
+    {
+        --m_depth;
+        return true;
+    }
+    std::size_t m_depth = 0;
+    bool m_atFormat = false;
+};
+
+// "line L, column C" of a 1-based byte of `text`.
+std::string lineAndColumn(const std::string &text, std::size_t byte)
+{
+    std::size_t line = 1, column = 1;
+    const std::size_t end = std::min<std::size_t>(byte > 0 ? byte - 1 : 0, text.size());
+    for (std::size_t i = 0; i < end; ++i) {
+        if (text[i] == '\n') {
+            ++line;
+            column = 1;
+        } else {
+            ++column;
+        }
+    }
+    return "line " + std::to_string(line) + ", column " + std::to_string(column);
+}
+
 } // namespace
+
+bool readFormatId(const std::string &text, std::string &format, Diagnostics &diagnostics)
+{
+    format.clear();
+    FormatFinder finder;
+    try {
+        json::sax_parse(text, &finder, json::input_format_t::json, true, false);
+    } catch (const json::exception &) {
+        return true; // a number that overflows, before any format: the loader names it
+    }
+    if (finder.found) {
+        format = std::move(finder.format);
+        return true;
+    }
+    if (!finder.syntaxReason.empty()) {
+        diagnostics.error(lineAndColumn(text, finder.syntaxByte),
+                          "invalid JSON: " + printableText(withoutPrefix(finder.syntaxReason), 300));
+        return false;
+    }
+    return true;
+}
 
 std::optional<std::size_t> invalidUtf8At(const std::string &text)
 {
@@ -192,7 +341,7 @@ std::optional<std::size_t> invalidUtf8At(const std::string &text)
     return std::nullopt;
 }
 
-bool parseJsonText(const std::string &text, json &out, Diagnostics &diagnostics)
+bool parseJsonText(const std::string &text, json &out, Diagnostics &diagnostics, const JsonStream *stream)
 {
     if (text.size() > kMaxModelFileBytes) {
         diagnostics.error("", "the file is " + formatNumber(static_cast<double>(text.size()) / 1e6, 4)
@@ -200,7 +349,7 @@ bool parseJsonText(const std::string &text, json &out, Diagnostics &diagnostics)
                                   + " MB are supported");
         return false;
     }
-    DocumentBuilder builder(out);
+    DocumentBuilder builder(out, stream);
     bool parsed = false;
     try {
         parsed = json::sax_parse(text, &builder, json::input_format_t::json, true, false);
@@ -218,17 +367,7 @@ bool parseJsonText(const std::string &text, json &out, Diagnostics &diagnostics)
         return false;
     }
     // A syntax error: e.byte is 1-based; turn it into line and column for people.
-    std::size_t line = 1, column = 1;
-    const std::size_t end = std::min<std::size_t>(builder.syntaxByte() > 0 ? builder.syntaxByte() - 1 : 0, text.size());
-    for (std::size_t i = 0; i < end; ++i) {
-        if (text[i] == '\n') {
-            ++line;
-            column = 1;
-        } else {
-            ++column;
-        }
-    }
-    diagnostics.error("line " + std::to_string(line) + ", column " + std::to_string(column),
+    diagnostics.error(lineAndColumn(text, builder.syntaxByte()),
                       "invalid JSON: " + printableText(withoutPrefix(builder.syntaxReason()), 300));
     return false;
 }
@@ -299,10 +438,10 @@ bool readFormatHeader(JsonObjectReader &top, const char *formatId, int version, 
 } // namespace
 
 JsonModelFile::JsonModelFile(const std::string &text, const std::string &fileLabel, const char *formatId, int version,
-                             Diagnostics &diagnostics)
+                             Diagnostics &diagnostics, const JsonStream *stream)
 {
     diagnostics.setFile(fileLabel);
-    if (!parseJsonText(text, m_root, diagnostics))
+    if (!parseJsonText(text, m_root, diagnostics, stream))
         return;
     m_top.emplace(m_root, "", diagnostics);
     if (!readFormatHeader(*m_top, formatId, version, diagnostics))

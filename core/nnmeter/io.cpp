@@ -332,10 +332,10 @@ DeviceLoad parseDevice(const std::string &text, const std::string &fileLabel, co
     dev.name = top.string("name").value_or("");
     dev.description = top.optionalString("description").value_or("");
     dev.source = top.optionalString("source").value_or("");
-    dev.peakGflops = top.number("peak_gflops", Range::positive(1e9)).value_or(1);
-    dev.bandwidthGBps = top.number("bandwidth_gbps", Range::positive(1e9)).value_or(1);
+    dev.peakGflops = top.number("peak_gflops", DeviceRanges::rate()).value_or(1);
+    dev.bandwidthGBps = top.number("bandwidth_gbps", DeviceRanges::rate()).value_or(1);
     dev.bytesPerElement = int(top.optionalNumber("bytes_per_element", Range::closed(1, 8)).value_or(4));
-    dev.kernelOverheadUs = top.optionalNumber("kernel_overhead_us", Range::nonNegative(1e6)).value_or(0);
+    dev.kernelOverheadUs = top.optionalNumber("kernel_overhead_us", DeviceRanges::overheadUs()).value_or(0);
     if (const json *eff = top.member("efficiency", false)) {
         JsonObjectReader e(*eff, top.pointerTo("efficiency"), d);
         if (e.isObject()) {
@@ -348,8 +348,8 @@ DeviceLoad parseDevice(const std::string &text, const std::string &fileLabel, co
                 const json *v = e.member(item.key(), true);
                 JsonObjectReader r(*v, e.pointerTo(item.key()), d);
                 Efficiency eff1;
-                eff1.compute = r.number("compute", Range{0, 1, false, true}).value_or(1);
-                eff1.memory = r.number("memory", Range{0, 1, false, true}).value_or(1);
+                eff1.compute = r.number("compute", DeviceRanges::efficiency()).value_or(1);
+                eff1.memory = r.number("memory", DeviceRanges::efficiency()).value_or(1);
                 r.finish();
                 if (item.key() == "default")
                     dev.defaultEfficiency = eff1;

@@ -6,6 +6,7 @@
 #pragma once
 
 #include "predict.h"
+#include "../common/jsonreader.h"
 
 #include <functional>
 #include <optional>
@@ -19,6 +20,16 @@ struct Limits
     static constexpr std::size_t maxTrees = 10000;
     static constexpr std::size_t maxNodes = 1 << 20; // per tree
     static constexpr std::size_t maxPredictors = 64;
+};
+
+// The ranges of a device's numbers, one set for the device file, --set, a
+// session's edited numbers and the studio's sliders (issue 14: one number
+// parser and one set of ranges for every way a number comes in).
+struct DeviceRanges
+{
+    static Range rate() { return Range::positive(1e9); }           // peak_gflops, bandwidth_gbps
+    static Range overheadUs() { return Range::nonNegative(1e6); }  // kernel_overhead_us
+    static Range efficiency() { return Range{0, 1, false, true}; } // efficiency/<kind>/compute|memory
 };
 
 struct RulesLoad

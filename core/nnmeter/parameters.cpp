@@ -1,5 +1,7 @@
 #include "parameters.h"
 
+#include "io.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
@@ -10,8 +12,8 @@ namespace roofline::nnmeter {
 namespace {
 
 // The limits the device loader (io.cpp) accepts.
-constexpr double kMaxRate = 1e9;
-constexpr double kMaxOverheadUs = 1e6;
+const double kMaxRate = DeviceRanges::rate().max;
+const double kMaxOverheadUs = DeviceRanges::overheadUs().max;
 
 std::vector<std::string> split(const std::string &pointer)
 {
@@ -143,21 +145,22 @@ bool applyOverride(Device &device, const std::string &assignment, Diagnostics &d
                                        "multi_outbound, multi_inbound, units/<name>)");
             return false;
         }
-        char *end = nullptr;
-        const double value = std::strtod(text.c_str(), &end);
-        if (text.empty() || end != text.c_str() + text.size() || !std::isfinite(value)) {
+        // The parser and the ranges of every other way in (the device file, a
+        // session): a denormal such as 1e-320 is refused here as there.
+        const std::optional<double> value = parseFiniteNumber(text);
+        if (!value) {
             diagnostics.error(pointer, "expected a number, got \"" + text + "\"");
             return false;
         }
         const bool efficiency = pointer.rfind("/efficiency/", 0) == 0;
-        const bool overhead = pointer == "/kernel_overhead_us";
-        const double upper = efficiency ? 1 : overhead ? kMaxOverheadUs : kMaxRate;
-        if ((overhead ? value < 0 : value <= 0) || value > upper) {
-            diagnostics.error(pointer, "must be " + std::string(overhead ? "from 0" : "above 0") + " to " + seekNumber(upper)
-                                           + ", got " + seekNumber(value));
+        const Range range = efficiency ? DeviceRanges::efficiency()
+            : pointer == "/kernel_overhead_us" ? DeviceRanges::overheadUs()
+                                              : DeviceRanges::rate();
+        if (const std::string why = range.check(*value); !why.empty()) {
+            diagnostics.error(pointer, why);
             return false;
         }
-        *slot = value;
+        *slot = *value;
     }
     device = std::move(next);
     return true;

@@ -10,6 +10,7 @@
 #include <cmath>
 #include <fstream>
 #include <limits>
+#include <memory>
 #include <sstream>
 #include <unordered_map>
 
@@ -206,15 +207,20 @@ std::string evaluate(const Expr &expr, const std::vector<long long> &values, lon
 
 // --- Trace items ----------------------------------------------------------------
 
+// One item of a program as read, before loops are expanded. Kept small: a
+// flat 10⁶-instruction file holds 10⁶ of them at once (issue 14: memory).
+// Its JSON pointer is the trace's origin of the instruction.
 struct Item
 {
-    bool loop = false;
+    struct Loop
+    {
+        std::string variable;
+        std::uint64_t count = 0;
+        std::vector<Item> body;
+    };
     Instruction instruction; // kind, pipes, name, origin, size (eventId comes from `event`)
     Expr event;
-    std::string pointer;
-    std::string variable; // loops
-    std::uint64_t count = 0;
-    std::vector<Item> body;
+    std::unique_ptr<Loop> loop; // set for a loop
 };
 
 bool isIdentifier(const std::string &s)
@@ -234,6 +240,18 @@ public:
     {
     }
 
+    // One item of a program, read where the file has it (`pointer`), with its
+    // errors going to `diagnostics`; nullopt when it has errors.
+    std::optional<Item> item(const json &value, const std::string &pointer, Diagnostics &diagnostics)
+    {
+        Diagnostics *const saved = m_current;
+        m_current = &diagnostics;
+        std::vector<std::string> scope;
+        std::optional<Item> out = parseItem(value, pointer, scope);
+        m_current = saved;
+        return out;
+    }
+
     // Trace::internName searches linearly; a generated file may have many names.
     std::uint32_t internName(const std::string &name)
     {
@@ -247,10 +265,10 @@ public:
     {
         std::vector<Item> out;
         if (!array.is_array()) {
-            m_diags.error(pointer, "expected an array of instructions, got " + jsonTypeName(array));
+            diags().error(pointer, "expected an array of instructions, got " + jsonTypeName(array));
             return out;
         }
-        out.reserve(array.size()); // no doubling: at 10⁶ items an Item vector is ~150 MB
+        out.reserve(array.size()); // no doubling (a loop body may hold 10⁶ items)
         for (std::size_t i = 0; i < array.size(); ++i) {
             if (auto item = parseItem(array[i], pointer + "/" + std::to_string(i), scope))
                 out.push_back(std::move(*item));
@@ -266,39 +284,39 @@ private:
             return std::nullopt;
         auto p = pipeFromName(*name);
         if (!p)
-            m_diags.error(r.pointerTo(key), "unknown pipe \"" + *name + "\"; use " + kPipeList);
+            diags().error(r.pointerTo(key), "unknown pipe \"" + *name + "\"; use " + kPipeList);
         return p;
     }
 
     std::optional<Item> parseItem(const json &value, const std::string &pointer, std::vector<std::string> &scope)
     {
-        JsonObjectReader r(value, pointer, m_diags);
+        JsonObjectReader r(value, pointer, diags());
         if (!r.isObject())
             return std::nullopt;
-        const std::size_t errorsBefore = m_diags.errorCount();
+        const std::size_t errorsBefore = diags().errorCount();
         Item item;
-        item.pointer = pointer;
         r.optionalString("comment");
         const std::string op = r.string("op").value_or("");
         Instruction &in = item.instruction;
         if (op == "loop") {
-            item.loop = true;
-            item.variable = r.string("var").value_or("");
-            if (r.has("var") && !isIdentifier(item.variable))
-                m_diags.error(r.pointerTo("var"), "must be a name such as i or tile, got \"" + item.variable + "\"");
-            else if (std::find(scope.begin(), scope.end(), item.variable) != scope.end())
-                m_diags.error(r.pointerTo("var"), "\"" + item.variable + "\" is already the variable of an outer loop");
+            item.loop = std::make_unique<Item::Loop>();
+            Item::Loop &loop = *item.loop;
+            loop.variable = r.string("var").value_or("");
+            if (r.has("var") && !isIdentifier(loop.variable))
+                diags().error(r.pointerTo("var"), "must be a name such as i or tile, got \"" + loop.variable + "\"");
+            else if (std::find(scope.begin(), scope.end(), loop.variable) != scope.end())
+                diags().error(r.pointerTo("var"), "\"" + loop.variable + "\" is already the variable of an outer loop");
             if (auto count = r.number("count", Range::closed(0, Limits::maxLoopCount))) {
                 if (*count != std::floor(*count))
-                    m_diags.error(r.pointerTo("count"), "must be a whole number, got " + formatNumber(*count));
-                item.count = static_cast<std::uint64_t>(*count);
+                    diags().error(r.pointerTo("count"), "must be a whole number, got " + formatNumber(*count));
+                loop.count = static_cast<std::uint64_t>(*count);
             }
             if (scope.size() >= Limits::maxLoopDepth) {
                 r.member("body", false);
-                m_diags.error(pointer, "loops nested more than " + std::to_string(Limits::maxLoopDepth) + " deep");
+                diags().error(pointer, "loops nested more than " + std::to_string(Limits::maxLoopDepth) + " deep");
             } else if (const json *body = r.member("body", true)) {
-                scope.push_back(item.variable);
-                item.body = items(*body, r.pointerTo("body"), scope);
+                scope.push_back(loop.variable);
+                loop.body = items(*body, r.pointerTo("body"), scope);
                 scope.pop_back();
             }
         } else if (op == "set_flag" || op == "wait_flag") {
@@ -307,7 +325,7 @@ private:
             const auto dst = pipe(r, "dst");
             if (src && dst) {
                 if (*src == *dst)
-                    m_diags.error(r.pointerTo("dst"), "must differ from src (a flag orders two pipes)");
+                    diags().error(r.pointerTo("dst"), "must differ from src (a flag orders two pipes)");
                 in.pipe = in.kind == Instruction::Kind::SetFlag ? *src : *dst;
                 in.other = in.kind == Instruction::Kind::SetFlag ? *dst : *src;
             }
@@ -318,16 +336,16 @@ private:
                 } else if (event->is_string()) {
                     const std::string error = ExprParser(event->get<std::string>(), scope).parse(item.event);
                     if (!error.empty())
-                        m_diags.error(where, "invalid event id \"" + printableText(event->get<std::string>(), 60) + "\": " + error);
+                        diags().error(where, "invalid event id \"" + printableText(event->get<std::string>(), 60) + "\": " + error);
                 } else {
-                    m_diags.error(where, "expected an event id (0.." + std::to_string(kMaxEventId)
+                    diags().error(where, "expected an event id (0.." + std::to_string(kMaxEventId)
                                              + ") or an expression such as \"i % 2\", got " + jsonTypeName(*event));
                 }
             }
         } else if (op == "pipe_barrier") {
             in.kind = Instruction::Kind::Barrier;
             if (auto p = r.optionalString("pipe"); p && *p != "ALL" && *p != "PIPE_ALL")
-                m_diags.error(r.pointerTo("pipe"), "only pipe_barrier(PIPE_ALL) is supported, got \"" + *p + "\"");
+                diags().error(r.pointerTo("pipe"), "only pipe_barrier(PIPE_ALL) is supported, got \"" + *p + "\"");
         } else if (!op.empty()) {
             in.kind = Instruction::Kind::Work;
             in.name = internName(op);
@@ -335,7 +353,7 @@ private:
             if (r.has("pipe"))
                 p = pipe(r, "pipe");
             else if (!(p = pipeOfIntrinsic(op)))
-                m_diags.error(pointer + "/op", "unknown instruction \"" + op + "\": say which pipe runs it with \"pipe\" ("
+                diags().error(pointer + "/op", "unknown instruction \"" + op + "\": say which pipe runs it with \"pipe\" ("
                                                    + kPipeList + ")");
             if (!p) {
                 // The pipe is unknown, so is which size key it takes: neither is "unknown".
@@ -347,24 +365,27 @@ private:
                 const char *wrong = movesBytes(*p) ? "ops" : "bytes";
                 if (r.has(wrong)) {
                     r.member(wrong, false);
-                    m_diags.error(r.pointerTo(wrong), std::string(pipeName(*p)) + (movesBytes(*p) ? " moves bytes" : " executes operations")
+                    diags().error(r.pointerTo(wrong), std::string(pipeName(*p)) + (movesBytes(*p) ? " moves bytes" : " executes operations")
                                                           + ": give its size as \"" + key + "\"");
                 } else if (auto size = r.number(key, Range::nonNegative(Limits::maxSize))) {
                     in.size = *size;
                 }
             }
         } else if (r.has("op")) {
-            m_diags.error(pointer + "/op", "must not be empty");
+            diags().error(pointer + "/op", "must not be empty");
         }
         r.finish();
-        if (m_diags.errorCount() != errorsBefore)
+        if (diags().errorCount() != errorsBefore)
             return std::nullopt;
         in.origin = m_trace.internOrigin(pointer);
         return item;
     }
 
+    Diagnostics &diags() { return m_current ? *m_current : m_diags; }
+
     Trace &m_trace;
     Diagnostics &m_diags;
+    Diagnostics *m_current = nullptr; // while item() reads a streamed item
     std::unordered_map<std::string, std::uint32_t> m_names;
 };
 
@@ -372,15 +393,16 @@ double expandedSize(const std::vector<Item> &items)
 {
     double n = 0;
     for (const Item &item : items)
-        n += item.loop ? static_cast<double>(item.count) * expandedSize(item.body) : 1.0;
+        n += item.loop ? static_cast<double>(item.loop->count) * expandedSize(item.loop->body) : 1.0;
     return n;
 }
 
 class Expander
 {
 public:
-    Expander(std::vector<Instruction> &out, Diagnostics &diagnostics)
+    Expander(std::vector<Instruction> &out, const Trace &trace, Diagnostics &diagnostics)
         : m_out(out)
+        , m_trace(trace)
         , m_diags(diagnostics)
     {
     }
@@ -389,11 +411,11 @@ public:
     {
         for (const Item &item : items) {
             if (item.loop) {
-                m_names.push_back(item.variable);
+                m_names.push_back(item.loop->variable);
                 m_values.push_back(0);
-                for (std::uint64_t k = 0; k < item.count; ++k) {
+                for (std::uint64_t k = 0; k < item.loop->count; ++k) {
                     m_values.back() = static_cast<long long>(k);
-                    if (!expand(item.body))
+                    if (!expand(item.loop->body))
                         return false;
                 }
                 m_names.pop_back();
@@ -405,7 +427,7 @@ public:
                 long long id = 0;
                 const std::string why = evaluate(item.event, m_values, id);
                 if (!why.empty() || id < 0 || id > kMaxEventId) {
-                    m_diags.error(item.pointer + "/event",
+                    m_diags.error(m_trace.origins[item.instruction.origin] + "/event",
                                   (why.empty() ? "evaluates to " + std::to_string(id) : why)
                                       + iteration() + "; event ids are 0.." + std::to_string(kMaxEventId));
                     return false;
@@ -427,6 +449,7 @@ private:
     }
 
     std::vector<Instruction> &m_out;
+    const Trace &m_trace;
     Diagnostics &m_diags;
     std::vector<std::string> m_names;
     std::vector<long long> m_values;
@@ -447,10 +470,29 @@ TraceLoadResult parseTrace(const std::string &text, const std::string &fileLabel
         std::string pointer;
     };
     std::vector<Core> cores;
-    // The parsed document (some 300 MB at 10⁶ items) lives in this block only:
-    // it is freed before the expansion builds the trace.
+    TraceParser parser(trace, diags);
+    // Each core's program is read item by item as the parser reaches it, not
+    // kept in the document (a flat 10⁶-item program is some 300 MB as a
+    // document, 56 B per item as Items); its errors wait in `streamed` until
+    // the core is read, so they are listed where the whole document put them.
+    struct Streamed
     {
-        JsonModelFile file(text, fileLabel, kTraceFormatId, kFormatVersion, diags);
+        std::vector<Item> items;
+        Diagnostics diagnostics;
+    };
+    std::vector<Streamed> streamed; // by core
+    const JsonStream programs{{"cores", "*", "program"}, [&](const std::string &pointer, json &&element) {
+                                  // pointer: /cores/<c>/program/<i>
+                                  const std::size_t c = std::stoul(pointer.substr(7));
+                                  if (streamed.size() <= c)
+                                      streamed.resize(c + 1);
+                                  Streamed &core = streamed[c];
+                                  if (auto item = parser.item(element, pointer, core.diagnostics))
+                                      core.items.push_back(std::move(*item));
+                              }};
+    // The rest of the document is small; it is freed before the expansion builds the trace.
+    {
+        JsonModelFile file(text, fileLabel, kTraceFormatId, kFormatVersion, diags, &programs);
         if (!file.isOpen())
             return out;
         JsonObjectReader &top = file.top();
@@ -460,7 +502,6 @@ TraceLoadResult parseTrace(const std::string &text, const std::string &fileLabel
             if (!coresJson->is_array() || coresJson->empty()) {
                 diags.error("/cores", "expected a non-empty array of cores, got " + jsonTypeName(*coresJson));
             } else {
-                TraceParser parser(trace, diags);
                 for (std::size_t c = 0; c < coresJson->size(); ++c) {
                     Core core;
                     core.pointer = "/cores/" + std::to_string(c);
@@ -473,8 +514,14 @@ TraceLoadResult parseTrace(const std::string &text, const std::string &fileLabel
                     }
                     r.optionalString("comment");
                     if (const json *program = r.member("program", true)) {
-                        std::vector<std::string> scope;
-                        core.items = parser.items(*program, r.pointerTo("program"), scope);
+                        if (program->is_array() && c < streamed.size()) {
+                            diags.append(streamed[c].diagnostics);
+                            core.items = std::move(streamed[c].items);
+                            streamed[c] = Streamed();
+                        } else {
+                            std::vector<std::string> scope;
+                            core.items = parser.items(*program, r.pointerTo("program"), scope);
+                        }
                     }
                     r.finish();
                     cores.push_back(std::move(core));
@@ -509,7 +556,9 @@ TraceLoadResult parseTrace(const std::string &text, const std::string &fileLabel
     }
     for (const Core &core : cores) {
         CoreProgram program;
-        Expander expander(program.instructions, diags);
+        // Its size is known (checked against the limit above): no doubling.
+        program.instructions.reserve(static_cast<std::size_t>(expandedSize(core.items)));
+        Expander expander(program.instructions, trace, diags);
         if (!expander.expand(core.items))
             return out;
         for (std::size_t k = 0; k < core.copies; ++k) {

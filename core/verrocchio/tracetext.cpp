@@ -1,5 +1,6 @@
 // Verrocchio trace, compact text form: translated into the JSON form, which
-// checks it (traceio.cpp); errors are mapped back to line numbers.
+// checks it (traceio.cpp, reading the programs as a stream); errors are mapped
+// back to line numbers.
 #include "io.h"
 
 #include "../common/jsondocument.h"
@@ -7,9 +8,9 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
-#include <map>
 #include <sstream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace roofline::verrocchio {
@@ -72,26 +73,68 @@ TraceLoadResult parseTraceText(const std::string &text, const std::string &fileL
                         + " is not UTF-8 text; a trace is a text file (is this the right file?)");
         return out;
     }
-    json doc = {{"format", kTraceFormatId}, {"version", kFormatVersion}, {"cores", json::array()}};
-    std::map<std::string, int> lineOf; // JSON pointer of a core or an item -> its line
+    // The JSON form is written as text, item by item, and read by the JSON
+    // loader as a stream (a document of 10⁶ items would be some 300 MB); a
+    // tree of line numbers, one int per item, says where each JSON pointer was.
+    struct LineNode
+    {
+        int line = 0;
+        std::vector<LineNode> children; // a core's items, a loop's body
+    };
+    LineNode root; // children: the cores
     struct Open
     {
-        std::string pointer; // of the array items are appended to
-        int line = 0;        // of the "core" or "loop" that opened it
+        LineNode *node = nullptr; // the core or loop whose items are being written
+        bool empty = true;        // nothing written into its array yet
     };
     std::vector<Open> open;
+    std::string translated = std::string("{\"format\":") + json(kTraceFormatId).dump() + ",\"version\":"
+        + std::to_string(kFormatVersion) + ",\"cores\":[";
+    json name, description, coreName, coreCopies; // the last one given counts
+    bool copiesGiven = false;
+    auto dump = [](const json &value) { return value.dump(-1, ' ', false, json::error_handler_t::replace); };
+    auto closeCore = [&] {
+        if (root.children.empty())
+            return;
+        for (std::size_t k = open.size(); k-- > 1;)
+            translated += "]}"; // loops left open (already an error)
+        translated += "]";
+        if (!coreName.is_null())
+            translated += ",\"name\":" + dump(coreName);
+        if (copiesGiven)
+            translated += ",\"copies\":" + dump(coreCopies);
+        translated += "}";
+    };
     auto at = [&](int n) { return "line " + std::to_string(n); };
-    auto append = [&](json item, int n) {
-        json &array = doc.at(json::json_pointer(open.back().pointer));
-        const std::string pointer = open.back().pointer + "/" + std::to_string(array.size());
-        array.push_back(std::move(item));
-        lineOf[pointer] = n;
-        return pointer;
+    // Writes an item into the innermost open array; a loop's body is then the innermost.
+    auto append = [&](const json &item, int n, bool loop = false) {
+        Open &o = open.back();
+        o.node->children.push_back({n, {}});
+        translated += o.empty ? "" : ",";
+        o.empty = false;
+        if (loop) {
+            std::string head = dump(item);
+            head.pop_back(); // {"op":"loop",...} without its "}": the body follows
+            translated += head + ",\"body\":[";
+            open.push_back({&o.node->children.back(), true});
+        } else {
+            translated += dump(item);
+        }
     };
 
-    std::istringstream in(text);
+    // Line by line as std::getline() would (a last line without a newline
+    // counts), without copying the text into a stream first.
     std::string line;
-    for (int n = 1; std::getline(in, line); ++n) {
+    std::size_t next = 0;
+    auto getLine = [&] {
+        if (next >= text.size())
+            return false;
+        const std::size_t end = std::min(text.find('\n', next), text.size());
+        line.assign(text, next, end - next);
+        next = end + 1;
+        return true;
+    };
+    for (int n = 1; getLine(); ++n) {
         if (const auto hash = line.find('#'); hash != std::string::npos)
             line.erase(hash);
         const std::vector<std::string> w = splitWords(line);
@@ -108,18 +151,20 @@ TraceLoadResult parseTraceText(const std::string &text, const std::string &fileL
             diags.error(at(n), std::string(what) + ": expected a number, got \"" + printableText(w[k], 40) + "\"");
             return nullptr;
         };
-        if (kw == "name" || kw == "description") {
-            doc[kw] = restOfLine(line, 1);
+        if (kw == "name") {
+            name = restOfLine(line, 1);
+        } else if (kw == "description") {
+            description = restOfLine(line, 1);
         } else if (kw == "core") {
             if (open.size() > 1)
-                diags.error(at(n), "\"core\" inside a loop: the loop of " + at(open.back().line) + " has no \"end\"");
-            json core = {{"program", json::array()}};
-            if (w.size() > 1)
-                core["name"] = restOfLine(line, 1);
-            const std::string pointer = "/cores/" + std::to_string(doc["cores"].size());
-            doc["cores"].push_back(std::move(core));
-            lineOf[pointer] = n;
-            open = {{pointer + "/program", n}};
+                diags.error(at(n), "\"core\" inside a loop: the loop of " + at(open.back().node->line) + " has no \"end\"");
+            closeCore();
+            translated += root.children.empty() ? "{\"program\":[" : ",{\"program\":[";
+            root.children.push_back({n, {}});
+            open = {{&root.children.back(), true}};
+            coreName = w.size() > 1 ? json(restOfLine(line, 1)) : json();
+            coreCopies = json();
+            copiesGiven = false;
         } else if (open.empty()) {
             diags.error(at(n), "\"" + printableText(kw, 40) + "\" before the first \"core\" line");
         } else if (kw == "copies") {
@@ -127,8 +172,8 @@ TraceLoadResult parseTraceText(const std::string &text, const std::string &fileL
                 diags.error(at(n), "expected: copies COUNT");
                 continue;
             }
-            const std::string &program = open.front().pointer;
-            doc.at(json::json_pointer(program.substr(0, program.rfind('/'))))["copies"] = number(1, "copies");
+            coreCopies = number(1, "copies");
+            copiesGiven = true;
         } else if (kw == "loop") {
             if (w.size() != 3) {
                 diags.error(at(n), "expected: loop VAR COUNT");
@@ -138,15 +183,14 @@ TraceLoadResult parseTraceText(const std::string &text, const std::string &fileL
                 diags.error(at(n), "loops nested more than " + std::to_string(Limits::maxLoopDepth) + " deep");
                 return out;
             }
-            const std::string pointer = append({{"op", "loop"}, {"var", w[1]}, {"count", number(2, "count")},
-                                                {"body", json::array()}},
-                                               n);
-            open.push_back({pointer + "/body", n});
+            append({{"op", "loop"}, {"var", w[1]}, {"count", number(2, "count")}}, n, true);
         } else if (kw == "end") {
-            if (open.size() < 2)
+            if (open.size() < 2) {
                 diags.error(at(n), "\"end\" without a loop");
-            else
+            } else {
+                translated += "]}";
                 open.pop_back();
+            }
         } else if (kw == "set_flag" || kw == "wait_flag") {
             if (w.size() < 4) {
                 diags.error(at(n), "expected: " + kw + " SRC DST EVENT");
@@ -167,7 +211,7 @@ TraceLoadResult parseTraceText(const std::string &text, const std::string &fileL
                 diags.error(at(n), "expected: pipe_barrier [PIPE_ALL]");
             else if (w.size() == 2)
                 item["pipe"] = w[1];
-            append(std::move(item), n);
+            append(item, n);
         } else {
             // OP SIZE (a known intrinsic) or OP PIPE SIZE.
             if (w.size() != 2 && w.size() != 3) {
@@ -181,26 +225,65 @@ TraceLoadResult parseTraceText(const std::string &text, const std::string &fileL
                 pipe = pipeFromName(w[1]);
             }
             item[pipe && !movesBytes(*pipe) ? "ops" : "bytes"] = number(w.size() - 1, "size");
-            append(std::move(item), n);
+            append(item, n);
         }
     }
     if (open.size() > 1)
-        diags.error(at(open.back().line), "loop without \"end\"");
-    if (doc["cores"].empty() && !diags.hasErrors())
+        diags.error(at(open.back().node->line), "loop without \"end\"");
+    if (root.children.empty() && !diags.hasErrors())
         diags.error(at(1), "no \"core\" line: a trace needs at least one core");
     if (diags.hasErrors())
         return out;
+    closeCore();
+    translated += "]";
+    if (!name.is_null())
+        translated += ",\"name\":" + dump(name);
+    if (!description.is_null())
+        translated += ",\"description\":" + dump(description);
+    translated += "}";
 
     // The JSON loader checks the rest; say where each error is in the text.
-    auto lineFor = [&](const std::string &pointer) {
-        for (std::string p = pointer; !p.empty() && p.front() == '/'; p.erase(p.rfind('/'))) {
-            if (auto it = lineOf.find(p); it != lineOf.end())
-                return std::make_pair(it->second, pointer.substr(p.size()));
+    // A pointer /cores/C/program/I/body/J/... is followed down the tree as far
+    // as it names cores and items; what is left names the field.
+    auto lineFor = [&](const std::string &pointer) -> std::pair<int, std::string> {
+        const LineNode *node = &root;
+        int found = 0;
+        std::size_t used = 0; // characters of `pointer` matched
+        std::size_t pos = 0;
+        auto token = [&](std::size_t from) {
+            if (from >= pointer.size() || pointer[from] != '/')
+                return std::string_view();
+            const std::size_t end = pointer.find('/', from + 1);
+            return std::string_view(pointer).substr(from + 1, (end == std::string::npos ? pointer.size() : end) - from - 1);
+        };
+        auto index = [](std::string_view t) -> std::optional<std::size_t> {
+            if (t.empty() || t.size() > 9 || t.find_first_not_of("0123456789") != std::string_view::npos)
+                return std::nullopt;
+            return std::stoul(std::string(t));
+        };
+        // /cores/C
+        if (token(pos) == "cores") {
+            pos += 6;
+            if (auto c = index(token(pos)); c && *c < node->children.size()) {
+                pos += 1 + token(pos).size();
+                node = &node->children[*c];
+                found = node->line;
+                used = pos;
+                // then program/I, then body/J as deep as it goes
+                for (std::string_view key = "program"; token(pos) == key; key = "body") {
+                    const std::size_t next = pos + 1 + key.size();
+                    const auto i = index(token(next));
+                    if (!i || *i >= node->children.size())
+                        break;
+                    pos = next + 1 + token(next).size();
+                    node = &node->children[*i];
+                    found = node->line;
+                    used = pos;
+                }
+            }
         }
-        return std::make_pair(0, pointer);
+        return {found, pointer.substr(used)};
     };
-    std::string translated = doc.dump(-1, ' ', false, json::error_handler_t::replace);
-    json().swap(doc); // some 300 MB at 10⁶ lines: gone before the JSON form is parsed
     TraceLoadResult checked = parseTrace(translated, fileLabel);
     std::string().swap(translated);
     diags.append(checked.diagnostics, [&](Diagnostic &d) {

@@ -77,6 +77,38 @@ std::string firstTwoTrees(const std::string &text)
     return doc.dump(1);
 }
 
+// Our LASSO fit with two terms per submodel and one measured file named:
+// every kind of field (swapping_calibrated among them), a fraction of the cases.
+std::string lassoTwoTerms(const std::string &text)
+{
+    json doc = json::parse(text);
+    for (auto &[name, submodel] : doc["submodels"].items()) {
+        (void)name;
+        if (submodel.contains("terms") && submodel["terms"].size() > 2)
+            submodel["terms"].erase(submodel["terms"].begin() + 2, submodel["terms"].end());
+    }
+    doc["fit"]["measurements"].erase(doc["fit"]["measurements"].begin() + 1, doc["fit"]["measurements"].end());
+    return doc.dump(1);
+}
+
+// The kernel lab's rules (measured times) cut to four pairs, each with the
+// multi-shape test's shapes_tested/shapes_fused as the lab writes them.
+std::string labRulesWithShapes(const std::string &text)
+{
+    json doc = json::parse(text);
+    json fusions = json::object();
+    int n = 0;
+    for (auto &[name, rule] : doc["fusions"].items()) {
+        if (n++ == 4)
+            break;
+        rule["shapes_tested"] = 3;
+        rule["shapes_fused"] = rule["fuses"].get<bool>() ? 2 : 1;
+        fusions[name] = rule;
+    }
+    doc["fusions"] = fusions;
+    return doc.dump(1);
+}
+
 std::string exampleText(const Format &f)
 {
     const std::string text = readExample(f.example);
@@ -157,6 +189,22 @@ std::vector<Format> formats()
              }
              return o;
          }},
+        // Issue 14: the fields added by the Brouwer LASSO fit (swapping_calibrated).
+        {"brouwer-device-lasso", "brouwer/edgecaffe-lasso.json",
+         [](const std::string &text, const std::string &label) {
+             Outcome o;
+             auto r = brouwer::parseDevice(text, label);
+             o.diagnostics = r.diagnostics;
+             if ((o.loaded = r.device.has_value())) {
+                 const auto layers = brouwer::layerFeatures(lenet());
+                 for (double memory : {1e3, 256e6, 1e12}) {
+                     const auto result = brouwer::evaluate(*r.device, layers, {memory, 4});
+                     o.finite = o.finite && finiteJson(brouwer::resultToJson("lenet", *r.device, {memory, 4}, result));
+                 }
+             }
+             return o;
+         },
+         lassoTwoTerms},
         {"nnmeter-device", "nnmeter/cortexa76_tflite_cpu.device.json",
          [](const std::string &text, const std::string &label) {
              Outcome o;
@@ -181,6 +229,20 @@ std::vector<Format> formats()
              }
              return o;
          }},
+        // Issue 14: the kernel lab's rules with the multi-shape fields (shapes_tested, shapes_fused).
+        {"nnmeter-rules-lab", "nnmeter/onednn_cpu.rules.json",
+         [](const std::string &text, const std::string &label) {
+             Outcome o;
+             auto r = nnmeter::parseRules(text, label);
+             o.diagnostics = r.diagnostics;
+             if ((o.loaded = r.rules.has_value())) {
+                 static const auto device = nnmeter::loadDeviceFile(ROOFLINE_EXAMPLES_DIR "/nnmeter/onednn_cpu.device.json");
+                 const auto p = nnmeter::predictNetwork(lenet(), *device.device, *r.rules);
+                 o.finite = std::isfinite(p.kernelSumMs) && std::isfinite(p.operatorSumMs) && std::isfinite(p.flopsMs);
+             }
+             return o;
+         },
+         labRulesWithShapes},
         {"nnmeter-forest", "nnmeter/onednn_cpu/relu.forest.json",
          [](const std::string &text, const std::string &label) {
              Outcome o;

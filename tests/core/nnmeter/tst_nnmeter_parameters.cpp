@@ -69,9 +69,17 @@ private slots:
     {
         QTest::addColumn<QString>("assignment");
         QTest::addColumn<QString>("expected");
-        QTest::newRow("negative peak") << "/peak_gflops=-1" << "/peak_gflops: must be above 0";
-        QTest::newRow("efficiency above 1") << "/efficiency/default/memory=1.5" << "must be above 0 to 1";
+        QTest::newRow("negative peak") << "/peak_gflops=-1" << "/peak_gflops: must be > 0 and <= 1e+09, got -1";
+        QTest::newRow("efficiency above 1") << "/efficiency/default/memory=1.5" << "must be > 0 and <= 1, got 1.5";
         QTest::newRow("not a number") << "/bandwidth_gbps=fast" << "expected a number";
+        // Issue 14: the ranges of the device file, with its parser (a denormal made every time infinite).
+        QTest::newRow("denormal peak") << "/peak_gflops=1e-320" << "/peak_gflops: must be 0 or at least 1e-30 in size";
+        QTest::newRow("denormal efficiency") << "/efficiency/default/compute=4.9e-324" << "too small to compute with";
+        QTest::newRow("denormal overhead") << "/kernel_overhead_us=1e-320" << "/kernel_overhead_us: must be 0 or at least";
+        QTest::newRow("overflowing peak") << "/peak_gflops=1e999" << "expected a number, got \"1e999\"";
+        QTest::newRow("huge peak") << "/peak_gflops=1e308" << "must be > 0 and <= 1e+09";
+        QTest::newRow("nan peak") << "/peak_gflops=nan" << "expected a number, got \"nan\"";
+        QTest::newRow("spaced peak") << "/peak_gflops= 5" << "expected a number";
         QTest::newRow("unknown pointer") << "/clock_ghz=3" << "not a setting of an nn-Meter device";
         QTest::newRow("unknown operator") << "/fusions/BF_conv_blah=true" << "two operator names";
         QTest::newRow("rule not a switch") << "/fusions/BF_conv_bn=maybe" << "expected true or false";

@@ -197,6 +197,50 @@ private slots:
         expectError(r.diagnostics, where, message);
     }
 
+    // Issue 14 (memory): programs are read item by item as the JSON parser
+    // reaches them, not kept in the document. Their errors are still listed
+    // where the document has them (between each core's own fields), with the
+    // same pointers, and the origins are the items' pointers in file order.
+    void streamedProgramsKeepTheirPlace()
+    {
+        const std::string text = R"({"format": "roofline-studio/verrocchio-trace", "version": 1,
+          "cores": [
+            {"name": "a", "copies": 1.5, "program": [{"op": "vadd", "ops": 1}, {"op": "vadd", "ops": -2}], "bogus": 1},
+            {"program": [{"op": "mystery"}, 7, {"op": "loop", "var": "i", "count": 2, "body": [{"op": "vadd", "bytes": 3}]}]}
+          ]})";
+        const TraceLoadResult r = parseTrace(text, "t.json");
+        QVERIFY(!r.trace);
+        std::vector<std::string> pointers;
+        for (const Diagnostic &d : r.diagnostics.errors())
+            pointers.push_back(d.pointer);
+        const std::vector<std::string> expected{"/cores/0/copies", "/cores/0/program/1/ops", "/cores/0/bogus",
+                                                "/cores/1/program/0/op", "/cores/1/program/1",
+                                                "/cores/1/program/2/body/0/bytes"};
+        QVERIFY2(pointers == expected, r.diagnostics.toString().c_str());
+
+        const TraceLoadResult good = parseTrace(R"({"format": "roofline-studio/verrocchio-trace", "version": 1,
+          "cores": [{"program": [{"op": "vadd", "ops": 1}]}, {"program": [{"op": "mad", "ops": 2},
+            {"op": "loop", "var": "i", "count": 2, "body": [{"op": "vadd", "ops": 3}]}]}]})",
+                                                "t.json");
+        QVERIFY2(good.trace, good.diagnostics.toString().c_str());
+        QCOMPARE(good.trace->instructionCount(), std::size_t(4));
+        const auto &second = good.trace->cores[1].instructions;
+        QCOMPARE(good.trace->origins[good.trace->cores[0].instructions[0].origin], std::string("/cores/0/program/0"));
+        QCOMPARE(good.trace->origins[second[0].origin], std::string("/cores/1/program/0"));
+        QCOMPARE(good.trace->origins[second[2].origin], std::string("/cores/1/program/1/body/0"));
+        // The text form reads through the same stream; its origins and errors are lines.
+        const TraceLoadResult lines = parseTraceText("core a\nvadd 1\ncore b\nmad 2\nloop i 2\n  vadd 3\nend\n", "t.txt");
+        QVERIFY2(lines.trace, lines.diagnostics.toString().c_str());
+        QCOMPARE(lines.trace->origins[lines.trace->cores[1].instructions[2].origin], std::string("line 6"));
+        const TraceLoadResult bad = parseTraceText("core a\ncopies 0\nvadd 1\nloop i 2\n  vadd V -3\nend\n", "t.txt");
+        QVERIFY(!bad.trace);
+        QCOMPARE(bad.diagnostics.errors().size(), std::size_t(2));
+        QCOMPARE(bad.diagnostics.errors()[0].pointer, std::string("line 1"));
+        QVERIFY(bad.diagnostics.errors()[0].message.rfind("copies: ", 0) == 0);
+        QCOMPARE(bad.diagnostics.errors()[1].pointer, std::string("line 5"));
+        QVERIFY(bad.diagnostics.errors()[1].message.rfind("ops: ", 0) == 0);
+    }
+
     void loadsMachine()
     {
         const MachineLoadResult r = parseMachine(validMachine().dump(), "m.json");

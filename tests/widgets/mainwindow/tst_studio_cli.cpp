@@ -168,6 +168,46 @@ private slots:
         QVERIFY(!QFile::exists(QStringLiteral("/tmp/never-written.svg")));
     }
 
+    // Issue 14: --view NAME attacked as any other input. A name that is no view
+    // is wrong usage (exit 2) with the views this build has and the name as
+    // given, made printable and cut short; a missing name is the parser's error.
+    void viewOptionHostile_data()
+    {
+        QTest::addColumn<QStringList>("view"); // the last arguments
+        QTest::addColumn<int>("exitCode");
+        QTest::addColumn<QString>("message");
+        const QString known = QStringLiteral("--view must be one of gables, amaix, timeline, nnmeter, brouwer, got ");
+        QTest::newRow("missing (truncated)") << QStringList{QStringLiteral("--view")} << 1
+                                             << QStringLiteral("Missing value after '--view'");
+        QTest::newRow("empty") << QStringList{QStringLiteral("--view="), example("gables-fig6b.json")} << 2
+                               << known + QStringLiteral("\"\"");
+        for (const char *word : {"0", "-1", "1e-320", "1e308", "NaN", "null", "true", "Brouwer"})
+            QTest::newRow(word) << QStringList{QStringLiteral("--view"), QLatin1String(word), example("gables-fig6b.json")}
+                                << 2 << known + QLatin1Char('"') + QLatin1String(word) + QLatin1Char('"');
+        QTest::newRow("deep nesting") << QStringList{QStringLiteral("--view"), QString(50000, QLatin1Char('[')),
+                                                     example("gables-fig6b.json")}
+                                      << 2 << known + QStringLiteral("\"[[[[");
+        QTest::newRow("huge") << QStringList{QStringLiteral("--view"), QString(120000, QLatin1Char('x')),
+                                             example("gables-fig6b.json")}
+                              << 2 << known + QStringLiteral("\"xxxx");
+        QTest::newRow("escape sequence") << QStringList{QStringLiteral("--view"), QStringLiteral("\x1b[2Jbrouwer\x07"),
+                                                        example("gables-fig6b.json")}
+                                         << 2 << known + QStringLiteral("\"\\x1B[2Jbrouwer\\x07\"");
+    }
+    void viewOptionHostile()
+    {
+        QFETCH(QStringList, view);
+        QFETCH(int, exitCode);
+        QFETCH(QString, message);
+        const QString out = QStringLiteral("/tmp/never-written-view.svg");
+        const Run r = studio(QStringList{QStringLiteral("--export-svg"), out} + view); // --view last: it may lack its value
+        QCOMPARE(r.exitCode, exitCode);
+        QVERIFY2(r.err.contains(message), qPrintable(r.err.left(400)));
+        QVERIFY2(r.err.size() < 1000, qPrintable(QString::number(r.err.size()))); // never the whole argument echoed
+        QVERIFY(!r.err.contains(QChar(0x1b)));
+        QVERIFY(!QFile::exists(out));
+    }
+
     void killedProcessLeavesRecoverableAutosave()
     {
         // A real run with an autosave every 200 ms, killed without warning.
