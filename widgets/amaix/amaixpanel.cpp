@@ -1,4 +1,5 @@
 #include "amaixpanel.h"
+#include "readouthost.h"
 
 #include "snapshotbar.h" // setFocusChain
 
@@ -95,7 +96,7 @@ AmaixPanel::AmaixPanel(AmaixDocument *document, QWidget *parent)
     m_readout->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_readout->setFrameShape(QFrame::StyledPanel);
     m_readout->setMargin(6);
-    layout->addWidget(m_readout);
+    layout->addWidget(new ReadoutHost(m_readout)); // new text: no window relayout (readouthost.h)
 
     auto *accBox = new QGroupBox(tr("Accelerator parameters"), this);
     m_sliderBox = accBox;

@@ -1,4 +1,5 @@
 #include "amaixview.h"
+#include "readouthost.h"
 
 #include "amaix/goalseek.h"
 #include "goalseekpanel.h"
@@ -150,10 +151,10 @@ AmaixView::AmaixView(AmaixDocument *document, QWidget *parent)
     bottomLayout->setContentsMargins(0, 0, 0, 0);
     bottomLayout->addWidget(m_importNotice);
     bottomLayout->addWidget(m_snapshotBar);
-    bottomLayout->addWidget(m_comparisonLabel);
+    bottomLayout->addWidget(new ReadoutHost(m_comparisonLabel)); // new text: no window relayout (readouthost.h)
     bottomLayout->addWidget(m_table, 1);
     auto *totalsRow = new QHBoxLayout;
-    totalsRow->addWidget(m_totals, 1);
+    totalsRow->addWidget(new ReadoutHost(m_totals), 1);
     totalsRow->addWidget(m_csvButton);
     bottomLayout->addLayout(totalsRow);
     bottomLayout->addWidget(m_message);

@@ -1,4 +1,5 @@
 #include "brouwerpanel.h"
+#include "readouthost.h"
 
 #include "brouwerformat.h"
 
@@ -83,7 +84,7 @@ BrouwerPanel::BrouwerPanel(BrouwerDocument *document, QWidget *parent)
     mform->addRow(tr("Available"), memoryRow);
     m_memoryReadout = new CachedLabel(memory); // new text on every memory move
     m_memoryReadout->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    mform->addRow(QString(), m_memoryReadout);
+    mform->addRow(QString(), new ReadoutHost(m_memoryReadout)); // new text: no window relayout (readouthost.h)
     m_bytesPerElement = new QDoubleSpinBox(memory);
     m_bytesPerElement->setRange(BrouwerDocument::kMinBytesPerElement, BrouwerDocument::kMaxBytesPerElement);
     m_bytesPerElement->setDecimals(3);
@@ -121,7 +122,7 @@ BrouwerPanel::BrouwerPanel(BrouwerDocument *document, QWidget *parent)
     m_readout->setWordWrap(true);
     m_readout->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_readout->setMinimumWidth(260);
-    layout->addWidget(m_readout);
+    layout->addWidget(new ReadoutHost(m_readout));
     layout->addStretch(1);
 
     connect(m_network, &QComboBox::activated, m_document, [this](int index) { m_document->selectNetwork(index); });

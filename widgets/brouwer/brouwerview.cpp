@@ -1,4 +1,5 @@
 #include "brouwerview.h"
+#include "readouthost.h"
 
 #include "brouwer/goalseek.h"
 #include "brouwer/io.h"
@@ -215,7 +216,7 @@ BrouwerView::BrouwerView(BrouwerDocument *document, QWidget *parent)
     auto *bottomLayout = new QVBoxLayout(bottom);
     bottomLayout->setContentsMargins(0, 0, 0, 0);
     bottomLayout->addWidget(m_snapshotBar);
-    bottomLayout->addWidget(m_comparisonLabel);
+    bottomLayout->addWidget(new ReadoutHost(m_comparisonLabel)); // new text: no window relayout (readouthost.h)
     bottomLayout->addWidget(m_tableTabs, 1);
     bottomLayout->addWidget(m_message);
     left->addWidget(bottom);

@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace studio {
 
@@ -87,7 +88,12 @@ void ParameterSlider::setValue(double value)
     if (!m_slider->isSliderDown())
         recentre();
     m_slider->setValue(m_scale.toPosition(value));
-    m_spinBox->setValue(value);
+    // A spin box repaints on every setValue(), changed or not, and a panel
+    // refresh sets every control after each edit: only a new value is set.
+    if (value != m_spinValue) {
+        m_spinBox->setValue(value);
+        m_spinValue = value;
+    }
 }
 
 void ParameterSlider::setScale(SliderScale scale)
@@ -98,6 +104,7 @@ void ParameterSlider::setScale(SliderScale scale)
     const QSignalBlocker blockSpin(m_spinBox);
     m_slider->setRange(0, m_scale.steps);
     m_spinBox->setRange(m_fullScale.minimum, m_fullScale.maximum);
+    m_spinValue = std::numeric_limits<double>::quiet_NaN(); // the range may have clamped it
     setValue(m_value);
 }
 
@@ -172,6 +179,7 @@ void ParameterSlider::onSliderMoved(int position)
     {
         const QSignalBlocker blockSpin(m_spinBox);
         m_spinBox->setValue(m_value);
+        m_spinValue = m_value;
     }
     emit valueChanged(m_value);
 }
@@ -179,6 +187,7 @@ void ParameterSlider::onSliderMoved(int position)
 void ParameterSlider::onSpinBoxChanged(double value)
 {
     m_value = value;
+    m_spinValue = value;
     recentre();
     emit valueChanged(m_value);
 }

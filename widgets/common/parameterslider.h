@@ -12,6 +12,8 @@
 
 #include <QWidget>
 
+#include <limits>
+
 class QDoubleSpinBox;
 class QLabel;
 class QSlider;
@@ -70,6 +72,7 @@ private:
     SliderScale m_fullScale;
     SliderScale m_scale;
     double m_value = 0;
+    double m_spinValue = std::numeric_limits<double>::quiet_NaN(); // last set into the spin box
     bool m_dragging = false;
     double m_dragPosition = 0; // fractional slider position during a drag
     int m_dragX = 0;

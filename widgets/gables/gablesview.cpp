@@ -11,6 +11,7 @@
 #include "gablesparampanel.h"
 #include "gablesplot.h"
 #include "sensitivitychart.h"
+#include "readouthost.h"
 #include "snapshotbar.h"
 #include "termschart.h"
 #include "units.h"
@@ -66,7 +67,7 @@ GablesView::GablesView(GablesDocument *document, QWidget *parent)
     bottomLayout->setContentsMargins(0, 0, 0, 0);
     m_snapshotBar = makeSnapshotBar();
     bottomLayout->addWidget(m_snapshotBar);
-    bottomLayout->addWidget(m_readout);
+    bottomLayout->addWidget(new ReadoutHost(m_readout)); // new text: no window relayout
     m_sensitivity = new SensitivityChart(this);
     m_bottomTabs = new QTabWidget(bottom);
     m_bottomTabs->addTab(m_terms, tr("Time terms"));

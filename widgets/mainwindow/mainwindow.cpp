@@ -7,6 +7,7 @@
 #include "brouwerview.h"
 #include "common/jsondocument.h"
 #include "diagnosticstext.h"
+#include "readouthost.h"
 #include "gablesdocument.h"
 #include "gablesplot.h"
 #include "gablesview.h"
@@ -99,7 +100,7 @@ MainWindow::MainWindow(QWidget *parent)
     setCentralWidget(m_tabs);
     m_statusReadout = new QLabel(this);
     m_statusReadout->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred); // no relayout per update
-    statusBar()->addPermanentWidget(m_statusReadout, 1);
+    statusBar()->addPermanentWidget(new ReadoutHost(m_statusReadout), 1); // new text: no window relayout
 
     m_undoGroup = new QUndoGroup(this);
     m_gablesDocument = new GablesDocument(this);

@@ -1,4 +1,5 @@
 #include "nnmeterview.h"
+#include "readouthost.h"
 
 #include "emptystate.h"
 #include "goalseekpanel.h"
@@ -223,7 +224,7 @@ NnmeterView::NnmeterView(NnmeterDocument *document, QWidget *parent)
     auto *bottomLayout = new QVBoxLayout(bottom);
     bottomLayout->setContentsMargins(0, 0, 0, 0);
     bottomLayout->addWidget(m_snapshotBar);
-    bottomLayout->addWidget(m_readout);
+    bottomLayout->addWidget(new ReadoutHost(m_readout)); // new text: no window relayout (readouthost.h)
     bottomLayout->addWidget(m_message);
     bottomLayout->addWidget(m_bottomTabs, 1);
 

@@ -1,4 +1,5 @@
 #include "timelineview.h"
+#include "readouthost.h"
 
 #include "goalseekpanel.h"
 #include "verrocchio/goalseek.h"
@@ -148,7 +149,7 @@ TimelineView::TimelineView(TimelineDocument *document, QWidget *parent)
     auto *bottomLayout = new QVBoxLayout(bottom);
     bottomLayout->setContentsMargins(0, 0, 0, 0);
     bottomLayout->addWidget(m_snapshotBar);
-    bottomLayout->addWidget(m_readout);
+    bottomLayout->addWidget(new ReadoutHost(m_readout)); // new text: no window relayout (readouthost.h)
     bottomLayout->addWidget(m_bottomTabs, 1);
 
     auto *left = new QSplitter(Qt::Vertical, this);
