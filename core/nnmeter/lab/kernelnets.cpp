@@ -114,9 +114,9 @@ Network pairNetwork(const std::string &first, const std::string &second, const S
 
 const std::vector<std::string> &sampleKinds()
 {
-    static const std::vector<std::string> kinds = {"conv", "dwconv", "fc",  "maxpool", "avgpool", "add", "concat",
-                                                   "relu", "bn",     "hswish", "gap",   "se",      "swish", "channelshuffle",
-                                                   "split"};
+    static const std::vector<std::string> kinds = {"conv",   "dwconv", "fc",    "maxpool", "avgpool",        "add",
+                                                   "concat", "relu",   "bn",    "hswish",  "gap",            "se",
+                                                   "swish",  "channelshuffle", "split", "act", "matmul"};
     return kinds;
 }
 
@@ -247,10 +247,48 @@ Network configNetwork(const KernelConfig &c)
         l.inputs = {-1};
         l.statedOutput = Shape{std::max(c.cin / 2, 1), in.h, in.w, 1};
         push(l);
+    } else if (c.kind == "act") {
+        // GELU in its erf form (BERT; ViT's written-out erf runs as the same kind of pass).
+        Layer gelu;
+        gelu.name = "gelu";
+        gelu.type = LayerType::Activation;
+        gelu.function = "gelu";
+        gelu.inputs = {-1};
+        push(gelu);
+    } else if (c.kind == "matmul") {
+        // Q·Kᵀ: queries and keys of CIN channels; P·V: scores (CIN) and values (COUT channels).
+        net.inputs.push_back({"y", Shape{c.transposeB ? std::max(c.cout, 1) : in.c, in.h, in.w, 1}});
+        Layer l;
+        l.name = c.transposeB ? "context" : "scores";
+        l.type = LayerType::MatMul;
+        l.inputs = {-1, -2};
+        l.heads = std::max(c.heads, 1);
+        l.transposeB = c.transposeB;
+        l.hasBias = false;
+        push(l);
     } else {
         push(makeLayer(c.kind, -1, in, 0));
     }
     return finish(std::move(net));
+}
+
+KernelConfig matmulConfig(int hw, int heads, int headDim, bool transposeB)
+{
+    KernelConfig c;
+    c.kind = "matmul";
+    c.hw = std::max(hw, 1);
+    c.heads = std::max(heads, 1);
+    c.transposeB = transposeB;
+    const int d = std::max(headDim, 1);
+    const int scores = c.heads * c.hw * c.hw; // one per (head, key position)
+    c.cin = transposeB ? scores : c.heads * d;
+    c.cout = transposeB ? c.heads * d : scores;
+    return c;
+}
+
+int matmulHeadDim(const KernelConfig &c)
+{
+    return std::max((c.transposeB ? c.cout : c.cin) / std::max(c.heads, 1), 1);
 }
 
 double configFlops(const KernelConfig &c)
