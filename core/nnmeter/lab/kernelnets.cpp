@@ -52,6 +52,17 @@ Layer makeLayer(const std::string &op, int input, const Shape &in, int extraInpu
     return l;
 }
 
+// An activation layer named `name` applying `function` to the output of `input`.
+Layer activation(const std::string &name, const std::string &function, int input)
+{
+    Layer l;
+    l.name = name;
+    l.type = LayerType::Activation;
+    l.function = function;
+    l.inputs = {input};
+    return l;
+}
+
 bool needsSecondInput(const std::string &op)
 {
     return op == "add" || op == "mul" || op == "concat";
@@ -150,12 +161,7 @@ Network configNetwork(const KernelConfig &c)
         bn.type = LayerType::BatchNorm;
         bn.inputs = {0};
         push(bn);
-        Layer relu;
-        relu.name = "relu";
-        relu.type = LayerType::Activation;
-        relu.function = "relu";
-        relu.inputs = {1};
-        push(relu);
+        push(activation("relu", "relu", 1));
     } else if (c.kind == "fc") {
         Layer fc;
         fc.name = "fc";
@@ -196,19 +202,9 @@ Network configNetwork(const KernelConfig &c)
             return l;
         };
         push(conv1x1("reduce", 0, std::max(8, (std::max(c.cin, 1) / 4 + 7) / 8 * 8)));
-        Layer relu;
-        relu.name = "relu";
-        relu.type = LayerType::Activation;
-        relu.function = "relu";
-        relu.inputs = {1};
-        push(relu);
+        push(activation("relu", "relu", 1));
         push(conv1x1("expand", 2, std::max(c.cin, 1)));
-        Layer gate;
-        gate.name = "gate";
-        gate.type = LayerType::Activation;
-        gate.function = "hardsigmoid";
-        gate.inputs = {3};
-        push(gate);
+        push(activation("gate", "hardsigmoid", 3));
         Layer scale;
         scale.name = "scale";
         scale.type = LayerType::EltwiseMul;
@@ -216,12 +212,7 @@ Network configNetwork(const KernelConfig &c)
         push(scale);
     } else if (c.kind == "swish") {
         // x · sigmoid(x) (SiLU, EfficientNet; the swish unit).
-        Layer sigmoid;
-        sigmoid.name = "sigmoid";
-        sigmoid.type = LayerType::Activation;
-        sigmoid.function = "sigmoid";
-        sigmoid.inputs = {-1};
-        push(sigmoid);
+        push(activation("sigmoid", "sigmoid", -1));
         Layer mul;
         mul.name = "mul";
         mul.type = LayerType::EltwiseMul;
@@ -249,12 +240,7 @@ Network configNetwork(const KernelConfig &c)
         push(l);
     } else if (c.kind == "act") {
         // GELU in its erf form (BERT; ViT's written-out erf runs as the same kind of pass).
-        Layer gelu;
-        gelu.name = "gelu";
-        gelu.type = LayerType::Activation;
-        gelu.function = "gelu";
-        gelu.inputs = {-1};
-        push(gelu);
+        push(activation("gelu", "gelu", -1));
     } else if (c.kind == "matmul") {
         // Q·Kᵀ: queries and keys of CIN channels; P·V: scores (CIN) and values (COUT channels).
         net.inputs.push_back({"y", Shape{c.transposeB ? std::max(c.cout, 1) : in.c, in.h, in.w, 1}});
