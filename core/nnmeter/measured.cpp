@@ -71,6 +71,123 @@ std::string number(double v)
     return text;
 }
 
+// The data lines of a CSV text, in order: blank lines and '#' comments skipped, each line
+// trimmed and split into fields. Shared by the measured-latency and per-kernel loaders, so both
+// count lines, report an unterminated quote and check a row's field count the same way.
+class CsvLines
+{
+public:
+    CsvLines(const std::string &text, Diagnostics &d)
+        : m_text(text)
+        , m_d(d)
+    {
+    }
+
+    // The next data line's fields; false at the end, or on an unterminated quote (reported).
+    bool next(std::vector<std::string> &fields)
+    {
+        while (m_pos < m_text.size()) {
+            const std::size_t end = std::min(m_text.find('\n', m_pos), m_text.size());
+            m_line = trim(m_text.substr(m_pos, end - m_pos));
+            m_pos = end + 1;
+            ++m_lineNo;
+            if (m_line.empty() || m_line[0] == '#')
+                continue;
+            m_where = "line " + std::to_string(m_lineNo);
+            if (!splitCsv(m_line, fields)) {
+                m_d.error(m_where, "a quoted field does not end");
+                m_failed = true;
+                return false;
+            }
+            return true;
+        }
+        return false;
+    }
+
+    bool failed() const { return m_failed; }              // stopped at an unterminated quote
+    const std::string &line() const { return m_line; }   // the current line, trimmed
+    const std::string &where() const { return m_where; } // "line N", for messages
+
+    // True when a data row has as many fields as the header; otherwise reported (the row is skipped).
+    bool fieldCountMatches(std::size_t got, std::size_t header)
+    {
+        if (got == header)
+            return true;
+        m_d.error(m_where, "expected " + std::to_string(header) + " fields as the header has, got " + std::to_string(got));
+        return false;
+    }
+
+    // True when another row may be read; reported once the file holds more than kMaxMeasuredRows.
+    bool roomForRow(std::size_t rowsSoFar)
+    {
+        if (rowsSoFar < kMaxMeasuredRows)
+            return true;
+        m_d.error(m_where, "more than " + std::to_string(kMaxMeasuredRows) + " rows");
+        return false;
+    }
+
+private:
+    const std::string &m_text;
+    Diagnostics &m_d;
+    std::size_t m_pos = 0;
+    int m_lineNo = 0;
+    bool m_failed = false;
+    std::string m_line, m_where;
+};
+
+// One field of a data row, read as its column expects: errors name the column and quote the
+// value ("measured_ms: expected ..., got \"-1\""), and clear the row's `ok`.
+class CsvField
+{
+public:
+    CsvField(Diagnostics &d, const std::string &where, const std::string &column, const std::string &value, bool &ok)
+        : m_d(d)
+        , m_where(where)
+        , m_column(column)
+        , m_value(value)
+        , m_ok(ok)
+    {
+    }
+
+    void fail(const std::string &reason)
+    {
+        m_d.error(m_where, m_column + ": " + reason + ", got \"" + printableText(m_value, 40) + "\"");
+        m_ok = false;
+    }
+
+    // A finite number in `range` (denormals refused with their own reason, as in every format).
+    std::optional<double> number(const Range &range, const std::string &expected)
+    {
+        const auto x = parseFiniteNumber(m_value);
+        if (x && *x != 0 && std::fabs(*x) < Range::kSmallestMagnitude) { // 1e-320: the reason is its size
+            m_d.error(m_where, m_column + ": " + range.check(*x));
+            m_ok = false;
+            return std::nullopt;
+        }
+        if (!x || !range.contains(*x)) {
+            fail(expected);
+            return std::nullopt;
+        }
+        return x;
+    }
+
+    // A whole number from lo to hi.
+    std::optional<int> whole(double lo, double hi, const std::string &expected)
+    {
+        const auto x = number(Range::closed(lo, hi), expected);
+        if (x && *x != std::floor(*x)) {
+            fail(expected);
+            return std::nullopt;
+        }
+        return x ? std::optional<int>(int(*x)) : std::nullopt;
+    }
+
+private:
+    Diagnostics &m_d;
+    const std::string &m_where, &m_column, &m_value;
+    bool &m_ok;
+};
+
 } // namespace
 
 MeasuredLoad parseMeasuredLatencies(const std::string &text, const std::string &fileLabel)
@@ -86,18 +203,10 @@ MeasuredLoad parseMeasuredLatencies(const std::string &text, const std::string &
     std::set<std::pair<std::string, std::string>> seen; // (network, device) of the rows so far
     std::vector<std::string> header, fields;
     bool lab = false; // the kernel lab's measurements.csv
-    std::istringstream in(text);
-    int lineNo = 0;
-    for (std::string line; std::getline(in, line);) {
-        ++lineNo;
-        const std::string where = "line " + std::to_string(lineNo);
-        line = trim(line);
-        if (line.empty() || line[0] == '#')
-            continue;
-        if (!splitCsv(line, fields)) {
-            d.error(where, "a quoted field does not end");
-            return out;
-        }
+    CsvLines lines(text, d);
+    while (lines.next(fields)) {
+        const std::string &where = lines.where();
+        const std::string &line = lines.line();
         if (header.empty()) {
             if (!fields.empty() && fields[0] == "stage") {
                 // The kernel lab's measurements.csv: its end-to-end rows ("network" stage).
@@ -135,11 +244,8 @@ MeasuredLoad parseMeasuredLatencies(const std::string &text, const std::string &
         if (lab) {
             if (fields.empty() || fields[0] != "network")
                 continue; // pair and sample rows: the lab's record, not end-to-end latencies
-            if (fields.size() != header.size()) {
-                d.error(where, "expected " + std::to_string(header.size()) + " fields as the header has, got "
-                                   + std::to_string(fields.size()));
+            if (!lines.fieldCountMatches(fields.size(), header.size()))
                 continue;
-            }
             std::vector<std::string> mapped{"", "", "", "", "", "kernel lab (measurements.csv)"};
             for (std::size_t c = 0; c < header.size(); ++c) {
                 if (header[c] == "name")
@@ -156,65 +262,39 @@ MeasuredLoad parseMeasuredLatencies(const std::string &text, const std::string &
         static const std::vector<std::string> labHeader{"network", "measured_ms", "device", "repetitions", "iqr_ms", "source"};
         static const std::vector<std::string> labShown{"name", "median_ms", "device", "reps", "iqr_ms", "source"};
         const std::vector<std::string> &columns = lab ? labHeader : header;
-        if (!lab && fields.size() != header.size()) {
-            d.error(where, "expected " + std::to_string(header.size()) + " fields as the header has, got "
-                               + std::to_string(fields.size()));
+        if (!lab && !lines.fieldCountMatches(fields.size(), header.size()))
             continue;
-        }
-        if (rows.size() >= kMaxMeasuredRows) {
-            d.error(where, "more than " + std::to_string(kMaxMeasuredRows) + " rows");
+        if (!lines.roomForRow(rows.size()))
             return out;
-        }
         MeasuredLatency row;
         bool ok = true;
         for (std::size_t c = 0; c < fields.size() && ok; ++c) {
             const std::string &name = columns[c];
-            const std::string &shown = lab ? labShown[c] : name; // the column as the file names it
             const std::string &v = fields[c];
-            auto fail = [&](const std::string &reason) {
-                d.error(where, shown + ": " + reason + ", got \"" + printableText(v, 40) + "\"");
-                ok = false;
-            };
-            // A finite number in `range` (denormals refused, as in every format), or an error naming the column.
-            auto number = [&](const Range &range, const std::string &expected) -> std::optional<double> {
-                const auto x = parseFiniteNumber(v);
-                if (x && *x != 0 && std::fabs(*x) < Range::kSmallestMagnitude) { // 1e-320: the reason is its size
-                    d.error(where, shown + ": " + range.check(*x));
-                    ok = false;
-                    return std::nullopt;
-                }
-                if (!x || !range.contains(*x)) {
-                    fail(expected);
-                    return std::nullopt;
-                }
-                return x;
-            };
+            CsvField field(d, where, lab ? labShown[c] : name, v, ok); // the column as the file names it
             if (name == "network") {
                 if (v.empty())
-                    fail("expected the network's name");
+                    field.fail("expected the network's name");
                 row.network = v;
             } else if (name == "measured_ms") {
-                if (const auto x = number(Range::positive(1e9), "expected a latency in ms above 0 and at most 1e9"))
+                if (const auto x = field.number(Range::positive(1e9), "expected a latency in ms above 0 and at most 1e9"))
                     row.measuredMs = *x;
             } else if (name == "device" || name == "source") {
                 (name == "device" ? row.device : row.source) = v;
             } else if (name == "repetitions") {
                 if (v.empty())
                     continue;
-                const auto x = number(Range::closed(1, 1e9), "expected a whole number of runs from 1");
-                if (x && *x != std::floor(*x))
-                    fail("expected a whole number of runs from 1");
-                else if (x)
-                    row.repetitions = int(*x);
+                if (const auto x = field.whole(1, 1e9, "expected a whole number of runs from 1"))
+                    row.repetitions = *x;
             } else if (name == "iqr_ms") { // the lab's spread of whole runs, as a share of the latency
                 if (v.empty())
                     continue;
-                const auto x = number(Range::nonNegative(1e9), "expected a spread in ms from 0");
+                const auto x = field.number(Range::nonNegative(1e9), "expected a spread in ms from 0");
                 if (x && row.measuredMs > 0) {
                     row.noisePercent = 100 * *x / row.measuredMs;
                     // As noise_percent, it must read back (at most 1e6 %).
                     if (!(row.noisePercent <= 1e6)) {
-                        d.error(where, shown + ": the spread is more than 10,000 times the median (" + formatNumber(*x)
+                        d.error(where, std::string(lab ? labShown[c] : name) + ": the spread is more than 10,000 times the median (" + formatNumber(*x)
                                            + " ms against " + formatNumber(row.measuredMs) + " ms)");
                         ok = false;
                     }
@@ -222,7 +302,7 @@ MeasuredLoad parseMeasuredLatencies(const std::string &text, const std::string &
             } else if (name == "noise_percent") {
                 if (v.empty())
                     continue;
-                if (const auto x = number(Range::nonNegative(1e6), "expected a percentage from 0"))
+                if (const auto x = field.number(Range::nonNegative(1e6), "expected a percentage from 0"))
                     row.noisePercent = *x;
             }
         }
@@ -234,6 +314,8 @@ MeasuredLoad parseMeasuredLatencies(const std::string &text, const std::string &
         if (ok)
             rows.push_back(std::move(row));
     }
+    if (lines.failed())
+        return out;
     if (header.empty())
         d.error("", "no header: expected \"network,measured_ms\"");
     else if (rows.empty() && !d.hasErrors())
@@ -304,18 +386,10 @@ KernelLatencyLoad parseKernelLatencies(const std::string &text, const std::strin
     std::set<std::pair<std::string, std::string>> firstLayers;        // (network, first_layer)
     std::vector<std::string> fields;
     bool header = false;
-    std::istringstream in(text);
-    int lineNo = 0;
-    for (std::string line; std::getline(in, line);) {
-        ++lineNo;
-        const std::string where = "line " + std::to_string(lineNo);
-        line = trim(line);
-        if (line.empty() || line[0] == '#')
-            continue;
-        if (!splitCsv(line, fields)) {
-            d.error(where, "a quoted field does not end");
-            return out;
-        }
+    CsvLines lines(text, d);
+    while (lines.next(fields)) {
+        const std::string &where = lines.where();
+        const std::string &line = lines.line();
         if (!header) {
             if (fields != columns) {
                 d.error(where, std::string("expected the header \"") + kKernelLatencyHeader + "\", got \""
@@ -325,74 +399,45 @@ KernelLatencyLoad parseKernelLatencies(const std::string &text, const std::strin
             header = true;
             continue;
         }
-        if (fields.size() != columns.size()) {
-            d.error(where, "expected " + std::to_string(columns.size()) + " fields as the header has, got "
-                               + std::to_string(fields.size()));
+        if (!lines.fieldCountMatches(fields.size(), columns.size()))
             continue;
-        }
-        if (rows.size() >= kMaxMeasuredRows) {
-            d.error(where, "more than " + std::to_string(kMaxMeasuredRows) + " rows");
+        if (!lines.roomForRow(rows.size()))
             return out;
-        }
         KernelLatency row;
         bool ok = true;
         for (std::size_t c = 0; c < fields.size() && ok; ++c) {
             const std::string &name = columns[c];
             const std::string &v = fields[c];
-            auto fail = [&](const std::string &reason) {
-                d.error(where, name + ": " + reason + ", got \"" + printableText(v, 40) + "\"");
-                ok = false;
-            };
-            // A finite number in `range` (denormals refused, as in every format), or an error naming the column.
-            auto number = [&](const Range &range, const std::string &expected) -> std::optional<double> {
-                const auto x = parseFiniteNumber(v);
-                if (x && *x != 0 && std::fabs(*x) < Range::kSmallestMagnitude) {
-                    d.error(where, name + ": " + range.check(*x));
-                    ok = false;
-                    return std::nullopt;
-                }
-                if (!x || !range.contains(*x)) {
-                    fail(expected);
-                    return std::nullopt;
-                }
-                return x;
-            };
-            auto whole = [&](double lo, double hi, const std::string &expected) -> std::optional<int> {
-                const auto x = number(Range::closed(lo, hi), expected);
-                if (x && *x != std::floor(*x)) {
-                    fail(expected);
-                    return std::nullopt;
-                }
-                return x ? std::optional<int>(int(*x)) : std::nullopt;
-            };
+            CsvField field(d, where, name, v, ok);
             const bool optional = name == "iqr_ms" || name == "repetitions" || name == "predicted_ms";
             if (optional && v.empty())
                 continue;
             if (name == "network" || name == "type" || name == "first_layer") {
                 if (v.empty())
-                    fail(name == "network" ? "expected the network's name"
-                                           : name == "type" ? "expected the kernel's type" : "expected a layer name");
+                    field.fail(name == "network" ? "expected the network's name"
+                               : name == "type"  ? "expected the kernel's type"
+                                                 : "expected a layer name");
                 (name == "network" ? row.network : name == "type" ? row.type : row.firstLayer) = v;
             } else if (name == "kernel") {
-                if (const auto x = whole(0, 1e7, "expected the kernel's index, a whole number from 0"))
+                if (const auto x = field.whole(0, 1e7, "expected the kernel's index, a whole number from 0"))
                     row.kernel = *x;
             } else if (name == "operators") {
-                if (const auto x = whole(1, 1e7, "expected its member layers, a whole number from 1"))
+                if (const auto x = field.whole(1, 1e7, "expected its member layers, a whole number from 1"))
                     row.operators = *x;
             } else if (name == "primitives") {
-                if (const auto x = whole(0, 1e7, "expected the oneDNN primitives it ran as, a whole number from 0"))
+                if (const auto x = field.whole(0, 1e7, "expected the oneDNN primitives it ran as, a whole number from 0"))
                     row.primitives = *x;
             } else if (name == "measured_ms") {
-                if (const auto x = number(Range::nonNegative(1e9), "expected a latency in ms from 0 to 1e9"))
+                if (const auto x = field.number(Range::nonNegative(1e9), "expected a latency in ms from 0 to 1e9"))
                     row.measuredMs = *x;
             } else if (name == "iqr_ms") {
-                if (const auto x = number(Range::nonNegative(1e9), "expected a spread in ms from 0 to 1e9"))
+                if (const auto x = field.number(Range::nonNegative(1e9), "expected a spread in ms from 0 to 1e9"))
                     row.iqrMs = *x;
             } else if (name == "repetitions") {
-                if (const auto x = whole(1, 1e9, "expected a whole number of runs from 1"))
+                if (const auto x = field.whole(1, 1e9, "expected a whole number of runs from 1"))
                     row.repetitions = *x;
             } else if (name == "predicted_ms") {
-                if (const auto x = number(Range::nonNegative(1e9), "expected a latency in ms from 0 to 1e9"))
+                if (const auto x = field.number(Range::nonNegative(1e9), "expected a latency in ms from 0 to 1e9"))
                     row.predictedMs = *x;
             }
         }
@@ -409,6 +454,8 @@ KernelLatencyLoad parseKernelLatencies(const std::string &text, const std::strin
         if (ok)
             rows.push_back(std::move(row));
     }
+    if (lines.failed())
+        return out;
     if (!header)
         d.error("", std::string("no header: expected \"") + kKernelLatencyHeader + "\"");
     else if (rows.empty() && !d.hasErrors())

@@ -94,7 +94,10 @@ NnmeterLabPanel::NnmeterLabPanel(QWidget *parent)
     for (const std::string &kind : lab::sampleKinds()) {
         auto *box = new QCheckBox(QString::fromStdString(kind), kinds);
         box->setChecked(true);
-        box->setToolTip(tr("Sample %1 kernels and train a random forest for them").arg(QString::fromStdString(kind)));
+        const QString what = kind == "act" ? tr("activation (sampled as GELU)")
+                             : kind == "matmul" ? tr("attention matmul (Q·Kᵀ and P·V)")
+                                                : QString::fromStdString(kind);
+        box->setToolTip(tr("Sample %1 kernels and train a random forest for them").arg(what));
         grid->addWidget(box, i / 4, i % 4);
         m_kinds[kind] = box;
         ++i;

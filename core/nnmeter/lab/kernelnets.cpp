@@ -52,6 +52,17 @@ Layer makeLayer(const std::string &op, int input, const Shape &in, int extraInpu
     return l;
 }
 
+// An activation layer named `name` applying `function` to the output of `input`.
+Layer activation(const std::string &name, const std::string &function, int input)
+{
+    Layer l;
+    l.name = name;
+    l.type = LayerType::Activation;
+    l.function = function;
+    l.inputs = {input};
+    return l;
+}
+
 bool needsSecondInput(const std::string &op)
 {
     return op == "add" || op == "mul" || op == "concat";
@@ -114,9 +125,9 @@ Network pairNetwork(const std::string &first, const std::string &second, const S
 
 const std::vector<std::string> &sampleKinds()
 {
-    static const std::vector<std::string> kinds = {"conv", "dwconv", "fc",  "maxpool", "avgpool", "add", "concat",
-                                                   "relu", "bn",     "hswish", "gap",   "se",      "swish", "channelshuffle",
-                                                   "split"};
+    static const std::vector<std::string> kinds = {"conv",   "dwconv", "fc",    "maxpool", "avgpool",        "add",
+                                                   "concat", "relu",   "bn",    "hswish",  "gap",            "se",
+                                                   "swish",  "channelshuffle", "split", "act", "matmul"};
     return kinds;
 }
 
@@ -150,12 +161,7 @@ Network configNetwork(const KernelConfig &c)
         bn.type = LayerType::BatchNorm;
         bn.inputs = {0};
         push(bn);
-        Layer relu;
-        relu.name = "relu";
-        relu.type = LayerType::Activation;
-        relu.function = "relu";
-        relu.inputs = {1};
-        push(relu);
+        push(activation("relu", "relu", 1));
     } else if (c.kind == "fc") {
         Layer fc;
         fc.name = "fc";
@@ -196,19 +202,9 @@ Network configNetwork(const KernelConfig &c)
             return l;
         };
         push(conv1x1("reduce", 0, std::max(8, (std::max(c.cin, 1) / 4 + 7) / 8 * 8)));
-        Layer relu;
-        relu.name = "relu";
-        relu.type = LayerType::Activation;
-        relu.function = "relu";
-        relu.inputs = {1};
-        push(relu);
+        push(activation("relu", "relu", 1));
         push(conv1x1("expand", 2, std::max(c.cin, 1)));
-        Layer gate;
-        gate.name = "gate";
-        gate.type = LayerType::Activation;
-        gate.function = "hardsigmoid";
-        gate.inputs = {3};
-        push(gate);
+        push(activation("gate", "hardsigmoid", 3));
         Layer scale;
         scale.name = "scale";
         scale.type = LayerType::EltwiseMul;
@@ -216,12 +212,7 @@ Network configNetwork(const KernelConfig &c)
         push(scale);
     } else if (c.kind == "swish") {
         // x · sigmoid(x) (SiLU, EfficientNet; the swish unit).
-        Layer sigmoid;
-        sigmoid.name = "sigmoid";
-        sigmoid.type = LayerType::Activation;
-        sigmoid.function = "sigmoid";
-        sigmoid.inputs = {-1};
-        push(sigmoid);
+        push(activation("sigmoid", "sigmoid", -1));
         Layer mul;
         mul.name = "mul";
         mul.type = LayerType::EltwiseMul;
@@ -247,10 +238,43 @@ Network configNetwork(const KernelConfig &c)
         l.inputs = {-1};
         l.statedOutput = Shape{std::max(c.cin / 2, 1), in.h, in.w, 1};
         push(l);
+    } else if (c.kind == "act") {
+        // GELU in its erf form (BERT; ViT's written-out erf runs as the same kind of pass).
+        push(activation("gelu", "gelu", -1));
+    } else if (c.kind == "matmul") {
+        // Q·Kᵀ: queries and keys of CIN channels; P·V: scores (CIN) and values (COUT channels).
+        net.inputs.push_back({"y", Shape{c.transposeB ? std::max(c.cout, 1) : in.c, in.h, in.w, 1}});
+        Layer l;
+        l.name = c.transposeB ? "context" : "scores";
+        l.type = LayerType::MatMul;
+        l.inputs = {-1, -2};
+        l.heads = std::max(c.heads, 1);
+        l.transposeB = c.transposeB;
+        l.hasBias = false;
+        push(l);
     } else {
         push(makeLayer(c.kind, -1, in, 0));
     }
     return finish(std::move(net));
+}
+
+KernelConfig matmulConfig(int hw, int heads, int headDim, bool transposeB)
+{
+    KernelConfig c;
+    c.kind = "matmul";
+    c.hw = std::max(hw, 1);
+    c.heads = std::max(heads, 1);
+    c.transposeB = transposeB;
+    const int d = std::max(headDim, 1);
+    const int scores = c.heads * c.hw * c.hw; // one per (head, key position)
+    c.cin = transposeB ? scores : c.heads * d;
+    c.cout = transposeB ? c.heads * d : scores;
+    return c;
+}
+
+int matmulHeadDim(const KernelConfig &c)
+{
+    return std::max((c.transposeB ? c.cout : c.cin) / std::max(c.heads, 1), 1);
 }
 
 double configFlops(const KernelConfig &c)

@@ -35,13 +35,20 @@ network::Network chainNetwork(const std::vector<std::string> &ops, const network
 // FLOPs and parameters, which follow from them).
 struct KernelConfig
 {
-    std::string kind; // conv, dwconv, fc, maxpool, avgpool, add, concat, relu, bn, hswish, gap, se, swish, channelshuffle, split
+    std::string kind; // conv, dwconv, fc, maxpool, avgpool, add, concat, relu, bn, hswish, gap, se, swish, channelshuffle,
+                      // split, act (GELU), matmul
     int hw = 1;       // input height = width
     int cin = 1;
     int cout = 1;     // conv, fc
     int ks = 1;       // conv, dwconv, pooling
     int stride = 1;
     int cin2 = 0;     // concat: the second input's channels (add: = cin)
+    // matmul: attention's products, `heads` side by side (network.h's matmul). Q·Kᵀ
+    // (transposeB false) reads two inputs of CIN = heads·d channels and gives COUT =
+    // heads·HW² (one score per pair of positions); P·V (transposeB true) reads the scores
+    // (CIN = heads·HW²) and values of COUT = heads·d channels.
+    int heads = 0;
+    bool transposeB = false;
     bool operator==(const KernelConfig &) const = default;
 };
 
@@ -56,8 +63,15 @@ bool isSampleKind(const std::string &kind);
 // units as the networks write them: se as MobileNetV3's (global mean, 1x1 conv
 // to C/4, relu, 1x1 conv, hard sigmoid, multiply), swish as x · sigmoid(x),
 // channelshuffle as reshape, transpose, reshape, split as a slice of half the
-// channels (ShuffleNetV2).
+// channels (ShuffleNetV2), act as GELU (erf form: BERT's and ViT's activation),
+// matmul as one attention product on HW×HW positions.
 network::Network configNetwork(const KernelConfig &config);
+
+// A matmul configuration of attention: `positions` = HW² tokens, `heads` heads of
+// `headDim` channels, Q·Kᵀ or (transposeB) P·V.
+KernelConfig matmulConfig(int hw, int heads, int headDim, bool transposeB);
+// The channels per head (d) of a matmul configuration.
+int matmulHeadDim(const KernelConfig &config);
 
 // FLOPs of the configuration's kernel (for budgeting), by the core's counts.
 double configFlops(const KernelConfig &config);

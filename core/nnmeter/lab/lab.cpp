@@ -174,7 +174,7 @@ double kindWeight(const std::string &kind)
         return 3;
     if (kind == "dwconv")
         return 2;
-    if (kind == "fc" || kind == "add" || kind == "concat")
+    if (kind == "fc" || kind == "add" || kind == "concat" || kind == "matmul")
         return 1;
     return 0.5;
 }
@@ -626,7 +626,7 @@ std::string measurementsCsv(const LabResult &r)
 {
     std::ostringstream s;
     s.precision(4);
-    s << "stage,name,kind,type,set,hw,cin,cout,ks,stride,cin2,mflops,kbytes,median_ms,iqr_ms,mad_ms,min_ms,reps,"
+    s << "stage,name,kind,type,set,hw,cin,cout,ks,stride,cin2,heads,transpose_b,mflops,kbytes,median_ms,iqr_ms,mad_ms,min_ms,reps,"
          "predicted_ms,primitives,note\n";
     auto timing = [&](const TimingStats &t) {
         s << t.medianMs << ',' << t.iqrMs << ',' << t.madMs << ',' << t.minMs << ',' << t.repetitions;
@@ -650,7 +650,7 @@ std::string measurementsCsv(const LabResult &r)
                     s << t.input.h << ',' << t.input.c;
                 else
                     s << ',';
-                s << ",,,,,,,";
+                s << ",,,,,,,,,";
                 timing(*x);
                 s << ",," << (std::string(what) == "t12" ? std::to_string(t.primitives) : "") << ',' << csvField(note) << '\n';
             }
@@ -659,7 +659,9 @@ std::string measurementsCsv(const LabResult &r)
     for (const Sample &x : r.samples) {
         const KernelConfig &c = x.config;
         s << "sample,," << c.kind << ',' << x.kernelType << ',' << x.set << ',' << c.hw << ',' << c.cin << ','
-          << c.cout << ',' << c.ks << ',' << c.stride << ',' << c.cin2 << ',' << x.flops / 1e6 << ',' << x.bytes / 1e3
+          << c.cout << ',' << c.ks << ',' << c.stride << ',' << c.cin2 << ','
+          << (c.kind == "matmul" ? std::to_string(c.heads) + (c.transposeB ? ",1" : ",0") : std::string(",")) << ','
+          << x.flops / 1e6 << ',' << x.bytes / 1e3
           << ',';
         timing(x.timing);
         s << ',' << x.predictedMs << ',' << x.primitives << ",\n";
@@ -669,7 +671,7 @@ std::string measurementsCsv(const LabResult &r)
         for (const std::string &k : n.skipped)
             note += (note.empty() ? "not run: " : " ") + k;
         // median_ms: Σ per-kernel medians in the sequence; iqr, mad, min: of whole runs (see note)
-        s << "network," << csvField(n.name) << ",,,,,,,,,,,," << n.measuredMs << ',' << n.whole.iqrMs << ','
+        s << "network," << csvField(n.name) << ",,,,,,,,,,,,,," << n.measuredMs << ',' << n.whole.iqrMs << ','
           << n.whole.madMs << ',' << n.whole.minMs << ',' << n.whole.repetitions << ',' << n.predictedMs << ",,"
           << csvField("whole runs median " + formatNumber(n.whole.medianMs, 5) + " ms" + (note.empty() ? "" : "; " + note))
           << '\n';

@@ -37,6 +37,14 @@ KernelConfig builtin(const std::string &kind, std::mt19937 &rng, bool quick)
     static const std::vector<Stage> stages = {{112, 16, 96}, {56, 24, 256}, {28, 32, 512}, {14, 64, 1024}, {7, 128, 2048}};
     static const std::vector<Stage> tiny = {{8, 4, 16}, {4, 4, 16}};
     const std::vector<Stage> &table = quick ? tiny : stages;
+    if (kind == "matmul") {
+        // Attention (our reading of transformer shapes): 49-400 tokens (7x7 to 20x20), 1-16 heads of
+        // 16-128 channels; Q·Kᵀ and P·V alike.
+        const int hw = quick ? pick<int>(rng, {2, 4}, {0.5, 0.5}) : pick<int>(rng, {7, 8, 11, 14, 16, 20}, {1, 1, 2, 2, 1, 1});
+        const int heads = quick ? pick<int>(rng, {1, 2}, {0.5, 0.5}) : pick<int>(rng, {1, 2, 4, 8, 12, 16}, {1, 1, 2, 2, 3, 1});
+        const int d = quick ? pick<int>(rng, {4, 8}, {0.5, 0.5}) : logUniform(rng, 16, 128);
+        return matmulConfig(hw, heads, d, std::uniform_int_distribution<int>(0, 1)(rng) == 1);
+    }
     const Stage s = table[std::uniform_int_distribution<std::size_t>(0, table.size() - 1)(rng)];
     KernelConfig c;
     c.kind = kind;
@@ -61,8 +69,21 @@ KernelConfig builtin(const std::string &kind, std::mt19937 &rng, bool quick)
         c.cin2 = logUniform(rng, quick ? 4 : s.cmin, quick ? 16 : s.cmax);
     } else if (kind == "add") {
         c.cin2 = c.cin;
+    } else if (kind == "act" && !quick && std::uniform_int_distribution<int>(0, 1)(rng) == 1) {
+        // GELU is a transformer's activation: half its samples on token grids (7x7 to 20x20) of
+        // 256-4096 channels, the MLP's widths.
+        c.hw = pick<int>(rng, {7, 11, 14, 16, 20}, {1, 2, 2, 1, 1});
+        c.cin = logUniform(rng, 256, 4096);
     }
     return c;
+}
+
+// Side of the square with the positions of an H×W input (rounded): how a sample
+// stands for a kernel on a non-square input of a kind whose cost follows its
+// element count.
+int squareSide(const network::Shape &s)
+{
+    return int(std::max<long>(1, std::lround(std::sqrt(double(s.h) * double(s.w)))));
 }
 
 } // namespace
@@ -87,9 +108,23 @@ std::optional<KernelConfig> configOfKernel(const network::Network &net, const Ke
         c.cin2 = int(net.inputShape(k.inputs[1]).c);
         if (k.kind == "add" && c.cin2 != c.cin)
             return std::nullopt;
+    } else if (k.kind == "matmul") {
+        // One attention product as the network writes it (an imported matmul keeps its file's
+        // dims, which have no heads: not a configuration of ours).
+        if (k.layers.size() != 1 || k.inputs.size() != 2)
+            return std::nullopt;
+        const network::Layer &l = net.layers[std::size_t(k.layers.front())];
+        if (l.type != network::LayerType::MatMul || l.imported() || l.heads < 1)
+            return std::nullopt;
+        const network::Shape a = net.inputShape(k.inputs[0]), b = net.inputShape(k.inputs[1]);
+        const int d = int((l.transposeB ? b.c : a.c) / l.heads);
+        return matmulConfig(squareSide(a), l.heads, d, l.transposeB);
     } else if (k.kind == "conv" && net.inputShape(k.inputs.front()).h != net.inputShape(k.inputs.front()).w) {
         return std::nullopt; // nn-Meter's features assume square inputs
     }
+    const network::Shape in = net.inputShape(k.inputs.front());
+    if (in.h != in.w && k.kind != "fc" && k.kind != "dwconv" && k.kind != "maxpool" && k.kind != "avgpool")
+        c.hw = squareSide(in); // element-wise kinds on a token grid (16x8) or a sequence (1x197)
     return c;
 }
 
@@ -115,6 +150,12 @@ KernelConfig drawConfig(const std::string &kind, const Prior &prior, std::mt1993
             // A network's kernel with its channels rescaled as the seed's data set does ([0.2, 1.8] × C).
             c = it->second[std::uniform_int_distribution<std::size_t>(0, it->second.size() - 1)(rng)];
             std::uniform_real_distribution<double> scale(0.2, 1.8);
+            if (c.kind == "matmul") { // the channels per head rescaled; heads and tokens kept
+                c = matmulConfig(c.hw, c.heads, std::clamp(int(std::lround(matmulHeadDim(c) * scale(rng))), 1, 1024), c.transposeB);
+                if (configFlops(c) <= limits.maxFlops)
+                    return c;
+                continue;
+            }
             if (c.kind != "fc" || c.cin > 0)
                 c.cin = clampChannels(c.cin * scale(rng), false);
             c.cout = c.kind == "dwconv" ? c.cin : clampChannels(c.cout * scale(rng), false);
@@ -142,6 +183,12 @@ std::vector<KernelConfig> resampleAround(const KernelConfig &base, int count, st
     std::uniform_real_distribution<double> factor(0.4, 1.2); // seed: CIN, COUT in [0.4·C, 1.2·C]
     for (int i = 0, attempts = 0; int(out.size()) < count && attempts < 8 * count; ++attempts, ++i) {
         KernelConfig c = base;
+        if (c.kind == "matmul") { // the seed's channel range applied to the channels per head
+            c = matmulConfig(base.hw, base.heads, clampChannels(matmulHeadDim(base) * factor(rng), limits.quick), base.transposeB);
+            if (configFlops(c) <= limits.maxFlops)
+                out.push_back(c);
+            continue;
+        }
         c.cin = clampChannels(base.cin * factor(rng), limits.quick);
         if (c.kind == "dwconv")
             c.cin = c.cout = std::max(c.cin, 2);

@@ -195,6 +195,12 @@ private slots:
         QTest::newRow("empty") << "network,measured_ms\n" << "no measured network";
         QTest::newRow("lab without networks") << "stage,name,median_ms\npair,BF_a_b,1\n" << "no network measured end to end";
         QTest::newRow("quote") << "network,measured_ms\n\"x,1\n" << "line 2: a quoted field does not end";
+        // An unterminated quote in the header is one error, not also "no header".
+        QTest::newRow("quote in header") << "\"network,measured_ms\nx,1\n" << "line 1: a quoted field does not end";
+        QTest::newRow("fraction of a run") << "network,measured_ms,repetitions\nx,1,2.5\n"
+                                           << "line 2: repetitions: expected a whole number of runs from 1, got \"2.5\"";
+        // Comments, blank lines and CRLF line ends still count as lines.
+        QTest::newRow("line numbers") << "# ours\r\nnetwork,measured_ms\r\n\r\nx,-1\r\n" << "line 4: measured_ms: expected";
     }
     void measuredLatencyErrors()
     {
@@ -204,6 +210,7 @@ private slots:
         QVERIFY(!m.rows);
         QVERIFY2(firstError(m.diagnostics).find(expected.toStdString()) != std::string::npos, firstError(m.diagnostics).c_str());
         QVERIFY2(firstError(m.diagnostics).find("m.csv") != std::string::npos, firstError(m.diagnostics).c_str());
+        QCOMPARE(m.diagnostics.errorCount(), std::size_t(1));
     }
 
     // Per-kernel latencies from whole-network runs (the kernel lab's kernels.csv).
@@ -258,6 +265,10 @@ private slots:
         QTest::newRow("layer twice") << h + "x,0,conv,c,1,1,1,,,\nx,1,relu,c,1,1,1,,,\n" << "line 3: first_layer: network \"x\" has two kernels starting at \"c\"";
         QTest::newRow("empty") << h << "no kernel after the header";
         QTest::newRow("inf") << h + "x,0,conv,c,1,1,inf,,,\n" << "line 2: measured_ms";
+        QTest::newRow("quote") << h + "\"x,0,conv,c,1,1,1,,,\n" << "line 2: a quoted field does not end";
+        QTest::newRow("quote in header") << "\"" + h << "line 1: a quoted field does not end";
+        QTest::newRow("line numbers") << "# lab\r\n\r\n" + h + "x,0,conv,c,1,1,1,,2.5,\n"
+                                      << "line 4: repetitions: expected a whole number of runs from 1, got \"2.5\"";
     }
     void kernelLatencyErrors()
     {
@@ -267,6 +278,7 @@ private slots:
         QVERIFY(!k.rows);
         QVERIFY2(firstError(k.diagnostics).find(expected.toStdString()) != std::string::npos, firstError(k.diagnostics).c_str());
         QVERIFY2(firstError(k.diagnostics).find("k.csv") != std::string::npos, firstError(k.diagnostics).c_str());
+        QCOMPARE(k.diagnostics.errorCount(), std::size_t(1));
     }
 };
 
