@@ -7,7 +7,7 @@
 // and with the snapshot and the sensitivity tab shown (a review's use).
 //
 //   QT_QPA_PLATFORM=offscreen roofline-bench [--quick] [--iterations N] [--ips N]
-//       [--instructions N] [--layers N] [--paints]
+//       [--instructions N] [--layers N] [--nnmeter-networks N] [--paints]
 //       [--only gables|timeline|amaix|import|brouwer|nnmeter]
 //
 // "Slider to replot" is measured from QSlider::setValue() (what a drag does)
@@ -134,8 +134,9 @@ public:
         std::vector<std::pair<QString, Entry>> rows(m_entries.begin(), m_entries.end());
         std::sort(rows.begin(), rows.end(), [](const auto &a, const auto &b) { return a.second.area > b.second.area; });
         for (const auto &[name, e] : rows)
-            std::printf("    %-52s paints %6.2f  area %9.0f px  layout requests %6.2f\n", qPrintable(name),
-                        double(e.paints) / updates, double(e.area) / updates, double(e.layouts) / updates);
+            std::printf("    %-52s paints %6.2f  area %9.0f px (region %9.0f px)  layout requests %6.2f\n", qPrintable(name),
+                        double(e.paints) / updates, double(e.area) / updates, double(e.region) / updates,
+                        double(e.layouts) / updates);
     }
 
 protected:
@@ -154,8 +155,12 @@ protected:
         Entry &e = m_entries[name];
         if (event->type() == QEvent::Paint) {
             ++e.paints;
-            const QRect r = static_cast<QPaintEvent *>(event)->rect();
-            e.area += qint64(r.width()) * r.height();
+            // area: the bounding rectangle of what is repainted (what a widget
+            // that ignores the region paints); region: its pixels.
+            const QPaintEvent *paint = static_cast<QPaintEvent *>(event);
+            e.area += qint64(paint->rect().width()) * paint->rect().height();
+            for (const QRect &r : paint->region())
+                e.region += qint64(r.width()) * r.height();
         } else {
             ++e.layouts;
         }
@@ -165,7 +170,7 @@ protected:
 private:
     struct Entry
     {
-        qint64 paints = 0, area = 0, layouts = 0;
+        qint64 paints = 0, area = 0, region = 0, layouts = 0;
     };
     std::map<QString, Entry> m_entries;
 };
@@ -559,7 +564,7 @@ void benchAmaix(int iterations, int layers)
 // detected again → tree, kernel chart, totals and readout redrawn and painted.
 // ResNet-50 shipped (v1, 175 operators), torchvision's ResNet-50 (ONNX, 174)
 // and EfficientNet-B0 (ONNX, 287 operators, SE units).
-void benchNnmeter(int iterations)
+void benchNnmeter(int iterations, int networkCount)
 {
     using namespace roofline;
     studio::MainWindow window;
@@ -571,7 +576,7 @@ void benchNnmeter(int iterations)
     const QStringList networks{QStringLiteral(":/examples/amaix/resnet50.json"),
                                QStringLiteral(ROOFLINE_SOURCE_DIR "/tests/data/onnx/resnet50.onnx"),
                                QStringLiteral(ROOFLINE_SOURCE_DIR "/tests/data/onnx/efficientnet_b0.onnx")};
-    for (const QString &path : networks) {
+    for (const QString &path : networks.mid(0, networkCount)) {
         QString error;
         if (!view->panel()->openPath(path, &error, nullptr)) {
             std::printf("nnmeter: %s\n", qPrintable(error));
@@ -809,6 +814,7 @@ int main(int argc, char **argv)
     std::vector<int> sizes{2, 16, 64};
     std::vector<std::size_t> instructions{10000, 100000};
     int layers = 500;
+    int nnmeterNetworks = 3; // --nnmeter-networks: the first N of ResNet-50 JSON, ResNet-50 ONNX, EfficientNet-B0
     QString only; // "gables", "timeline" or "amaix": one part, e.g. for callgrind
     for (int i = 1; i < argc; ++i) {
         if (std::strcmp(argv[i], "--quick") == 0)
@@ -821,13 +827,15 @@ int main(int argc, char **argv)
             instructions = {std::size_t(std::clamp(std::atoll(argv[++i]), 1LL, 10'000'000LL))};
         else if (std::strcmp(argv[i], "--layers") == 0 && i + 1 < argc)
             layers = std::clamp(std::atoi(argv[++i]), 1, 5000); // the synthetic network's size
+        else if (std::strcmp(argv[i], "--nnmeter-networks") == 0 && i + 1 < argc)
+            nnmeterNetworks = std::clamp(std::atoi(argv[++i]), 1, 3); // e.g. one network for callgrind
         else if (std::strcmp(argv[i], "--paints") == 0)
             g_census = true; // what each update repaints and lays out
         else if (std::strcmp(argv[i], "--only") == 0 && i + 1 < argc)
             only = QString::fromLocal8Bit(argv[++i]);
         else {
             std::fprintf(stderr, "usage: roofline-bench [--quick] [--iterations N] [--ips N] [--instructions N] "
-                                 "[--layers N] [--paints] [--only gables|timeline|amaix|import|brouwer|nnmeter]\n");
+                                 "[--layers N] [--nnmeter-networks N] [--paints] [--only gables|timeline|amaix|import|brouwer|nnmeter]\n");
             return 2;
         }
     }
@@ -851,6 +859,6 @@ int main(int argc, char **argv)
     if (wanted("brouwer"))
         benchBrouwer(iterations);
     if (wanted("nnmeter"))
-        benchNnmeter(iterations);
+        benchNnmeter(iterations, nnmeterNetworks);
     return 0;
 }

@@ -4,6 +4,7 @@
 #include "emptystate.h"
 #include "fasttextdelegate.h"
 #include "goalseekpanel.h"
+#include "lazyreplot.h"
 #include "nnmeterdocument.h"
 #include "nnmeterlab.h"
 #include "nnmeterpanel.h"
@@ -165,6 +166,7 @@ NnmeterView::NnmeterView(NnmeterDocument *document, QWidget *parent)
     m_totals = new QCustomPlot(this);
     auto ticker = QSharedPointer<QCPAxisTickerText>::create();
     setUpBarChart(m_totals, ticker);
+    m_totalsReplot = new LazyReplot(m_totals); // not while the sensitivity tab hides it
     m_totals->xAxis->setLabel(tr("predicted latency of the network (ms)"));
     m_sensitivity = new SensitivityChart(this);
     m_bottomTabs = new QTabWidget(this);
@@ -497,15 +499,87 @@ void NnmeterView::refresh()
     updateSensitivity();
     updateMeasured();
     m_plot->replot();
-    m_totals->replot();
+    m_totalsReplot->replot();
     ++m_updateCount;
     emit updated();
 }
 
+namespace {
+
+// A kernel's row. Its tooltip is written when it is asked for (hovering), not
+// for every kernel on every rule toggle: formatting the tooltips of all ~125
+// kernels of ResNet-50 was a fifth of rebuilding the tree (callgrind).
+class KernelItem : public QTreeWidgetItem
+{
+public:
+    KernelItem(const QStringList &texts, const Kernel &kernel, const KernelPrediction &prediction)
+        : QTreeWidgetItem(texts)
+        , m_type(QString::fromStdString(kernel.type))
+        , m_operators(int(kernel.layers.size()))
+        , m_source(prediction.source)
+        , m_computeBound(prediction.computeBound)
+        , m_bytes(kernel.bytes)
+        , m_flops(kernel.flops)
+        , m_hw(kernel.hw)
+        , m_cin(kernel.cin)
+        , m_cout(kernel.cout)
+    {
+    }
+
+    QVariant data(int column, int role) const override
+    {
+        if (column == 0 && role == Qt::ToolTipRole)
+            return NnmeterView::tr("%1: %2 operator(s), %9, %3, %4 moved; input %5×%6, CIN %7, COUT %8")
+                .arg(m_type)
+                .arg(m_operators)
+                .arg(m_source == Source::Learned ? NnmeterView::tr("learned predictor")
+                     : m_computeBound            ? NnmeterView::tr("compute-bound")
+                                                 : NnmeterView::tr("memory-bound"),
+                     formatQuantity(m_bytes, QStringLiteral("B")))
+                .arg(m_hw)
+                .arg(m_hw)
+                .arg(m_cin)
+                .arg(m_cout)
+                .arg(flopsText(m_flops));
+        return QTreeWidgetItem::data(column, role);
+    }
+
+private:
+    QString m_type;
+    int m_operators;
+    Source m_source;
+    bool m_computeBound;
+    double m_bytes, m_flops;
+    decltype(Kernel::hw) m_hw;
+    decltype(Kernel::cin) m_cin;
+    decltype(Kernel::cout) m_cout;
+};
+
+// An operator's row under its kernel: its layer name as the tooltip, when asked for.
+class OperatorItem : public QTreeWidgetItem
+{
+public:
+    OperatorItem(QTreeWidgetItem *kernel, const QString &name, const QString &type)
+        : QTreeWidgetItem(kernel, {QStringLiteral("%1 (%2)").arg(name, type), QString(), QString()})
+        , m_name(name)
+    {
+    }
+    QVariant data(int column, int role) const override
+    {
+        if (column == 0 && role == Qt::ToolTipRole)
+            return m_name;
+        return QTreeWidgetItem::data(column, role);
+    }
+
+private:
+    QString m_name;
+};
+
+} // namespace
+
 void NnmeterView::rebuildTree()
 {
     const QSignalBlocker block(m_tree);
-    m_tree->setUpdatesEnabled(false);
     m_tree->clear();
     const network::Network &net = m_document->network();
     const Prediction &p = m_prediction;
@@ -515,31 +589,17 @@ void NnmeterView::rebuildTree()
     for (std::size_t i = 0; i < p.detection.kernels.size(); ++i) {
         const Kernel &k = p.detection.kernels[i];
         const KernelPrediction &kp = p.kernels[i];
-        const QString type = QString::fromStdString(k.type);
         const double measuredMs = i < m_kernelMeasured.size() ? m_kernelMeasured[i] : -1;
-        auto *item = new QTreeWidgetItem({QStringLiteral("#%1 %2").arg(i + 1).arg(type), msText(kp.ms),
-                                          QStringLiteral("%1 %").arg(formatValue(100 * kp.ms / total, 3)),
-                                          measuredMs < 0 ? QString()
-                                          : measuredMs > 0 ? tr("%1 (%2)").arg(msText(measuredMs), percent(kp.ms / measuredMs - 1))
-                                                           : msText(measuredMs)});
-        item->setData(0, Qt::DecorationRole, swatch(m_plot->colorOf(type)));
-        item->setToolTip(0, tr("%1: %2 operator(s), %9, %3, %4 moved; input %5×%6, CIN %7, COUT %8")
-                                .arg(type)
-                                .arg(k.layers.size())
-                                .arg(kp.source == Source::Learned ? tr("learned predictor")
-                                                                  : kp.computeBound ? tr("compute-bound") : tr("memory-bound"),
-                                     formatQuantity(k.bytes, QStringLiteral("B")))
-                                .arg(k.hw)
-                                .arg(k.hw)
-                                .arg(k.cin)
-                                .arg(k.cout)
-                                .arg(flopsText(k.flops)));
+        auto *item = new KernelItem({QStringLiteral("#%1 %2").arg(i + 1).arg(QString::fromStdString(k.type)), msText(kp.ms),
+                                     QStringLiteral("%1 %").arg(formatValue(100 * kp.ms / total, 3)),
+                                     measuredMs < 0 ? QString()
+                                     : measuredMs > 0 ? tr("%1 (%2)").arg(msText(measuredMs), percent(kp.ms / measuredMs - 1))
+                                                      : msText(measuredMs)},
+                                    k, kp);
+        item->setData(0, Qt::DecorationRole, swatch(m_plot->colorOf(QString::fromStdString(k.type))));
         for (int layer : k.layers) {
             const auto &l = net.layers[std::size_t(layer)];
-            auto *child = new QTreeWidgetItem(item, {QStringLiteral("%1 (%2)").arg(QString::fromStdString(l.name),
-                                                                                   QString::fromStdString(operatorType(net, std::size_t(layer)))),
-                                                     QString(), QString()});
-            child->setToolTip(0, QString::fromStdString(l.name));
+            new OperatorItem(item, QString::fromStdString(l.name), QString::fromStdString(operatorType(net, std::size_t(layer))));
         }
         items.append(item);
     }
@@ -550,7 +610,11 @@ void NnmeterView::rebuildTree()
     m_tree->setColumnHidden(3, !measuredShown);
     m_tree->setColumnHidden(2, measuredShown);
     m_tree->setMinimumWidth(measuredShown ? 400 : 250);
-    m_tree->setUpdatesEnabled(true);
+    // Lay the rows out now, not in the next paint: laid out while painting, the
+    // tree changed its scroll bars' range, which repainted it a second time
+    // (roofline-bench --paints: the tree's viewport painted twice per toggle).
+    m_tree->doItemsLayout();
+    m_tree->header()->doItemsLayout();
     if (m_selected >= int(items.size()))
         m_selected = -1;
     if (m_selected >= 0) {

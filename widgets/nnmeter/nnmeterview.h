@@ -28,6 +28,7 @@ namespace studio {
 
 class EmptyState;
 class GoalSeekPanel;
+class LazyReplot;
 class NnmeterDocument;
 class NnmeterLabPanel;
 class NnmeterPanel;
@@ -146,6 +147,7 @@ private:
     QScrollArea *m_panelScroll = nullptr;
     QTreeWidget *m_tree = nullptr;
     QCustomPlot *m_totals = nullptr;
+    LazyReplot *m_totalsReplot = nullptr;
     SensitivityChart *m_sensitivity = nullptr;
     GoalSeekPanel *m_goalSeek = nullptr;
     QWidget *m_measuredTab = nullptr;
