@@ -83,7 +83,7 @@ public:
     {
     }
 
-    // The next data line's fields; false at the end, or on an unterminated quote (reported).
+    // The next data line's fields; false at the end, or on an unterminated quote or a NUL byte (reported).
     bool next(std::vector<std::string> &fields)
     {
         while (m_pos < m_text.size()) {
@@ -94,6 +94,15 @@ public:
             if (m_line.empty() || m_line[0] == '#')
                 continue;
             m_where = "line " + std::to_string(m_lineNo);
+            // A NUL byte is never CSV text: a binary file, or one saved as UTF-16
+            // ("Unicode text"), whose every other byte is NUL. Say so, instead of
+            // "got 1 field" for a row that is one unreadable field.
+            if (const std::size_t nul = m_line.find('\0'); nul != std::string::npos) {
+                m_d.error(m_where, "a NUL byte at column " + std::to_string(nul + 1)
+                                       + ": not a text CSV file (binary, or saved as UTF-16? save it as UTF-8)");
+                m_failed = true;
+                return false;
+            }
             if (!splitCsv(m_line, fields)) {
                 m_d.error(m_where, "a quoted field does not end");
                 m_failed = true;
@@ -104,7 +113,7 @@ public:
         return false;
     }
 
-    bool failed() const { return m_failed; }              // stopped at an unterminated quote
+    bool failed() const { return m_failed; }              // stopped at an unterminated quote or a NUL byte
     const std::string &line() const { return m_line; }   // the current line, trimmed
     const std::string &where() const { return m_where; } // "line N", for messages
 

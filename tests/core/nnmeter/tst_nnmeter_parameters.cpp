@@ -197,6 +197,9 @@ private slots:
         QTest::newRow("quote") << "network,measured_ms\n\"x,1\n" << "line 2: a quoted field does not end";
         // An unterminated quote in the header is one error, not also "no header".
         QTest::newRow("quote in header") << "\"network,measured_ms\nx,1\n" << "line 1: a quoted field does not end";
+        // NUL bytes (a binary file, or UTF-16 text) are named, not counted as one field.
+        QTest::newRow("NUL bytes") << "network,measured_ms\nx,1\n" + QString(1000, QChar(0)) << "line 3: a NUL byte at column 1";
+        QTest::newRow("UTF-16 header") << QString::fromLatin1(QByteArray("n\0e\0t\0", 6)) << "line 1: a NUL byte at column 2";
         QTest::newRow("fraction of a run") << "network,measured_ms,repetitions\nx,1,2.5\n"
                                            << "line 2: repetitions: expected a whole number of runs from 1, got \"2.5\"";
         // Comments, blank lines and CRLF line ends still count as lines.
@@ -267,6 +270,7 @@ private slots:
         QTest::newRow("inf") << h + "x,0,conv,c,1,1,inf,,,\n" << "line 2: measured_ms";
         QTest::newRow("quote") << h + "\"x,0,conv,c,1,1,1,,,\n" << "line 2: a quoted field does not end";
         QTest::newRow("quote in header") << "\"" + h << "line 1: a quoted field does not end";
+        QTest::newRow("NUL bytes") << h + "x,0,conv,c,1," + QString(3, QChar(0)) + ",1,,,\n" << "line 2: a NUL byte at column 14";
         QTest::newRow("line numbers") << "# lab\r\n\r\n" + h + "x,0,conv,c,1,1,1,,2.5,\n"
                                       << "line 4: repetitions: expected a whole number of runs from 1, got \"2.5\"";
     }
