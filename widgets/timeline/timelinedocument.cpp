@@ -3,6 +3,7 @@
 #include "diagnosticstext.h"
 #include "snapshotlist.h"
 
+#include "common/allocator.h"
 #include "common/jsondocument.h"
 #include "modelview.h"
 #include "verrocchio/io.h"
@@ -210,8 +211,12 @@ bool TimelineDocument::load(const QString &path, QString *error, QStringList *wa
     loaded.trace.reset();
     source->path = path;
     source->setText(text.data(), static_cast<qsizetype>(text.size()));
-    text = std::string(); // freed before the first simulation
+    std::string().swap(text); // freed before the first simulation (assigning an empty string keeps the buffer)
     source->json = json;
+    // The text and the parser's buffers are freed now; give their pages back
+    // rather than keep a peak of loading resident (keepFreedMemory() keeps
+    // freed memory for the simulation's updates, which this is not).
+    releaseFreedMemory();
     setTraceSource(std::move(source));
     return true;
 }
