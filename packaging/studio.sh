@@ -37,7 +37,24 @@ install_missing() {
 
 jobs=$(nproc 2>/dev/null || echo 2)
 
+# Disk each preset's build/ tree takes from a fresh clone (line tables only, -g1; measured
+# 2026-11-27 on Debian 12; README, "Building by hand"). A full disk fails in the linker with
+# "No space left on device" after most of the build: say it before starting instead.
+declare -A NEED_GIB=([dev]=2 [dev-asan]=4 [fuzz]=1)
+
+check_disk() { # preset
+    local need=${NEED_GIB[$1]:-0} have
+    mkdir -p build
+    have=$(df -Pk build | awk 'NR == 2 { print int($4 / 1048576) }')
+    if ((have < need)); then
+        echo "studio.sh: the $1 build needs about $need GiB under $PWD/build, and $have GiB are free." >&2
+        echo "studio.sh: free some space (an old build/ tree: rm -rf build/<preset>) and run again." >&2
+        exit 1
+    fi
+}
+
 build() { # preset
+    [[ -f build/$1/CMakeCache.txt ]] || check_disk "$1"
     cmake --preset "$1"
     cmake --build --preset "$1" -j "$jobs"
 }
