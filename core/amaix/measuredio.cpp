@@ -42,6 +42,11 @@ MeasuredLoad parseMeasuredCsv(const std::string &text, const std::string &fileLa
         const std::string where = "line " + std::to_string(lineNo);
         const auto comma = line.find(',');
         if (comma == std::string::npos || line.find(',', comma + 1) != std::string::npos) {
+            if (scale == 0) { // the first line is not a header: no row can be read (it said "the file is empty" too)
+                diags.error(where, "expected the header \"layer,time_us\" (or time_ns, time_ms), got \""
+                                       + printableText(line, 80) + "\"");
+                return out;
+            }
             diags.error(where, "expected two fields: layer,time");
             continue;
         }

@@ -62,11 +62,81 @@ std::uint32_t Trace::internName(const std::string &text)
     return static_cast<std::uint32_t>(names.size() - 1);
 }
 
-std::uint32_t Trace::internOrigin(const std::string &pointer)
+OriginTable::Entry OriginTable::encode(std::string_view text)
+{
+    // Split off a trailing decimal number that reads back the same (no leading
+    // zero, fits below kNoNumber); anything else is all prefix.
+    std::size_t digits = 0;
+    while (digits < text.size() && digits < 9 && text[text.size() - 1 - digits] >= '0'
+           && text[text.size() - 1 - digits] <= '9')
+        ++digits;
+    const bool tooLong = digits == 9 && digits < text.size() && text[text.size() - 10] >= '0'
+        && text[text.size() - 10] <= '9';
+    const bool leadingZero = digits > 1 && text[text.size() - digits] == '0';
+    Entry e;
+    std::string_view prefix = text;
+    if (digits > 0 && !tooLong && !leadingZero) {
+        prefix = text.substr(0, text.size() - digits);
+        std::uint32_t n = 0;
+        for (char c : text.substr(text.size() - digits))
+            n = n * 10 + static_cast<std::uint32_t>(c - '0');
+        e.number = n;
+    }
+    if (m_lastPrefix < m_prefixes.size() && m_prefixes[m_lastPrefix] == prefix) {
+        e.prefix = m_lastPrefix;
+        return e;
+    }
+    auto [it, added] = m_prefixIds.try_emplace(std::string(prefix), static_cast<std::uint32_t>(m_prefixes.size()));
+    if (added)
+        m_prefixes.emplace_back(prefix);
+    e.prefix = m_lastPrefix = it->second;
+    return e;
+}
+
+std::uint32_t OriginTable::add(std::string_view text)
 {
     // Called once per item of the file, not per expanded instruction.
-    origins.push_back(pointer);
-    return static_cast<std::uint32_t>(origins.size() - 1);
+    m_entries.push_back(encode(text));
+    return static_cast<std::uint32_t>(m_entries.size() - 1);
+}
+
+void OriginTable::set(std::size_t index, std::string_view text)
+{
+    m_entries.at(index) = encode(text);
+}
+
+std::string OriginTable::operator[](std::size_t index) const
+{
+    const Entry &e = m_entries.at(index);
+    std::string out = m_prefixes[e.prefix];
+    if (e.number != kNoNumber)
+        out += std::to_string(e.number);
+    return out;
+}
+
+bool OriginTable::empty(std::size_t index) const
+{
+    const Entry &e = m_entries.at(index);
+    return e.number == kNoNumber && m_prefixes[e.prefix].empty();
+}
+
+std::size_t OriginTable::heapBytes() const
+{
+    std::size_t bytes = m_entries.capacity() * sizeof(Entry);
+    for (const std::string &s : m_prefixes)
+        bytes += sizeof(s) + s.capacity() + 32; // + the map's node
+    return bytes;
+}
+
+bool OriginTable::operator==(const OriginTable &other) const
+{
+    if (size() != other.size())
+        return false;
+    for (std::size_t i = 0; i < size(); ++i) {
+        if ((*this)[i] != other[i])
+            return false;
+    }
+    return true;
 }
 
 std::size_t Trace::instructionCount() const
@@ -100,7 +170,7 @@ std::string describeAt(const Trace &trace, std::size_t core, std::size_t index)
     std::string out = "core " + std::to_string(core) + ", pipe "
         + (in.kind == Instruction::Kind::Barrier ? std::string("ALL") : std::string(pipeName(in.pipe)))
         + ", instruction " + std::to_string(index) + ": " + describe(trace, in);
-    if (in.origin < trace.origins.size() && !trace.origins[in.origin].empty())
+    if (in.origin < trace.origins.size() && !trace.origins.empty(in.origin))
         out += " (" + trace.origins[in.origin] + ")";
     return out;
 }

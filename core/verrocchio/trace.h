@@ -15,6 +15,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 namespace roofline::verrocchio {
@@ -62,6 +63,42 @@ struct Instruction
     bool operator==(const Instruction &) const = default;
 };
 
+// Where the file wrote each item: a JSON pointer ("/cores/0/program/12") or,
+// for the text form, a line ("line 19"). Kept compact (issue 14: memory): a
+// flat 10⁶-item trace has 10⁶ of them, and as strings they were some 64 MB.
+// Each entry is its text up to a trailing decimal number (interned; a program's
+// items share it) and that number; the text is built only when a message needs it.
+class OriginTable
+{
+public:
+    OriginTable() { add(""); } // entry 0 is "" (an instruction with no origin)
+
+    std::uint32_t add(std::string_view text);
+    // Replaces entry `index` (the text form turns pointers into lines).
+    void set(std::size_t index, std::string_view text);
+    std::string operator[](std::size_t index) const;
+    std::size_t size() const { return m_entries.size(); }
+    bool empty(std::size_t index) const;
+    // Heap bytes held (capacities), for the benchmark's memory figures.
+    std::size_t heapBytes() const;
+
+    bool operator==(const OriginTable &other) const;
+
+private:
+    struct Entry
+    {
+        std::uint32_t prefix = 0;
+        std::uint32_t number = kNoNumber;
+    };
+    static constexpr std::uint32_t kNoNumber = 0xffffffffu;
+    Entry encode(std::string_view text);
+
+    std::vector<Entry> m_entries;
+    std::vector<std::string> m_prefixes;
+    std::unordered_map<std::string, std::uint32_t> m_prefixIds;
+    std::uint32_t m_lastPrefix = 0; // consecutive items mostly share their prefix
+};
+
 struct CoreProgram
 {
     std::string name;
@@ -76,10 +113,10 @@ struct Trace
     std::string description;
     std::vector<CoreProgram> cores;
     std::vector<std::string> names = {""};   // instruction names, interned
-    std::vector<std::string> origins = {""}; // JSON pointers of the items that produced instructions
+    OriginTable origins; // where the file wrote the items that produced instructions
 
     std::uint32_t internName(const std::string &name);
-    std::uint32_t internOrigin(const std::string &pointer);
+    std::uint32_t internOrigin(std::string_view pointer) { return origins.add(pointer); }
     std::size_t instructionCount() const;
 
     bool operator==(const Trace &) const = default;

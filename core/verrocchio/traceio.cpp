@@ -223,6 +223,36 @@ struct Item
     std::unique_ptr<Loop> loop; // set for a loop
 };
 
+// A core's program as read. Most items of a flat file are ready
+// instructions (no loop, a constant event id in range): they go straight into
+// `ready`, which becomes the core's instructions without a copy when nothing
+// else is there (issue 14: a 10⁶-item file held 56 MB of Items before). The
+// other items wait in `nested`, each before the ready instruction it precedes.
+struct Program
+{
+    std::vector<Instruction> ready;
+    std::vector<std::pair<std::size_t, Item>> nested; // (position in `ready`, item)
+
+    void add(Item &&item)
+    {
+        if (!item.loop) {
+            Instruction &in = item.instruction;
+            const bool flag = in.kind == Instruction::Kind::SetFlag || in.kind == Instruction::Kind::WaitFlag;
+            if (!flag) {
+                ready.push_back(in);
+                return;
+            }
+            if (item.event.size() == 1 && item.event[0].type == ExprToken::Type::Constant
+                && item.event[0].value >= 0 && item.event[0].value <= kMaxEventId) {
+                in.eventId = static_cast<std::uint8_t>(item.event[0].value);
+                ready.push_back(in);
+                return;
+            }
+        }
+        nested.emplace_back(ready.size(), std::move(item));
+    }
+};
+
 bool isIdentifier(const std::string &s)
 {
     if (s.empty() || !(std::isalpha(static_cast<unsigned char>(s[0])) || s[0] == '_'))
@@ -397,6 +427,14 @@ double expandedSize(const std::vector<Item> &items)
     return n;
 }
 
+double expandedSize(const Program &program)
+{
+    double n = static_cast<double>(program.ready.size());
+    for (const auto &[position, item] : program.nested)
+        n += item.loop ? static_cast<double>(item.loop->count) * expandedSize(item.loop->body) : 1.0;
+    return n;
+}
+
 class Expander
 {
 public:
@@ -407,39 +445,60 @@ public:
     {
     }
 
+    bool expand(const Program &program)
+    {
+        std::size_t next = 0; // the next ready instruction
+        for (const auto &[position, item] : program.nested) {
+            m_out.insert(m_out.end(), program.ready.begin() + static_cast<std::ptrdiff_t>(next),
+                         program.ready.begin() + static_cast<std::ptrdiff_t>(position));
+            next = position;
+            if (!expand(item))
+                return false;
+        }
+        m_out.insert(m_out.end(), program.ready.begin() + static_cast<std::ptrdiff_t>(next), program.ready.end());
+        return true;
+    }
+
     bool expand(const std::vector<Item> &items)
     {
         for (const Item &item : items) {
-            if (item.loop) {
-                m_names.push_back(item.loop->variable);
-                m_values.push_back(0);
-                for (std::uint64_t k = 0; k < item.loop->count; ++k) {
-                    m_values.back() = static_cast<long long>(k);
-                    if (!expand(item.loop->body))
-                        return false;
-                }
-                m_names.pop_back();
-                m_values.pop_back();
-                continue;
-            }
-            Instruction in = item.instruction;
-            if (in.kind == Instruction::Kind::SetFlag || in.kind == Instruction::Kind::WaitFlag) {
-                long long id = 0;
-                const std::string why = evaluate(item.event, m_values, id);
-                if (!why.empty() || id < 0 || id > kMaxEventId) {
-                    m_diags.error(m_trace.origins[item.instruction.origin] + "/event",
-                                  (why.empty() ? "evaluates to " + std::to_string(id) : why)
-                                      + iteration() + "; event ids are 0.." + std::to_string(kMaxEventId));
-                    return false;
-                }
-                in.eventId = static_cast<std::uint8_t>(id);
-            }
-            m_out.push_back(in);
+            if (!expand(item))
+                return false;
         }
         return true;
     }
 
 private:
+    bool expand(const Item &item)
+    {
+        if (item.loop) {
+            m_names.push_back(item.loop->variable);
+            m_values.push_back(0);
+            for (std::uint64_t k = 0; k < item.loop->count; ++k) {
+                m_values.back() = static_cast<long long>(k);
+                if (!expand(item.loop->body))
+                    return false;
+            }
+            m_names.pop_back();
+            m_values.pop_back();
+            return true;
+        }
+        Instruction in = item.instruction;
+        if (in.kind == Instruction::Kind::SetFlag || in.kind == Instruction::Kind::WaitFlag) {
+            long long id = 0;
+            const std::string why = evaluate(item.event, m_values, id);
+            if (!why.empty() || id < 0 || id > kMaxEventId) {
+                m_diags.error(m_trace.origins[item.instruction.origin] + "/event",
+                              (why.empty() ? "evaluates to " + std::to_string(id) : why)
+                                  + iteration() + "; event ids are 0.." + std::to_string(kMaxEventId));
+                return false;
+            }
+            in.eventId = static_cast<std::uint8_t>(id);
+        }
+        m_out.push_back(in);
+        return true;
+    }
+
     std::string iteration() const
     {
         std::string out;
@@ -466,7 +525,7 @@ TraceLoadResult parseTrace(const std::string &text, const std::string &fileLabel
     {
         std::string name;
         std::size_t copies = 1;
-        std::vector<Item> items;
+        Program program;
         std::string pointer;
     };
     std::vector<Core> cores;
@@ -477,7 +536,7 @@ TraceLoadResult parseTrace(const std::string &text, const std::string &fileLabel
     // the core is read, so they are listed where the whole document put them.
     struct Streamed
     {
-        std::vector<Item> items;
+        Program program;
         Diagnostics diagnostics;
     };
     std::vector<Streamed> streamed; // by core
@@ -488,7 +547,7 @@ TraceLoadResult parseTrace(const std::string &text, const std::string &fileLabel
                                       streamed.resize(c + 1);
                                   Streamed &core = streamed[c];
                                   if (auto item = parser.item(element, pointer, core.diagnostics))
-                                      core.items.push_back(std::move(*item));
+                                      core.program.add(std::move(*item));
                               }};
     // The rest of the document is small; it is freed before the expansion builds the trace.
     {
@@ -516,11 +575,12 @@ TraceLoadResult parseTrace(const std::string &text, const std::string &fileLabel
                     if (const json *program = r.member("program", true)) {
                         if (program->is_array() && c < streamed.size()) {
                             diags.append(streamed[c].diagnostics);
-                            core.items = std::move(streamed[c].items);
+                            core.program = std::move(streamed[c].program);
                             streamed[c] = Streamed();
                         } else {
                             std::vector<std::string> scope;
-                            core.items = parser.items(*program, r.pointerTo("program"), scope);
+                            for (Item &item : parser.items(*program, r.pointerTo("program"), scope))
+                                core.program.add(std::move(item));
                         }
                     }
                     r.finish();
@@ -537,7 +597,7 @@ TraceLoadResult parseTrace(const std::string &text, const std::string &fileLabel
     double total = 0;
     std::size_t coreCount = 0;
     for (std::size_t k = 0; k < cores.size(); ++k) {
-        const double size = expandedSize(cores[k].items) * static_cast<double>(cores[k].copies);
+        const double size = expandedSize(cores[k].program) * static_cast<double>(cores[k].copies);
         total += size;
         coreCount += cores[k].copies;
         // Named at the core that goes over the limit (a line in the text form).
@@ -554,13 +614,19 @@ TraceLoadResult parseTrace(const std::string &text, const std::string &fileLabel
                                   + std::to_string(coreCount));
         return out;
     }
-    for (const Core &core : cores) {
+    for (Core &core : cores) {
         CoreProgram program;
-        // Its size is known (checked against the limit above): no doubling.
-        program.instructions.reserve(static_cast<std::size_t>(expandedSize(core.items)));
-        Expander expander(program.instructions, trace, diags);
-        if (!expander.expand(core.items))
-            return out;
+        if (core.program.nested.empty()) {
+            // A flat program: its instructions are ready as read.
+            program.instructions = std::move(core.program.ready);
+        } else {
+            // Its size is known (checked against the limit above): no doubling.
+            program.instructions.reserve(static_cast<std::size_t>(expandedSize(core.program)));
+            Expander expander(program.instructions, trace, diags);
+            if (!expander.expand(core.program))
+                return out;
+            core.program = Program();
+        }
         for (std::size_t k = 0; k < core.copies; ++k) {
             program.name = core.name.empty() ? "core " + std::to_string(trace.cores.size())
                 : core.copies > 1             ? core.name + " #" + std::to_string(k)

@@ -293,9 +293,10 @@ TraceLoadResult parseTraceText(const std::string &text, const std::string &fileL
         d.message = field + d.message;
     });
     if (checked.trace && !diags.hasErrors()) {
-        for (std::string &origin : checked.trace->origins) {
-            if (!origin.empty())
-                origin = at(lineFor(origin).first);
+        OriginTable &origins = checked.trace->origins;
+        for (std::size_t i = 0; i < origins.size(); ++i) {
+            if (!origins.empty(i))
+                origins.set(i, at(lineFor(origins[i]).first));
         }
         out.trace = std::move(checked.trace);
     }

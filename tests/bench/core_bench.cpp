@@ -72,8 +72,7 @@ double megabytes(const Trace &trace)
         bytes += c.instructions.capacity() * sizeof(Instruction) + c.name.capacity();
     for (const std::string &s : trace.names)
         bytes += sizeof(s) + s.capacity();
-    for (const std::string &s : trace.origins)
-        bytes += sizeof(s) + s.capacity();
+    bytes += trace.origins.heapBytes();
     return double(bytes) / 1e6;
 }
 

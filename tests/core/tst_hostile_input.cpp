@@ -411,6 +411,53 @@ private slots:
         QVERIFY(!twice.rows);
     }
 
+    // The kernel lab's kernels.csv fed long and repeated lines by hand
+    // (issue 14; the 100 MB cases are in docs/reliability.md, too slow for CI):
+    // each ends in a clear error or a correct load.
+    void nnmeterKernelsLongLines()
+    {
+        const std::string header = nnmeter::kKernelLatencyHeader + std::string("\n");
+        auto load = [](const std::string &text) { return nnmeter::parseKernelLatencies(text, "k.csv"); };
+        // 10^5 commas: one error with the count, not 10^5.
+        const auto commas = load(header + "n" + std::string(100000, ',') + "\n");
+        QVERIFY(!commas.rows);
+        QVERIFY2(hasError(commas.diagnostics, "line 2", "expected 10 fields as the header has, got 100001"),
+                 commas.diagnostics.toString().c_str());
+        QCOMPARE(commas.diagnostics.errorCount(), std::size_t(1));
+        // 10^5 doubled quotes in one field: a layer named with 10^5 quote marks, written back the same.
+        const auto quotes = load(header + "n,0,conv,\"" + std::string(200000, '"') + "\",1,1,0.5,,,\n");
+        QVERIFY2(quotes.rows && quotes.rows->size() == 1, quotes.diagnostics.toString().c_str());
+        QCOMPARE(quotes.rows->front().firstLayer, std::string(100000, '"'));
+        const auto back = load(nnmeter::serializeKernelLatencies(*quotes.rows));
+        QVERIFY(back.rows && *back.rows == *quotes.rows);
+        // A quote that never ends, 10^5 bytes on: named, and the message is short.
+        const auto open = load(header + "n,0,conv,\"" + std::string(100000, 'z') + "\n");
+        QVERIFY(!open.rows);
+        QVERIFY2(hasError(open.diagnostics, "line 2", "a quoted field does not end"), open.diagnostics.toString().c_str());
+        QVERIFY(open.diagnostics.toString().size() < 400);
+        // 10^5 comment lines before the row: it loads, and a bad row after them is named by its own line.
+        std::string commented = header;
+        for (int i = 0; i < 100000; ++i)
+            commented += "#\n";
+        const auto comments = load(commented + "n,0,conv,c,1,1,-1,,,\n");
+        QVERIFY(!comments.rows);
+        QVERIFY2(hasError(comments.diagnostics, "line 100002", "measured_ms"), comments.diagnostics.toString().c_str());
+        // A 10^5-byte first line that is not the header: one error, the line cut.
+        const auto noHeader = load(std::string(100000, 'a'));
+        QVERIFY(!noHeader.rows);
+        QCOMPARE(noHeader.diagnostics.errorCount(), std::size_t(1));
+        QVERIFY2(hasError(noHeader.diagnostics, "line 1", "expected the header"), noHeader.diagnostics.toString().c_str());
+        QVERIFY(noHeader.diagnostics.toString().size() < 400);
+        // 10^5 bad rows: every one counted, the first 100 listed.
+        std::string bad = header;
+        for (int i = 0; i < 100000; ++i)
+            bad += "n," + std::to_string(i) + ",conv,l" + std::to_string(i) + ",1,1,-1,,,\n";
+        const auto many = load(bad);
+        QVERIFY(!many.rows);
+        QCOMPARE(many.diagnostics.errorCount(), std::size_t(100000));
+        QCOMPARE(many.diagnostics.all().size(), std::size_t(101));
+    }
+
     // A network named "#..." (quoted in the file) was written unquoted and read back as a comment.
     void nnmeterMeasuredHashName()
     {

@@ -9,6 +9,7 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonArray>
+#include <QJsonDocument>
 #include <QUndoStack>
 
 #include <algorithm>
@@ -508,83 +509,23 @@ QJsonObject stateToQt(const BrouwerState &s)
     return o;
 }
 
-std::optional<BrouwerState> stateFromQt(const QJsonObject &o, const QString &sessionFile, const QString &where,
-                                        QString *error)
+BrouwerState stateFromCore(roofline::brouwer::SessionState &&s)
 {
-    auto fail = [&](const QString &pointer, const QString &reason) {
-        if (error)
-            *error = QStringLiteral("%1: %2/%3: %4").arg(sessionFile, where, pointer, reason);
-        return std::nullopt;
-    };
-    BrouwerState s;
-    const QString networkText = o.value(QStringLiteral("network")).toString();
-    if (networkText.isEmpty())
-        return fail(QStringLiteral("network"), QStringLiteral("required network (our JSON, as a string) is missing"));
-    const QString networkLabel = QStringLiteral("%1: %2/network").arg(sessionFile, where);
-    network::NetworkLoad net = network::parseNetwork(networkText.toStdString(), networkLabel.toStdString());
-    if (!net.network) {
-        if (error)
-            *error = errorsOf(net.diagnostics);
-        return std::nullopt;
-    }
-    if (net.network->layers.empty())
-        return fail(QStringLiteral("network"), QStringLiteral("the network has no layers"));
-    QString name = o.value(QStringLiteral("network_name")).toString();
-    if (name.isEmpty())
-        name = QString::fromStdString(net.network->name);
-    s.network = fromNetwork(std::move(*net.network), name, o.value(QStringLiteral("network_path")).toString());
-
-    const QString deviceText = o.value(QStringLiteral("device")).toString();
-    if (deviceText.isEmpty())
-        return fail(QStringLiteral("device"), QStringLiteral("required device (a brouwer device file, as a string) is missing"));
-    DeviceLoad dev = parseDevice(deviceText.toStdString(), QStringLiteral("%1: %2/device").arg(sessionFile, where).toStdString());
-    if (!dev.device) {
-        if (error)
-            *error = errorsOf(dev.diagnostics);
-        return std::nullopt;
-    }
-    s.device = std::make_shared<const Device>(std::move(*dev.device));
-    s.devicePath = o.value(QStringLiteral("device_path")).toString();
-
-    const QJsonValue memory = o.value(QStringLiteral("available_bytes"));
-    if (!memory.isDouble() || !(memory.toDouble() >= BrouwerDocument::kMinMemory * 0.999)
-        || !(memory.toDouble() <= BrouwerDocument::kMaxMemory * 1.001))
-        return fail(QStringLiteral("available_bytes"), QStringLiteral("must be a number of bytes from 16 MiB to 16 GiB"));
-    s.params.availableBytes = memory.toDouble();
-    const QJsonValue bpe = o.value(QStringLiteral("bytes_per_element"));
-    if (!bpe.isDouble() || !(bpe.toDouble() >= BrouwerDocument::kMinBytesPerElement)
-        || !(bpe.toDouble() <= BrouwerDocument::kMaxBytesPerElement))
-        return fail(QStringLiteral("bytes_per_element"), QStringLiteral("must be a number from 0.125 to 64"));
-    s.params.bytesPerElement = bpe.toDouble();
-    const QJsonValue smeared = o.value(QStringLiteral("smeared"));
-    if (!smeared.isUndefined() && !smeared.isBool())
-        return fail(QStringLiteral("smeared"), QStringLiteral("must be true or false"));
-    s.smeared = smeared.toBool(false);
-
-    const QJsonValue files = o.value(QStringLiteral("measurements"));
-    if (!files.isUndefined()) {
-        if (!files.isArray())
-            return fail(QStringLiteral("measurements"), QStringLiteral("expected an array of {path, text}"));
+    BrouwerState out;
+    out.network = fromNetwork(std::move(s.network), QString::fromStdString(s.networkName),
+                              QString::fromStdString(s.networkPath));
+    out.device = std::make_shared<const Device>(std::move(s.device));
+    out.devicePath = QString::fromStdString(s.devicePath);
+    out.params = s.params;
+    out.smeared = s.smeared;
+    if (!s.measuredFiles.empty()) {
         auto m = std::make_shared<BrouwerMeasurements>();
-        const QJsonArray array = files.toArray();
-        for (qsizetype i = 0; i < array.size(); ++i) {
-            const QJsonObject f = array[i].toObject();
-            const QString path = f.value(QStringLiteral("path")).toString();
-            const std::string text = f.value(QStringLiteral("text")).toString().toStdString();
-            MeasuredLoad load = parseMeasuredCsv(
-                text, QStringLiteral("%1: %2/measurements/%3 (%4)").arg(sessionFile, where).arg(i).arg(path).toStdString());
-            if (load.diagnostics.hasErrors()) {
-                if (error)
-                    *error = errorsOf(load.diagnostics);
-                return std::nullopt;
-            }
-            m->rows.insert(m->rows.end(), load.rows.begin(), load.rows.end());
-            m->files.push_back({path, text});
-        }
-        if (!m->files.empty())
-            s.measured = std::move(m);
+        for (auto &f : s.measuredFiles)
+            m->files.push_back({QString::fromStdString(f.path), std::move(f.text)});
+        m->rows = std::move(s.measuredRows);
+        out.measured = std::move(m);
     }
-    return s;
+    return out;
 }
 
 } // namespace
@@ -603,44 +544,29 @@ QJsonObject BrouwerDocument::sessionState() const
 
 bool BrouwerDocument::restoreSession(const QJsonObject &state, const QString &sessionFile, QString *error)
 {
-    const QString where = QStringLiteral("/views/brouwer");
-    std::optional<BrouwerState> current = stateFromQt(state, sessionFile, where, error);
-    if (!current)
-        return false;
-    std::vector<Snapshot> list;
-    const QJsonValue value = state.value(QStringLiteral("snapshots"));
-    if (!value.isUndefined() && !value.isArray()) {
+    // Checked in the core (core/brouwer/session.h, fuzzed by fuzz_brouwer_session).
+    SessionPartLoad load = parseSessionPartText(QJsonDocument(state).toJson(QJsonDocument::Compact).toStdString(),
+                                                sessionFile.toStdString());
+    if (!load.part) {
         if (error)
-            *error = tr("%1: %2/snapshots: expected an array").arg(sessionFile, where);
+            *error = errorsOf(load.diagnostics);
         return false;
     }
-    const QJsonArray array = value.toArray();
-    for (qsizetype i = 0; i < array.size(); ++i) {
-        const QString at = QStringLiteral("%1/snapshots/%2").arg(where).arg(i);
-        const QJsonObject entry = array[i].toObject();
-        const QString name = entry.value(QStringLiteral("name")).toString().trimmed();
-        if (name.isEmpty()) {
-            if (error)
-                *error = tr("%1: %2/name: expected a non-empty name").arg(sessionFile, at);
-            return false;
-        }
-        std::optional<BrouwerState> pinned = stateFromQt(entry.value(QStringLiteral("state")).toObject(), sessionFile,
-                                                         at + QStringLiteral("/state"), error);
-        if (!pinned)
-            return false;
-        list.push_back({name, std::move(*pinned)});
-    }
-    const int compared = state.value(QStringLiteral("compared")).toInt(-1);
+    BrouwerState current = stateFromCore(std::move(load.part->current));
+    std::vector<Snapshot> list;
+    for (SessionSnapshot &snapshot : load.part->snapshots)
+        list.push_back({QString::fromStdString(snapshot.name), stateFromCore(std::move(snapshot.state))});
+    const int compared = load.part->compared;
 
     // Everything checked: now change.
-    addNetwork(current->network);
-    addDevice(current->devicePath, current->device);
+    addNetwork(current.network);
+    addDevice(current.devicePath, current.device);
     m_snapshots = std::move(list);
     m_compared = snapshots::valid(m_snapshots, compared) ? compared : -1;
-    const bool pathChanged = current->devicePath != m_state.devicePath;
-    m_state = std::move(*current);
+    const bool pathChanged = current.devicePath != m_state.devicePath;
+    m_state = std::move(current);
     m_history.reset(m_state);
-    setModified(state.value(QStringLiteral("modified")).toBool(false));
+    setModified(load.part->modified);
     if (pathChanged)
         emit filePathChanged();
     emit snapshotsChanged();

@@ -9,6 +9,7 @@
 #include "brouwer/fit.h"
 #include "brouwer/io.h"
 #include "brouwer/model.h"
+#include "brouwer/session.h"
 #include "network/network.h"
 #include "statehistory.h"
 
@@ -64,10 +65,11 @@ class BrouwerDocument : public QObject
     Q_OBJECT
 public:
     // The memory slider's range (16 MiB – 16 GiB) and the bytes-per-element limits.
-    static constexpr double kMinMemory = 16.0 * 1024 * 1024;
-    static constexpr double kMaxMemory = 16.0 * 1024 * 1024 * 1024;
-    static constexpr double kMinBytesPerElement = 0.125;
-    static constexpr double kMaxBytesPerElement = 64;
+    // The same as a session's (core/brouwer/session.h).
+    static constexpr double kMinMemory = roofline::brouwer::SessionRanges::minMemory;
+    static constexpr double kMaxMemory = roofline::brouwer::SessionRanges::maxMemory;
+    static constexpr double kMinBytesPerElement = roofline::brouwer::SessionRanges::minBytesPerElement;
+    static constexpr double kMaxBytesPerElement = roofline::brouwer::SessionRanges::maxBytesPerElement;
 
     explicit BrouwerDocument(QObject *parent = nullptr);
 
@@ -141,8 +143,8 @@ public:
 
     // Sessions: the network (our JSON), the device, the measurement files as
     // read, the parameters and the snapshots. restoreSession checks everything
-    // before it changes anything; messages name `sessionFile`, the JSON pointer
-    // and the reason.
+    // (in the core: core/brouwer/session.h) before it changes anything;
+    // messages name `sessionFile`, the JSON pointer and the reason.
     QJsonObject sessionState() const;
     bool restoreSession(const QJsonObject &state, const QString &sessionFile, QString *error);
 

@@ -1,26 +1,64 @@
 #include "fasttextdelegate.h"
 
+#include <QAbstractItemView>
 #include <QApplication>
+#include <QEvent>
 #include <QFontMetrics>
 #include <QPainter>
 
 namespace studio {
 
+FastTextDelegate::FastTextDelegate(QObject *parent)
+    : QStyledItemDelegate(parent)
+{
+    if (auto *view = qobject_cast<QAbstractItemView *>(parent))
+        view->viewport()->installEventFilter(this);
+}
+
+bool FastTextDelegate::eventFilter(QObject *watched, QEvent *event)
+{
+    if (event->type() == QEvent::Paint)
+        beginRepaint();
+    return QStyledItemDelegate::eventFilter(watched, event);
+}
+
+void FastTextDelegate::beginRepaint() const
+{
+    if (m_asked > 0)
+        m_lastAsked = m_asked;
+    m_asked = 0;
+    // Full: what no repaint since the last rotation drew is dropped; the
+    // texts of the last repaints are in the current generation (or, drawn
+    // before the rotation, in the previous one, and move back when drawn).
+    if (m_current.size() > m_lastAsked + kSlack) {
+        m_previous = std::move(m_current);
+        m_current.clear();
+    }
+}
+
 const QStaticText &FastTextDelegate::layoutOf(const QString &text, const QFont &font) const
 {
-    if (font != m_font || m_cache.size() > 20000) {
-        m_cache.clear(); // a new font, or bounded: the times change with every edit
+    if (font != m_font) {
+        m_current.clear(); // a new font: every layout changes
+        m_previous.clear();
         m_font = font;
     }
-    auto it = m_cache.find(text);
-    if (it == m_cache.end()) {
-        QStaticText laidOut(text);
-        laidOut.setTextFormat(Qt::PlainText);
-        laidOut.setPerformanceHint(QStaticText::AggressiveCaching);
-        laidOut.prepare(QTransform(), font);
-        it = m_cache.emplace(text, std::move(laidOut)).first;
+    ++m_asked;
+    auto it = m_current.find(text);
+    if (it != m_current.end())
+        return it->second;
+    if (auto node = m_previous.extract(text))
+        return m_current.insert(std::move(node)).position->second;
+    if (m_current.size() >= kMaxGeneration) { // a view that never calls beginRepaint()
+        m_previous = std::move(m_current);
+        m_current.clear();
     }
-    return it->second;
+    QStaticText laidOut(text);
+    laidOut.setTextFormat(Qt::PlainText);
+    laidOut.setPerformanceHint(QStaticText::AggressiveCaching);
+    laidOut.prepare(QTransform(), font);
+    ++m_layouts;
+    return m_current.emplace(text, std::move(laidOut)).first->second;
 }
 
 void FastTextDelegate::paint(QPainter *painter, const QStyleOptionViewItem &option, const QModelIndex &index) const

@@ -5,6 +5,13 @@
 // millisecond per update of the timeline's instruction table; the AMAIX layer
 // table uses it too
 // (docs/performance.md). Backgrounds, selection and focus are the style's.
+//
+// The cache keeps what the last repaints drew, not every text ever drawn: two
+// generations, and at the start of each paint of the view a full current
+// generation becomes the previous one; a text drawn from the previous one
+// moves back. It holds about twice the texts of one repaint plus kSlack, so
+// the number texts of every slider position are not kept for the session
+// (issue 14's soak: a table kept up to 20,000 of them, about 500 bytes each).
 #pragma once
 
 #include <QStaticText>
@@ -18,14 +25,34 @@ class FastTextDelegate : public QStyledItemDelegate
 {
     Q_OBJECT
 public:
-    using QStyledItemDelegate::QStyledItemDelegate;
+    // New texts one repaint may add before the current generation is full.
+    static constexpr std::size_t kSlack = 64;
+    // A generation never holds more (a parent that is not an item view starts no repaints).
+    static constexpr std::size_t kMaxGeneration = 8192;
+
+    // With an item view as parent, each paint of its viewport starts a repaint.
+    explicit FastTextDelegate(QObject *parent = nullptr);
 
     void paint(QPainter *painter, const QStyleOptionViewItem &option, const QModelIndex &index) const override;
+
+    // A repaint starts (called on each paint event of the view's viewport).
+    void beginRepaint() const;
+    // Laid-out texts held (both generations), and how many were laid out so far: for tests.
+    std::size_t cachedTexts() const { return m_current.size() + m_previous.size(); }
+    std::size_t layouts() const { return m_layouts; }
+
+protected:
+    bool eventFilter(QObject *watched, QEvent *event) override;
 
 private:
     const QStaticText &layoutOf(const QString &text, const QFont &font) const;
 
-    mutable std::unordered_map<QString, QStaticText> m_cache;
+    using Cache = std::unordered_map<QString, QStaticText>;
+    mutable Cache m_current;  // texts drawn since the last rotation
+    mutable Cache m_previous; // texts drawn in the generation before
+    mutable std::size_t m_asked = 0;     // texts asked for in this repaint
+    mutable std::size_t m_lastAsked = 0; // ... and in the one before
+    mutable std::size_t m_layouts = 0;
     mutable QFont m_font;
 };
 

@@ -270,9 +270,15 @@ GablesParamPanel::IpControls GablesParamPanel::makeIpControls(int ip)
 void GablesParamPanel::updateColorButton(int ip)
 {
     const QColor color = GablesPlot::ipColor(m_document->soc().ips[std::size_t(ip)], ip);
-    QPixmap swatch(14, 14);
-    swatch.fill(color);
-    m_ips[std::size_t(ip)].color->setIcon(QIcon(swatch));
+    auto it = m_swatches.find(color.rgba());
+    if (it == m_swatches.end()) {
+        if (m_swatches.size() >= 256) // colours picked one after another: bounded all the same
+            m_swatches.clear();
+        QPixmap swatch(14, 14);
+        swatch.fill(color);
+        it = m_swatches.insert(color.rgba(), QIcon(swatch));
+    }
+    m_ips[std::size_t(ip)].color->setIcon(*it);
 }
 
 void GablesParamPanel::rebuild()

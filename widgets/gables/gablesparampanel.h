@@ -4,6 +4,8 @@
 // and recoloured. All edits go through the GablesDocument.
 #pragma once
 
+#include <QHash>
+#include <QIcon>
 #include <QWidget>
 
 #include <vector>
@@ -88,6 +90,10 @@ private:
     std::vector<ParameterSlider *> m_busSliders;
     QPushButton *m_add = nullptr;
     std::vector<IpControls> m_ips;
+    // One swatch icon per colour, shared by every rebuild: a new pixmap per
+    // rebuild left a new entry in Qt's pixmap cache (up to 10 MB) each time a
+    // file was opened (issue 14's soak).
+    QHash<QRgb, QIcon> m_swatches;
 };
 
 } // namespace studio

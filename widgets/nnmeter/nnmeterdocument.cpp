@@ -527,10 +527,12 @@ std::optional<NnmeterState> stateFromQt(const QJsonObject &o, const QString &fil
     const QJsonObject numberObject = numbers.toObject();
     for (auto it = numberObject.begin(); it != numberObject.end(); ++it) {
         Diagnostics d;
+        // The key is itself a JSON pointer ("/peak_gflops"): escaped as one token of the message's pointer (RFC 6901).
+        const QString at = QStringLiteral("numbers/") + QString::fromStdString(jsonPointerToken(it.key().toStdString()));
         if (!it.value().isDouble())
-            return fail(QStringLiteral("numbers/") + it.key(), QStringLiteral("expected a number"));
+            return fail(at, QStringLiteral("expected a number"));
         if (!applyOverride(s.device, (it.key() + QLatin1Char('=') + QString::number(it.value().toDouble(), 'g', 17)).toStdString(), d))
-            return fail(QStringLiteral("numbers/") + it.key(), errorLinesOf(d));
+            return fail(at, errorLinesOf(d));
     }
     const QJsonValue rules = o.value(QStringLiteral("rules"));
     if (rules.isObject()) {

@@ -303,6 +303,21 @@ private slots:
         checkError(r, r.times.has_value(), pointer, message);
     }
 
+    // Issue 14 (a 100 MB line of letters opened in the studio): a first line
+    // with no comma was "expected two fields" and then "the file is empty".
+    void measuredFirstLineNotAHeader()
+    {
+        for (const std::string text : {"aaaa", "aaaa\n", "a,b,c\nconv1,3\n"}) {
+            const MeasuredLoad r = parseMeasuredCsv(text, "m.csv");
+            QVERIFY(!r.times);
+            QCOMPARE(r.diagnostics.errors().size(), std::size_t(1));
+            const std::string all = r.diagnostics.toString();
+            QVERIFY2(all.find("m.csv: line 1: expected the header \"layer,time_us\" (or time_ns, time_ms), got \"")
+                         != std::string::npos, all.c_str());
+            QVERIFY2(all.find("empty") == std::string::npos, all.c_str());
+        }
+    }
+
     void measuredUnits()
     {
         const MeasuredLoad r = parseMeasuredCsv("layer,time_ms\r\nconv1, 1.5\r\n", "m.csv");

@@ -241,6 +241,90 @@ private slots:
         QVERIFY(bad.diagnostics.errors()[1].message.rfind("ops: ", 0) == 0);
     }
 
+    // Issue 14 (memory): origins are stored as an interned prefix and a
+    // trailing number; every text must read back exactly as it went in.
+    void originTableRoundTrips()
+    {
+        const std::vector<std::string> texts{"", "/cores/0/program/12", "/cores/0/program/13", "line 19", "/a/007",
+                                             "/x/0", "/b/12345678901", "abc", "/cores/1/program/1/body/0", "9",
+                                             "/k/999999999", "/k/1000000000", "0", "/cores/0/program/12"};
+        OriginTable table;
+        std::vector<std::uint32_t> ids;
+        for (const std::string &t : texts)
+            ids.push_back(table.add(t));
+        QCOMPARE(table.size(), texts.size() + 1); // entry 0 is ""
+        QCOMPARE(table[0], std::string());
+        QVERIFY(table.empty(0));
+        for (std::size_t k = 0; k < texts.size(); ++k) {
+            QCOMPARE(table[ids[k]], texts[k]);
+            QCOMPARE(table.empty(ids[k]), texts[k].empty());
+        }
+        // Equal texts compare equal whatever the history of the tables.
+        OriginTable other;
+        other.add("line 4");
+        other.set(1, texts[0]);
+        for (std::size_t k = 1; k < texts.size(); ++k)
+            other.add(texts[k]);
+        QVERIFY(other == table);
+        other.set(3, "line 20");
+        QCOMPARE(other[3], std::string("line 20"));
+        QVERIFY(!(other == table));
+    }
+
+    // Items that are ready instructions (no loop, a constant event id) skip
+    // the item list; mixed with loops and event expressions they must still
+    // come out in program order, exactly as when every item goes through it.
+    void readyItemsKeepProgramOrder()
+    {
+        const json items = json::parse(R"([
+          {"op": "set_flag", "src": "V", "dst": "MTE2", "event": 0},
+          {"op": "loop", "var": "i", "count": 2, "body": [
+            {"op": "wait_flag", "src": "V", "dst": "MTE2", "event": "i"},
+            {"op": "copy_gm_to_ubuf", "bytes": 64},
+            {"op": "set_flag", "src": "V", "dst": "MTE2", "event": "i + 1"}]},
+          {"op": "vadd", "ops": 8},
+          {"op": "wait_flag", "src": "V", "dst": "MTE2", "event": "EVENT_ID2"},
+          {"op": "set_flag", "src": "MTE2", "dst": "V", "event": "3 - 1"},
+          {"op": "pipe_barrier"},
+          {"op": "loop", "var": "j", "count": 0, "body": [{"op": "vadd", "ops": 1}]},
+          {"op": "wait_flag", "src": "MTE2", "dst": "V", "event": 2},
+          {"op": "mad", "ops": 4096}
+        ])");
+        auto traceOf = [](const json &program) {
+            json t = {{"format", "roofline-studio/verrocchio-trace"}, {"version", 1},
+                      {"cores", json::array({json{{"program", program}}, json{{"copies", 2}, {"program", program}}})}};
+            return parseTrace(t.dump(), "t.json");
+        };
+        // The reference: each item alone in a one-pass loop, so none is ready as read.
+        json wrapped = json::array();
+        for (const json &item : items)
+            wrapped.push_back({{"op", "loop"}, {"var", "w"}, {"count", 1}, {"body", json::array({item})}});
+        const TraceLoadResult direct = traceOf(items);
+        const TraceLoadResult reference = traceOf(wrapped);
+        QVERIFY2(direct.trace, direct.diagnostics.toString().c_str());
+        QVERIFY2(reference.trace, reference.diagnostics.toString().c_str());
+        QCOMPARE(direct.trace->cores.size(), std::size_t(3));
+        for (std::size_t c = 0; c < 3; ++c) {
+            const auto &a = direct.trace->cores[c].instructions;
+            const auto &b = reference.trace->cores[c].instructions;
+            QCOMPARE(a.size(), std::size_t(13));
+            QCOMPARE(a.size(), b.size());
+            for (std::size_t i = 0; i < a.size(); ++i) {
+                Instruction x = a[i], y = b[i];
+                // The same pointer, less the wrapping loop's "/body/0".
+                std::string wrappedPointer = reference.trace->origins[y.origin];
+                wrappedPointer.erase(wrappedPointer.find("/body/0"), 7);
+                QCOMPARE(direct.trace->origins[x.origin], wrappedPointer);
+                x.origin = y.origin = 0;
+                x.name = y.name = 0;
+                QVERIFY2(x == y, (std::to_string(c) + ":" + std::to_string(i)).c_str());
+                QCOMPARE(direct.trace->names[a[i].name], reference.trace->names[b[i].name]);
+            }
+        }
+        QCOMPARE(direct.trace->cores[0].instructions[8].eventId, std::uint8_t(2));
+        QCOMPARE(direct.trace->origins[direct.trace->cores[1].instructions[12].origin], std::string("/cores/1/program/8"));
+    }
+
     void loadsMachine()
     {
         const MachineLoadResult r = parseMachine(validMachine().dump(), "m.json");

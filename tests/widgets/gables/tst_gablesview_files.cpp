@@ -228,6 +228,31 @@ private slots:
         QVERIFY(!window.isWindowModified());
     }
 
+    // Issue 14's soak: every open rebuilt the IP editors with new swatch
+    // pixmaps, each a new entry in Qt's pixmap cache (which keeps up to 10 MB).
+    // Opening the same file again now shows the very same swatch icons.
+    void reopeningReusesTheColourSwatches()
+    {
+        MainWindow window;
+        GablesView *view = window.gablesView();
+        auto swatches = [&] {
+            QList<qint64> keys;
+            for (QToolButton *b : view->panel()->findChildren<QToolButton *>())
+                if (b->toolTip() == QStringLiteral("Colour of this IP's roof and lines"))
+                    keys << b->icon().cacheKey();
+            std::sort(keys.begin(), keys.end());
+            return keys;
+        };
+        QString error;
+        QVERIFY2(window.openFile(example("snapdragon835.json"), &error), qPrintable(error));
+        view->flushPendingUpdate();
+        const QList<qint64> first = swatches();
+        QCOMPARE(first.size(), qsizetype(view->document()->soc().ips.size()));
+        QVERIFY2(window.openFile(example("snapdragon835.json"), &error), qPrintable(error));
+        view->flushPendingUpdate();
+        QCOMPARE(swatches(), first);
+    }
+
     void badFileKeepsCurrentWork()
     {
         QTemporaryDir dir;

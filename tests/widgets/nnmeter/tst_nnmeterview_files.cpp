@@ -146,8 +146,14 @@ private slots:
         broken[QStringLiteral("numbers")] = numbers;
         const Prediction kept = other.prediction();
         QVERIFY(!other.restoreSessionState(broken, QStringLiteral("s.json"), &error));
-        QVERIFY2(error.contains(QStringLiteral("s.json")) && error.contains(QStringLiteral("/views/nnmeter/numbers//peak_gflops")),
-                 qPrintable(error));
+        // The key is a JSON pointer: one token of the message's pointer, escaped (RFC 6901: "/" as ~1, "~" as ~0).
+        QVERIFY2(error.contains(QStringLiteral("s.json: /views/nnmeter/numbers/~1peak_gflops: ")), qPrintable(error));
+        QVERIFY(other.prediction() == kept);
+        numbers = reread[QStringLiteral("numbers")].toObject();
+        numbers[QStringLiteral("/efficiency/conv~x")] = 0.5;
+        broken[QStringLiteral("numbers")] = numbers;
+        QVERIFY(!other.restoreSessionState(broken, QStringLiteral("s.json"), &error));
+        QVERIFY2(error.contains(QStringLiteral("s.json: /views/nnmeter/numbers/~1efficiency~1conv~0x: ")), qPrintable(error));
         QVERIFY(other.prediction() == kept);
     }
 

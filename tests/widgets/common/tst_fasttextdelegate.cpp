@@ -1,0 +1,126 @@
+// FastTextDelegate's cache of laid-out texts (issue 14, the soak): it keeps
+// what the last repaints drew, not every text ever drawn. A table whose
+// numbers change on every repaint (as they do with every slider move) keeps a
+// bounded cache; texts that do not change are never laid out again, after a
+// partial repaint either. Counted, not timed.
+#include "fasttextdelegate.h"
+
+#include <QApplication>
+#include <QImage>
+#include <QPainter>
+#include <QStandardItemModel>
+#include <QTableWidget>
+#include <QTest>
+
+using namespace studio;
+
+namespace {
+
+constexpr int kRows = 10;
+constexpr int kColumns = 5;
+constexpr std::size_t kCells = kRows * kColumns;
+// A generation is full past one repaint's texts plus the slack, and the
+// repaint that finds it full adds its own: two generations at most hold this.
+constexpr std::size_t kBound = 2 * (2 * kCells + FastTextDelegate::kSlack);
+
+struct Table
+{
+    QTableWidget table{kRows, kColumns};
+    FastTextDelegate *delegate = new FastTextDelegate(&table);
+    Table()
+    {
+        table.setItemDelegate(delegate);
+        table.resize(700, 500);
+        table.show();
+        for (int r = 0; r < kRows; ++r)
+            for (int c = 0; c < kColumns; ++c)
+                table.setItem(r, c, new QTableWidgetItem(QStringLiteral("layer %1.%2").arg(r).arg(c)));
+    }
+    void repaint() { table.viewport()->repaint(); } // a paint event now, as a slider move's update gives
+    bool allCellsVisible() const
+    {
+        for (int r = 0; r < kRows; ++r)
+            for (int c = 0; c < kColumns; ++c)
+                if (!table.viewport()->rect().contains(table.visualItemRect(table.item(r, c))))
+                    return false;
+        return true;
+    }
+};
+
+} // namespace
+
+class TestFastTextDelegate : public QObject
+{
+    Q_OBJECT
+private slots:
+    // Every repaint shows 50 new numbers: 5,000 distinct texts drawn. The
+    // cache held each one (up to 20,000 per table) before; now at most two
+    // generations of two repaints' worth plus the slack.
+    void cacheStaysBoundedWhenEveryTextChanges()
+    {
+        Table t;
+        QVERIFY(QTest::qWaitForWindowExposed(&t.table));
+        QVERIFY(t.allCellsVisible());
+        for (int pass = 0; pass < 100; ++pass) {
+            for (int r = 0; r < kRows; ++r)
+                for (int c = 0; c < kColumns; ++c)
+                    t.table.item(r, c)->setText(QString::number(1.0 + pass * 0.001 + (r * kColumns + c) * 1e-7, 'f', 7));
+            t.repaint();
+            QVERIFY2(t.delegate->cachedTexts() <= kBound,
+                     qPrintable(QStringLiteral("pass %1: %2 texts cached").arg(pass).arg(t.delegate->cachedTexts())));
+        }
+        QCOMPARE(t.delegate->layouts(), kCells + 100 * kCells); // the names shown first, then each new number once
+    }
+
+    // One cell changes per repaint (the others are layer names): only that
+    // text is laid out, for 200 repaints, and the cache stays bounded.
+    void unchangedTextsAreLaidOutOnce()
+    {
+        Table t;
+        QVERIFY(QTest::qWaitForWindowExposed(&t.table));
+        t.repaint();
+        const std::size_t first = t.delegate->layouts();
+        QCOMPARE(first, kCells);
+        t.repaint();
+        QCOMPARE(t.delegate->layouts(), first); // nothing new
+        for (int pass = 0; pass < 200; ++pass) {
+            t.table.item(0, 1)->setText(QStringLiteral("%1 ms").arg(pass));
+            t.repaint();
+            QCOMPARE(t.delegate->layouts(), first + std::size_t(pass) + 1);
+            QVERIFY(t.delegate->cachedTexts() <= kBound);
+        }
+        // Partial repaints (one cell, as a hover or a selection gives) between
+        // full ones lose none of the full repaint's texts.
+        const std::size_t before = t.delegate->layouts();
+        const QRect cell = t.table.visualItemRect(t.table.item(3, 3));
+        for (int k = 0; k < 5; ++k) {
+            t.table.viewport()->repaint(cell);
+            t.repaint();
+        }
+        QCOMPARE(t.delegate->layouts(), before);
+    }
+
+    // A delegate whose parent is not an item view gets no repaints: bounded all the same.
+    void withoutAViewStillBounded()
+    {
+        FastTextDelegate delegate;
+        QStandardItemModel model(1, 1);
+        QImage image(200, 30, QImage::Format_ARGB32);
+        QPainter painter(&image);
+        QStyleOptionViewItem option;
+        option.rect = image.rect();
+        option.font = QApplication::font();
+        option.fontMetrics = QFontMetrics(option.font);
+        option.palette = QApplication::palette();
+        for (int i = 0; i < 2 * int(FastTextDelegate::kMaxGeneration) + 10; ++i) {
+            model.setData(model.index(0, 0), QString::number(i));
+            delegate.paint(&painter, option, model.index(0, 0));
+        }
+        QVERIFY(delegate.layouts() >= 2 * FastTextDelegate::kMaxGeneration + 10);
+        QVERIFY2(delegate.cachedTexts() <= 2 * FastTextDelegate::kMaxGeneration,
+                 qPrintable(QString::number(delegate.cachedTexts())));
+    }
+};
+
+QTEST_MAIN(TestFastTextDelegate)
+#include "tst_fasttextdelegate.moc"
