@@ -18,4 +18,11 @@ void keepFreedMemory()
 #endif
 }
 
+void releaseFreedMemory()
+{
+#if defined(__GLIBC__)
+    malloc_trim(0);
+#endif
+}
+
 } // namespace roofline

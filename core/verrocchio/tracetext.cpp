@@ -76,12 +76,32 @@ TraceLoadResult parseTraceText(const std::string &text, const std::string &fileL
     // The JSON form is written as text, item by item, and read by the JSON
     // loader as a stream (a document of 10⁶ items would be some 300 MB); a
     // tree of line numbers, one int per item, says where each JSON pointer was.
+    // Only cores and loops are nodes; any other item is its line in its
+    // node's `items` (a node per item, 32 B each, was 32 MB at 10⁶ lines).
     struct LineNode
     {
-        int line = 0;
-        std::vector<LineNode> children; // a core's items, a loop's body
+        int line = 0;                    // the core's or loop's own line
+        std::vector<int> items;          // the line of each of its items
+        std::vector<std::size_t> loopAt; // which of its items are loops, ascending
+        std::vector<LineNode> bodies;    // their bodies, in the same order
+        // The body of item i when it is a loop, else null.
+        const LineNode *body(std::size_t i) const
+        {
+            const auto it = std::lower_bound(loopAt.begin(), loopAt.end(), i);
+            return it != loopAt.end() && *it == i ? &bodies[static_cast<std::size_t>(it - loopAt.begin())] : nullptr;
+        }
+        // A new item at `n`; a loop (or a core) gets a body, returned.
+        LineNode *add(int n, bool loop)
+        {
+            items.push_back(n);
+            if (!loop)
+                return nullptr;
+            loopAt.push_back(items.size() - 1);
+            bodies.push_back({n, {}, {}, {}});
+            return &bodies.back();
+        }
     };
-    LineNode root; // children: the cores
+    LineNode root; // items: the cores
     struct Open
     {
         LineNode *node = nullptr; // the core or loop whose items are being written
@@ -94,7 +114,7 @@ TraceLoadResult parseTraceText(const std::string &text, const std::string &fileL
     bool copiesGiven = false;
     auto dump = [](const json &value) { return value.dump(-1, ' ', false, json::error_handler_t::replace); };
     auto closeCore = [&] {
-        if (root.children.empty())
+        if (root.items.empty())
             return;
         for (std::size_t k = open.size(); k-- > 1;)
             translated += "]}"; // loops left open (already an error)
@@ -109,14 +129,14 @@ TraceLoadResult parseTraceText(const std::string &text, const std::string &fileL
     // Writes an item into the innermost open array; a loop's body is then the innermost.
     auto append = [&](const json &item, int n, bool loop = false) {
         Open &o = open.back();
-        o.node->children.push_back({n, {}});
+        LineNode *body = o.node->add(n, loop);
         translated += o.empty ? "" : ",";
         o.empty = false;
         if (loop) {
             std::string head = dump(item);
             head.pop_back(); // {"op":"loop",...} without its "}": the body follows
             translated += head + ",\"body\":[";
-            open.push_back({&o.node->children.back(), true});
+            open.push_back({body, true});
         } else {
             translated += dump(item);
         }
@@ -159,9 +179,8 @@ TraceLoadResult parseTraceText(const std::string &text, const std::string &fileL
             if (open.size() > 1)
                 diags.error(at(n), "\"core\" inside a loop: the loop of " + at(open.back().node->line) + " has no \"end\"");
             closeCore();
-            translated += root.children.empty() ? "{\"program\":[" : ",{\"program\":[";
-            root.children.push_back({n, {}});
-            open = {{&root.children.back(), true}};
+            translated += root.items.empty() ? "{\"program\":[" : ",{\"program\":[";
+            open = {{root.add(n, true), true}};
             coreName = w.size() > 1 ? json(restOfLine(line, 1)) : json();
             coreCopies = json();
             copiesGiven = false;
@@ -230,7 +249,7 @@ TraceLoadResult parseTraceText(const std::string &text, const std::string &fileL
     }
     if (open.size() > 1)
         diags.error(at(open.back().node->line), "loop without \"end\"");
-    if (root.children.empty() && !diags.hasErrors())
+    if (root.items.empty() && !diags.hasErrors())
         diags.error(at(1), "no \"core\" line: a trace needs at least one core");
     if (diags.hasErrors())
         return out;
@@ -264,21 +283,23 @@ TraceLoadResult parseTraceText(const std::string &text, const std::string &fileL
         // /cores/C
         if (token(pos) == "cores") {
             pos += 6;
-            if (auto c = index(token(pos)); c && *c < node->children.size()) {
+            if (auto c = index(token(pos)); c && *c < node->items.size()) {
                 pos += 1 + token(pos).size();
-                node = &node->children[*c];
+                node = node->body(*c);
                 found = node->line;
                 used = pos;
                 // then program/I, then body/J as deep as it goes
                 for (std::string_view key = "program"; token(pos) == key; key = "body") {
                     const std::size_t next = pos + 1 + key.size();
                     const auto i = index(token(next));
-                    if (!i || *i >= node->children.size())
+                    if (!i || *i >= node->items.size())
                         break;
                     pos = next + 1 + token(next).size();
-                    node = &node->children[*i];
-                    found = node->line;
+                    found = node->items[*i];
                     used = pos;
+                    node = node->body(*i);
+                    if (!node)
+                        break; // not a loop: nothing below it has a line of its own
                 }
             }
         }

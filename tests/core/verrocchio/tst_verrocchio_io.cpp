@@ -241,6 +241,50 @@ private slots:
         QVERIFY(bad.diagnostics.errors()[1].message.rfind("ops: ", 0) == 0);
     }
 
+    // Issue 15 (memory): the text form's line tree keeps only cores and loops
+    // as nodes, other items as a line each. Items after, between and inside
+    // nested loops keep their own lines, as origins and in errors.
+    void lineTreeNamesNestedItems()
+    {
+        const std::string program = "core a\n"     // 1
+                                    "vadd 1\n"     // 2
+                                    "loop i 2\n"   // 3
+                                    "  mad 2\n"    // 4
+                                    "  loop j 2\n" // 5
+                                    "    vadd 3\n" // 6
+                                    "  end\n"      // 7
+                                    "  vadd 4\n"   // 8
+                                    "end\n"        // 9
+                                    "loop k 1\n"   // 10
+                                    "  mad 5\n"    // 11
+                                    "end\n"        // 12
+                                    "vadd 6\n"     // 13
+                                    "core b\n"     // 14
+                                    "loop m 1\n"   // 15
+                                    "  vadd 7\n"   // 16
+                                    "end\n";
+        const TraceLoadResult r = parseTraceText(program, "t.txt");
+        QVERIFY2(r.trace, r.diagnostics.toString().c_str());
+        std::vector<std::string> origins;
+        for (const CoreProgram &core : r.trace->cores)
+            for (const Instruction &in : core.instructions)
+                origins.push_back(r.trace->origins[in.origin]);
+        const std::vector<std::string> expected{"line 2", "line 4", "line 6", "line 6", "line 8", "line 4",
+                                                "line 6", "line 6", "line 8", "line 11", "line 13", "line 16"};
+        QVERIFY(origins == expected);
+
+        std::string bad = program;
+        bad.replace(bad.find("  vadd 4\n"), 9, "  vadd V -4\n");
+        bad.replace(bad.find("  mad 5\n"), 8, "  mad M -5\n");
+        bad.replace(bad.find("  vadd 7\n"), 9, "  vadd V -7\n");
+        const TraceLoadResult wrong = parseTraceText(bad, "t.txt");
+        QVERIFY(!wrong.trace);
+        std::vector<std::string> where;
+        for (const Diagnostic &d : wrong.diagnostics.errors())
+            where.push_back(d.pointer);
+        QVERIFY2((where == std::vector<std::string>{"line 8", "line 11", "line 16"}), wrong.diagnostics.toString().c_str());
+    }
+
     // Issue 14 (memory): origins are stored as an interned prefix and a
     // trailing number; every text must read back exactly as it went in.
     void originTableRoundTrips()

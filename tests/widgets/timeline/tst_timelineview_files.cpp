@@ -251,6 +251,54 @@ private slots:
         }
     }
 
+    // The trace's file text is read once and kept compressed for sessions
+    // (issue 15, memory at 10⁶ instructions): what a session writes is still
+    // the file byte for byte, in both forms and from a resource path; a file
+    // whose "format" lies beyond the first 64 KiB the router reads is still
+    // routed by it.
+    void traceTextKeptExactlyAndFormatFoundPastThePrefix()
+    {
+        for (const QString &path : { example("matmul-fp16-tiled.json"), example("vector-add-1core.txt"),
+                 QStringLiteral(":/examples/verrocchio/vector-add-2cores.json") }) {
+            QFile file(path);
+            QVERIFY(file.open(QIODevice::ReadOnly));
+            const QByteArray bytes = file.readAll();
+            MainWindow window;
+            TimelineView *view = timelineOf(window);
+            QString error;
+            QVERIFY2(window.openFile(path, &error), qPrintable(error));
+            const auto &source = view->document()->traceSource();
+            QVERIFY(source->hasText());
+            QCOMPARE(source->text(), bytes);
+            QVERIFY2(source->compressedText.size() < bytes.size(), qPrintable(path));
+            QCOMPARE(source->json, path.endsWith(QStringLiteral(".json")));
+            const QJsonArray traces = view->document()->sessionState().value(QStringLiteral("traces")).toArray();
+            QCOMPARE(traces.size(), 1);
+            QCOMPARE(traces[0].toObject().value(QStringLiteral("text")).toString().toUtf8(), bytes);
+        }
+
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("late-format.json"));
+        QFile in(example("vector-add-2cores.json"));
+        QVERIFY(in.open(QIODevice::ReadOnly));
+        QJsonObject trace = QJsonDocument::fromJson(in.readAll()).object();
+        QVERIFY(!trace.isEmpty());
+        trace.remove(QStringLiteral("format"));
+        QByteArray text = QJsonDocument(trace).toJson();
+        text.insert(text.indexOf('{') + 1,
+            "\n  \"comment\": \"" + QByteArray(70 * 1024, 'x') + "\",\n  \"format\": \"roofline-studio/verrocchio-trace\",");
+        QFile out(path);
+        QVERIFY(out.open(QIODevice::WriteOnly));
+        QCOMPARE(out.write(text), text.size());
+        out.close();
+        QString error;
+        QCOMPARE(readFormatId(path, &error), QStringLiteral("roofline-studio/verrocchio-trace"));
+        MainWindow window;
+        QVERIFY2(window.openFile(path, &error), qPrintable(error));
+        QCOMPARE(window.currentView(), timelineOf(window));
+        QCOMPARE(timelineOf(window)->document()->traceSource()->text(), text);
+    }
+
     // Headless: the events as Chrome Trace JSON and the chart as SVG; a bad file fails naming it.
     void commandLine()
     {
