@@ -589,9 +589,12 @@ void AmaixPlot::rebuildGhost()
     const std::size_t roofs = m_ghostPeaks.size() + m_ghostBandwidths.size();
     while (m_ghostRoofs.size() < roofs) {
         QCPGraph *g = addGraph();
+        // One pixel wide, less transparent than the 1.6 px it was (alpha 130): a line wider
+        // than a pixel is filled as a polygon by the raster engine (the nn-Meter snapshot
+        // line, 60bee8b); one pixel wide it takes the cosmetic stroker.
         QColor c = kGhostColor;
-        c.setAlpha(130);
-        g->setPen(QPen(c, 1.6, Qt::DotLine));
+        c.setAlpha(180);
+        g->setPen(QPen(c, 1, Qt::DotLine));
         g->removeFromLegend();
         m_ghostRoofs.push_back(g);
     }

@@ -21,6 +21,8 @@
 #include <QSlider>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 namespace studio {
 
 using namespace roofline::brouwer;
@@ -84,6 +86,16 @@ BrouwerPanel::BrouwerPanel(BrouwerDocument *document, QWidget *parent)
     mform->addRow(tr("Available"), memoryRow);
     m_memoryReadout = new CachedLabel(memory); // new text on every memory move
     m_memoryReadout->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    // A width of its own, that of the widest text it shows: with the width of each new text the
+    // readout's host laid the panel out again on most memory moves (readouthost.h).
+    int widest = 0;
+    for (const double bytesPerElement : {0.125, 0.333, 4.0, 64.0})
+        widest = std::max(widest, m_memoryReadout->fontMetrics().horizontalAdvance(
+                                      tr("%1 = %2 elements of %3 B")
+                                          .arg(QStringLiteral("1023.99 MiB"), brouwerNumberText(8888.8e8 / bytesPerElement, 4))
+                                          .arg(bytesPerElement)));
+    m_memoryReadout->setMinimumWidth(widest + 2 * m_memoryReadout->margin() + 4);
+    m_memoryReadout->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     mform->addRow(QString(), new ReadoutHost(m_memoryReadout)); // new text: no window relayout (readouthost.h)
     m_bytesPerElement = new QDoubleSpinBox(memory);
     m_bytesPerElement->setRange(BrouwerDocument::kMinBytesPerElement, BrouwerDocument::kMaxBytesPerElement);

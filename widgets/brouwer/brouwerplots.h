@@ -104,6 +104,13 @@ public:
     void setComparedCurve(const roofline::brouwer::Curve *curve, bool smeared, const QString &name);
     // The current point (every slider move).
     void setCurrent(double bytes, double totalMs);
+    // Redraw what changed since the last call: the whole plot (queued) after setCurve,
+    // setComparedCurve or a theme change; after setCurrent alone, only the overlay layer
+    // that holds the current point, its line and its label.
+    void replotChanged();
+    // How often replotChanged() replotted the whole plot / only the current point's layer.
+    int wholeReplots() const { return m_wholeReplots; }
+    int currentReplots() const { return m_currentReplots; }
 
     QCPGraph *curveGraph() const { return m_curve; }
     QCPGraph *kneeGraph() const { return m_knees; }
@@ -132,6 +139,8 @@ private:
     std::vector<roofline::brouwer::Knee> m_kneeList;
     QString m_timeUnit;
     PlotHintCache m_hint;
+    bool m_wholePlotChanged = true;
+    int m_wholeReplots = 0, m_currentReplots = 0;
 };
 
 class BrouwerScatterPlot : public QCustomPlot

@@ -373,7 +373,7 @@ void BrouwerView::refresh()
     m_comparisonLabel->setText(m_comparisonText);
     m_comparisonLabel->setVisible(!m_comparisonText.isEmpty());
     m_bars->replot(QCustomPlot::rpQueuedReplot);
-    m_curve->replot(QCustomPlot::rpQueuedReplot);
+    m_curve->replotChanged(); // a memory move: the current point's layer only
     updateSensitivity();
     ++m_updateCount;
     emit updated();

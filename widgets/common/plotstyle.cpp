@@ -269,4 +269,25 @@ QCPBars *addHorizontalBars(QCustomPlot *plot, const QString &name, const QColor 
     return bars;
 }
 
+namespace {
+// The cache is a protected member of QCustomPlot's axis painter (qcustomplot.h, QCPAxis::mAxisPainter,
+// QCPAxisPainterPrivate::mLabelCache; the header has no setter for it). A pointer to a protected
+// member, taken in a class derived from its owner, reads it on the base class; nothing is
+// constructed or overridden.
+struct AxisAccess : QCPAxis
+{
+    static constexpr auto painter = &AxisAccess::mAxisPainter;
+};
+struct AxisPainterAccess : QCPAxisPainterPrivate
+{
+    static constexpr auto cache = &AxisPainterAccess::mLabelCache;
+};
+} // namespace
+
+void setTickLabelCacheSize(QCPAxis *axis, int labels)
+{
+    if (QCPAxisPainterPrivate *painter = axis->*AxisAccess::painter)
+        (painter->*AxisPainterAccess::cache).setMaxCost(labels);
+}
+
 } // namespace studio

@@ -7,6 +7,7 @@
 #include <QString>
 
 class QCustomPlot;
+class QCPAxis;
 class QCPAxisTickerText;
 class QCPBars;
 class QCPTextElement;
@@ -21,6 +22,12 @@ QCPTextElement *setUpRooflineAxes(QCustomPlot *plot, const QString &xLabel, cons
 // values along x, 9 pt labels, the legend in a row of its own above the bars.
 void setUpBarChart(QCustomPlot *plot, const QSharedPointer<QCPAxisTickerText> &ticker);
 QCPBars *addHorizontalBars(QCustomPlot *plot, const QString &name, const QColor &color, double width);
+
+// Let `axis` keep the drawn pixmaps of up to `labels` tick labels. QCustomPlot keeps 16 per
+// axis: an axis that shows more (the Brouwer bars' ~60 rotated layer names) draws every label
+// of every replot from scratch (text shaping and a new pixmap each), a quarter of the bars'
+// replot (docs/performance.md, Brouwer view).
+void setTickLabelCacheSize(QCPAxis *axis, int labels);
 
 // --- Theme -------------------------------------------------------------------
 // Plots follow the window's theme: background, axes, grids, text, legends, and

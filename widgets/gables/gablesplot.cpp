@@ -479,9 +479,11 @@ void GablesPlot::setGhost(const Soc *soc, const Result *result, const QString &n
                 ys << p.y;
             }
             graph->setData(xs, ys, true);
+            // One pixel wide (it was 2 px up to 9 IPs), less transparent to stay visible: a line
+            // wider than a pixel is filled as a polygon by the raster engine (60bee8b).
             QColor faded = color;
-            faded.setAlpha(70);
-            graph->setPen(QPen(faded, manyIps ? 1 : 2, Qt::DotLine));
+            faded.setAlpha(manyIps ? 70 : 120);
+            graph->setPen(QPen(faded, 1, Qt::DotLine));
             graph->setAntialiased(!manyIps);
             graph->setVisible(true);
             graph->setLayer(QStringLiteral("grid")); // behind the current model

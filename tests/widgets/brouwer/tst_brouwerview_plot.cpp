@@ -13,6 +13,28 @@
 
 #include <functional>
 
+// Counts the events of one type a widget receives.
+class EventCounter : public QObject
+{
+public:
+    EventCounter(QObject *watched, QEvent::Type type, int *count)
+        : m_type(type)
+        , m_count(count)
+    {
+        watched->installEventFilter(this);
+    }
+    bool eventFilter(QObject *, QEvent *event) override
+    {
+        if (event->type() == m_type)
+            ++*m_count;
+        return false;
+    }
+
+private:
+    QEvent::Type m_type;
+    int *m_count;
+};
+
 class TestBrouwerViewPlot : public QObject
 {
     Q_OBJECT
@@ -208,6 +230,78 @@ private slots:
         QMetaObject::invokeMethod(field, "editingFinished");
         QCOMPARE(doc->params().availableBytes, required - 1);
         QVERIFY(view->messageLabel()->text().contains(QStringLiteral("16 MiB to 16 GiB")));
+    }
+
+    // A memory move through the real slider redraws the curve plot's current point only: its
+    // layer (the buffered overlay) is replotted, the curves are neither rebuilt nor redrawn;
+    // the memory readout's new width lays nothing out again. A compared snapshot (a new
+    // curve) replots the whole plot.
+    void memoryMoveRedrawsOnlyTheCurrentPoint()
+    {
+        MainWindow window;
+        window.show();
+        BrouwerView *view = brouwerView(window);
+        window.setCurrentView(view);
+        BrouwerDocument *doc = view->document();
+        doc->selectDevice(deviceIndex(*doc, QStringLiteral("seed-table2-fe.json")));
+        view->flushPendingUpdate();
+        QApplication::processEvents();
+        BrouwerCurvePlot *curve = view->curvePlot();
+        QCOMPARE(curve->currentGraph()->layer()->name(), QStringLiteral("overlay"));
+        QCOMPARE(curve->currentGraph()->layer()->mode(), QCPLayer::lmBuffered);
+        QCOMPARE(curve->currentLabel()->layer(), curve->currentGraph()->layer());
+        QVERIFY(curve->curveGraph()->layer() != curve->currentGraph()->layer());
+        const QVector<QCPGraphData> curveBefore(curve->curveGraph()->data()->constBegin(), curve->curveGraph()->data()->constEnd());
+        QVERIFY(curveBefore.size() > 100);
+        const auto *curveData = curve->curveGraph()->data().data();
+        QSignalSpy curveReplots(curve, &QCustomPlot::beforeReplot);
+        QSignalSpy barsReplots(view->barsPlot(), &QCustomPlot::beforeReplot);
+        QWidget *readoutParent = view->panel()->memoryReadout()->parentWidget()->parentWidget(); // the group box
+        int layoutRequests = 0;
+        EventCounter counter(readoutParent, QEvent::LayoutRequest, &layoutRequests);
+        const int whole = curve->wholeReplots(), current = curve->currentReplots();
+
+        QSlider *slider = view->panel()->memorySlider();
+        const SliderScale scale = BrouwerPanel::memoryScale();
+        int moves = 0;
+        // 16 MiB to 1 GiB: fc6 changes regime on the way, the readout's digits and width change.
+        const int from = scale.toPosition(17.0 * 1048576), to = scale.toPosition(1024.0 * 1048576);
+        for (int position = from; position < to; position += std::max(1, (to - from) / 24)) {
+            const quint64 before = view->updateCount();
+            slider->setValue(position);
+            QVERIFY(waitForUpdate(view, before));
+            QApplication::processEvents();
+            ++moves;
+            const double bytes = doc->params().availableBytes;
+            QCOMPARE(curve->currentGraph()->data()->size(), 1);
+            ROOFLINE_COMPARE_REL(curve->currentGraph()->data()->constBegin()->key, bytes / 1048576.0, 1e-12);
+            ROOFLINE_COMPARE_REL(curve->currentGraph()->data()->constBegin()->value, coreResult(*doc).totalMs(false), 1e-12);
+            QVERIFY(curve->currentLabel()->text().startsWith(QString::fromStdString(formatBytes(bytes))));
+        }
+        QVERIFY(moves > 10);
+        QCOMPARE(curve->wholeReplots(), whole);
+        QCOMPARE(curve->currentReplots(), current + moves);
+        QCOMPARE(curveReplots.count(), 0); // a layer replot emits no beforeReplot: the curves were not redrawn
+        QCOMPARE(barsReplots.count(), moves); // the bars change with the memory
+        QCOMPARE(curve->curveGraph()->data().data(), curveData);
+        const QVector<QCPGraphData> curveAfter(curve->curveGraph()->data()->constBegin(), curve->curveGraph()->data()->constEnd());
+        QCOMPARE(curveAfter.size(), curveBefore.size());
+        for (int i = 0; i < curveBefore.size(); ++i) {
+            QCOMPARE(curveAfter[i].key, curveBefore[i].key);
+            QCOMPARE(curveAfter[i].value, curveBefore[i].value);
+        }
+        QCOMPARE(layoutRequests, 0);
+        // What the layer replots left on screen is what a whole replot draws.
+        const QImage shown = curve->grab().toImage();
+        curve->replot();
+        QCOMPARE(curve->grab().toImage(), shown);
+
+        // A snapshot compared: a second curve, the whole plot replotted.
+        doc->pinSnapshot();
+        view->flushPendingUpdate();
+        QApplication::processEvents();
+        QCOMPARE(curve->wholeReplots(), whole + 1);
+        QVERIFY(curveReplots.count() >= 1);
     }
 
     void curveHasAKneeAtEachLayersRequirement()
