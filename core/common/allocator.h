@@ -17,8 +17,9 @@ void keepFreedMemory();
 // same shape: loading a 10⁶-instruction text trace held its text, its JSON
 // translation and the parser's buffers (some 80 MB) and freed them in pieces
 // the simulation's larger arrays did not fit, so the heap grew past them and
-// the freed pages stayed resident (issue 15: 233 MB instead of 205 MB). Not
-// for every update: the next touch of a released page is a page fault.
+// the freed pages stayed resident (issue 15, text form: a 233 MB peak, 215 MB
+// with the trim; docs/performance.md). Not for every update: the next touch of
+// a released page is a page fault.
 // Does nothing on other C libraries.
 void releaseFreedMemory();
 
