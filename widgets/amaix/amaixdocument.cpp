@@ -2,9 +2,9 @@
 
 #include "amaix/sensitivity.h"
 #include "diagnosticstext.h"
+#include "modelview.h"
 #include "snapshotlist.h"
 
-#include <QFile>
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -44,18 +44,6 @@ QString fileName(const QString &path)
 }
 
 } // namespace
-
-bool readTextFile(const QString &path, std::string *text, QString *error)
-{
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly)) {
-        if (error)
-            *error = QStringLiteral("%1: cannot open the file for reading: %2").arg(path, file.errorString());
-        return false;
-    }
-    *text = file.readAll().toStdString();
-    return true;
-}
 
 AmaixDocument::AmaixDocument(QObject *parent)
     : QObject(parent)

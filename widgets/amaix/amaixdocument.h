@@ -161,7 +161,4 @@ private:
     bool m_modified = false;
 };
 
-// Reads a whole file through Qt (so resource paths work); false with `error` set.
-bool readTextFile(const QString &path, std::string *text, QString *error);
-
 } // namespace studio

@@ -149,4 +149,8 @@ protected:
 // The "format" field of a JSON model file, or an empty string with `error` set.
 QString readFormatId(const QString &path, QString *error);
 
+// Reads a whole file through Qt (so resource paths work) into `text`, held once
+// while it is read; false with `error` set ("PATH: cannot open the file for reading: ...").
+bool readTextFile(const QString &path, std::string *text, QString *error);
+
 } // namespace studio

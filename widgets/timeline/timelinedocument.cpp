@@ -8,7 +8,6 @@
 #include "modelview.h"
 #include "verrocchio/io.h"
 
-#include <QFile>
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -42,30 +41,6 @@ bool looksLikeJson(const std::string &text)
 TraceLoadResult parseTraceSource(const std::string &text, bool json, const std::string &label)
 {
     return json ? parseTrace(text, label) : parseTraceText(text, label);
-}
-
-// A whole file in one std::string, read once. QIODevice::readAll() then
-// toStdString() held the text twice while the trace was parsed (and readAll()
-// allocates the size rounded up to a power of two): 35 + 35 MB for a
-// 10⁶-instruction JSON trace.
-std::string readAllOnce(QFile &file)
-{
-    std::string text;
-    const qint64 size = file.isSequential() ? 0 : file.size();
-    if (size > 0) {
-        text.resize(static_cast<std::size_t>(size));
-        qint64 got = 0;
-        while (got < size) {
-            const qint64 n = file.read(text.data() + got, size - got);
-            if (n <= 0)
-                break;
-            got += n;
-        }
-        text.resize(static_cast<std::size_t>(got));
-    }
-    const QByteArray rest = file.readAll(); // a sequential device, or a file that grew
-    text.append(rest.constData(), static_cast<std::size_t>(rest.size()));
-    return text;
 }
 
 const Trace &emptyTrace()
@@ -163,15 +138,9 @@ void TimelineDocument::setMachine(const Machine &machine, const QString &path)
 
 bool TimelineDocument::load(const QString &path, QString *error, QStringList *warnings)
 {
-    // Read through Qt so resource paths (":/examples/...") work too.
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly)) {
-        if (error)
-            *error = QStringLiteral("%1: cannot open the file for reading: %2").arg(path, file.errorString());
+    std::string text;
+    if (!readTextFile(path, &text, error))
         return false;
-    }
-    std::string text = readAllOnce(file);
-    file.close();
     const std::string label = path.toStdString();
     const bool json = looksLikeJson(text);
     if (json) {
