@@ -221,6 +221,9 @@ private slots:
         QTest::newRow("unknown unit") << 12345.0 << "ops/byte" << "12345 ops/byte";
         QTest::newRow("zero") << 0.0 << "GB/s" << "0 GB/s";
         QTest::newRow("negative") << -2500.0 << "ns" << "-2.5 µs";
+        QTest::newRow("milliseconds down") << 0.005238 << "ms" << "5.238 µs";
+        QTest::newRow("FLOP/s, not s") << 52937.0 << "MFLOP/s" << "52.94 GFLOP/s";
+        QTest::newRow("unknown prefix") << 3000.0 << "QB" << "3000 QB";
     }
 
     void formatQuantityPicksThePrefix()
@@ -229,6 +232,11 @@ private slots:
         QFETCH(QString, unit);
         QFETCH(QString, expected);
         QCOMPARE(formatQuantity(value, unit), expected);
+        // prefixedUnit names the unit written and the factor to it.
+        const PrefixedUnit shown = prefixedUnit(value, unit);
+        QCOMPARE(shown.unit, value == 0 ? unit : expected.section(QLatin1Char(' '), 1));
+        if (shown.unit != unit)
+            QCOMPARE(formatValue(value * shown.factor), expected.section(QLatin1Char(' '), 0, 0));
         setAutomaticPrefixes(false);
         QCOMPARE(formatQuantity(value, unit), formatValue(value) + QLatin1Char(' ') + unit);
         QCOMPARE(timeUnitFor(1e7).name, QStringLiteral("ns"));
