@@ -618,6 +618,7 @@ void benchNnmeter(int iterations, int networkCount)
         if (!a || !b)
             continue;
         std::vector<double> untilUpdated; // click → the view's update done (before layout and paint)
+        quint64 refreshes = 0;            // the view's updates the clicks caused (one each, unless something echoes)
         auto toggles = [&] {
             Timings t;
             untilUpdated.clear();
@@ -634,13 +635,19 @@ void benchNnmeter(int iterations, int networkCount)
                 QApplication::processEvents(); // the paint events
                 t.wall.push_back(double(timer.nsecsElapsed()) / 1e6);
                 t.cpu.push_back(threadCpuMs() - cpuStart);
+                refreshes += view->updateCount() - before;
             }
             return t;
         };
         const auto label = [&](const char *what) {
             return "nnmeter " + name + ", " + what;
         };
+        const auto printRefreshes = [&] { // more than 1.00: a click's update made another one
+            std::printf("         view updates per click: %.2f\n", double(refreshes) / iterations);
+            refreshes = 0;
+        };
         printTimings(label("rule -> finished replot"), toggles());
+        printRefreshes();
         const Stats u = summarize(untilUpdated);
         std::printf("         of which until the view updated (before layout and paint) median %6.2f  p99 %6.2f ms\n", u.median, u.p99);
         printStage("detect + predict (core)", iterations, [&] {
@@ -661,9 +668,11 @@ void benchNnmeter(int iterations, int networkCount)
         view->flushPendingUpdate();
         QApplication::processEvents();
         printTimings(label("snapshot compared"), toggles());
+        printRefreshes();
         view->bottomTabs()->setCurrentWidget(view->sensitivityChart());
         QApplication::processEvents();
         printTimings(label("snapshot + sensitivity shown"), toggles());
+        printRefreshes();
         view->bottomTabs()->setCurrentIndex(0);
         view->document()->removeSnapshot(0);
         view->document()->resetRules();
