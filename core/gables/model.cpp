@@ -69,6 +69,7 @@ Result evaluate(const Soc &soc)
         return r;
     }
 
+    terms.reserve(2 + soc.buses.size() + 2 * soc.ips.size()); // grown term by term, it was most of a 64-IP evaluation
     terms.push_back({Term::Kind::Memory, -1, -1, r.memoryNs});
     if (soc.memorySideMemory && soc.msmBandwidthGBps > 0)
         terms.push_back({Term::Kind::MemorySideMemory, -1, -1, r.msmNs});

@@ -10,20 +10,31 @@ namespace roofline::gables {
 std::vector<Sensitivity> sensitivity(const Soc &soc, double relativeStep)
 {
     std::vector<Sensitivity> out;
-    // Evaluates P_att with one parameter set to `value` by `set`.
+    // One working copy, put back after each probe (copying the whole SoC for each of the
+    // 2 + 4 per IP probes cost as much as the evaluations at 64 IPs: docs/performance.md).
+    Soc changed = soc;
+    // Evaluates P_att with one parameter set to `value` by `set`; `restore` puts back
+    // what `set` changed (by default: `set` with the current value).
     auto probe = [&](std::string pointer, std::string label, double current, double lo, double hi,
-                     const std::function<void(Soc &, double)> &set) {
+                     const std::function<void(Soc &, double)> &set,
+                     const std::function<void(Soc &)> &restore = nullptr) {
         Sensitivity s;
         s.pointer = std::move(pointer);
         s.label = std::move(label);
         s.lowValue = std::clamp(current * (1 - relativeStep), lo, hi);
         s.highValue = std::clamp(current * (1 + relativeStep), lo, hi);
-        Soc changed = soc;
+        const auto putBack = [&] {
+            if (restore)
+                restore(changed);
+            else
+                set(changed, current);
+        };
         set(changed, s.lowValue);
         s.lowGops = evaluate(changed).attainableGops;
-        changed = soc;
+        putBack();
         set(changed, s.highValue);
         s.highGops = evaluate(changed).attainableGops;
+        putBack();
         out.push_back(std::move(s));
     };
     constexpr double kMinRate = 1e-9; // keeps every probed rate > 0
@@ -53,7 +64,11 @@ std::vector<Sensitivity> sensitivity(const Soc &soc, double relativeStep)
               [i](Soc &s, double v) { s.ips[i].intensity = v; });
         if (soc.ips.size() > 1)
             probe(work + "/fraction", ip.name + " f", ip.fraction, 0, 1,
-                  [i](Soc &s, double v) { setFraction(s.ips, i, v); });
+                  [i](Soc &s, double v) { setFraction(s.ips, i, v); },
+                  [&soc](Soc &s) { // setFraction rebalances the others: every share back
+                      for (std::size_t k = 0; k < s.ips.size(); ++k)
+                          s.ips[k].fraction = soc.ips[k].fraction;
+                  });
         if (soc.memorySideMemory)
             probe(work + "/miss_ratio", ip.name + " m", ip.missRatio, 0, 1,
                   [i](Soc &s, double v) { s.ips[i].missRatio = v; });

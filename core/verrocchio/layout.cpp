@@ -31,7 +31,7 @@ TimelineBars timelineBars(const Trace &trace, const Result &result)
     // work bars (in start order: a pipe is FIFO) followed by its stalls (in
     // end order, which is start order within a lane), and merge the two runs.
     TimelineBars out;
-    const std::size_t cores = std::min(trace.cores.size(), result.cores.size());
+    const std::size_t cores = std::min({ trace.cores.size(), result.cores.size(), Bar::kMaxLanes / kPipeCount });
     const std::size_t lanes = cores * kPipeCount;
     auto isBar = [](const Instruction &in, const Timing &t) {
         return t.executed && in.kind == Instruction::Kind::Work && t.end >= t.start;
@@ -76,15 +76,15 @@ TimelineBars timelineBars(const Trace &trace, const Result &result)
             if (!isBar(program[i], timings[i]))
                 continue;
             const auto lane = static_cast<std::uint32_t>(c * kPipeCount + position[c][i]);
-            out.bars[workNext[lane]++] = { timings[i].start, timings[i].end, lane, static_cast<std::uint32_t>(c),
-                static_cast<std::uint32_t>(i), Bar::Kind::Work };
+            out.bars[workNext[lane]++] = { timings[i].start, timings[i].end, static_cast<std::uint32_t>(i), lane,
+                Bar::Kind::Work };
         }
     }
     for (const Stall &s : result.stalls) {
         if (!isStall(s))
             continue;
         const auto lane = static_cast<std::uint32_t>(laneAt(s.core, s.instruction));
-        out.bars[stallNext[lane]++] = { s.start, s.end, lane, s.core, s.instruction, Bar::Kind::Stall };
+        out.bars[stallNext[lane]++] = { s.start, s.end, s.instruction, lane, Bar::Kind::Stall };
     }
     const auto byStart = [](const Bar &a, const Bar &b) { return a.start < b.start; };
     for (std::size_t lane = 0; lane < lanes; ++lane) {

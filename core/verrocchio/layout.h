@@ -30,20 +30,25 @@ inline std::size_t coreOfLane(std::size_t lane)
 }
 Pipe pipeOfLane(std::size_t lane);
 
+// 24 bytes (a 10⁶-instruction result has about as many bars): the core is
+// the lane's (coreOfLane), and the lane shares a word with the kind.
 struct Bar {
     enum class Kind : std::uint8_t { Work, Stall };
+    static constexpr std::size_t kMaxLanes = std::size_t(1) << 24;
     double start = 0;
     double end = 0;
-    std::uint32_t lane = 0;
-    std::uint32_t core = 0;
     std::uint32_t instruction = 0; // Work: the instruction; Stall: the wait_flag
-    Kind kind = Kind::Work;
+    std::uint32_t lane : 24 = 0;
+    Kind kind : 8 = Kind::Work;
 
+    std::uint32_t core() const { return lane / kPipeCount; }
     bool operator==(const Bar &) const = default;
 };
+static_assert(sizeof(Bar) == 24);
 
 // Bars of one result: every executed work instruction and every wait that
-// stalled, grouped by lane and sorted by start within each lane. `laneBegin`
+// stalled, grouped by lane and sorted by start within each lane (cores past
+// Bar::kMaxLanes / 6, some 2.8 million, get none). `laneBegin`
 // has one entry per lane plus one: lane L's bars are [laneBegin[L], laneBegin[L+1]).
 struct TimelineBars {
     std::vector<Bar> bars;

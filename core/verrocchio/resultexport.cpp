@@ -150,20 +150,20 @@ json eventsToJson(const Trace &trace, const Machine &machine, const Result &resu
                       {"pipe", laneName(in)},
                       {"kind", kindName(in.kind)},
                       {"what", describe(trace, in)},
-                      {"executed", t.executed}};
+                      {"executed", bool(t.executed)}};
             if (in.kind == Instruction::Kind::Work) {
                 e["name"] = instructionName(trace, in);
                 e[movesBytes(in.pipe) ? "bytes" : "ops"] = in.size;
             } else if (in.kind != Instruction::Kind::Barrier) {
                 e["event_id"] = in.eventId;
-                e["partner"] = t.flag >= 0 ? json(t.flag) : json(nullptr);
+                e["partner"] = t.flag >= 0 ? json(std::int32_t(t.flag)) : json(nullptr);
             }
             if (t.executed) {
                 e["start_ns"] = t.start;
                 e["end_ns"] = t.end;
                 if (in.kind == Instruction::Kind::Work)
                     e[movesBytes(in.pipe) ? "bandwidth_gbps" : "throughput_gops"] = achievedRate(machine, in, t);
-                e["cause"] = t.cause >= 0 ? json(t.cause) : json(nullptr);
+                e["cause"] = t.cause >= 0 ? json(std::int32_t(t.cause)) : json(nullptr);
                 e["cause_kind"] = dependencyName(t.causeKind);
             }
             events.push_back(std::move(e));

@@ -742,6 +742,14 @@ Result Simulator::run()
                  + std::to_string(m_machine.coreCount));
         return std::move(m_result);
     }
+    for (std::size_t c = 0; c < m_trace.cores.size(); ++c) {
+        if (m_trace.cores[c].instructions.size() > Timing::kMaxCoreInstructions) {
+            fail(SimulationError::Kind::InvalidInput, static_cast<std::uint32_t>(c), 0,
+                 "core " + std::to_string(c) + " has " + std::to_string(m_trace.cores[c].instructions.size())
+                     + " instructions; at most " + std::to_string(Timing::kMaxCoreInstructions) + " per core are supported");
+            return std::move(m_result);
+        }
+    }
     prepare();
     for (std::uint32_t c = 0; c < m_cores.size(); ++c)
         push(m_result.cores[c].startNs, Event::Type::CoreStart, c, 0, 0);

@@ -37,18 +37,22 @@ enum class Dependency : std::uint8_t {
 };
 const char *dependencyName(Dependency d); // "core_start", "pipe_order", "flag", "barrier"
 
-// 32 bytes: a 10⁶-instruction result holds a million of them.
+// 24 bytes: a 10⁶-instruction result holds a million of them. The indices
+// share their words with the flags, so a core runs at most
+// kMaxCoreInstructions instructions (simulate() refuses more).
 struct Timing
 {
+    static constexpr std::size_t kMaxCoreInstructions = std::size_t(1) << 29;
     double start = 0; // waits: when the pipe reached it; transfers: Init starts here
     double end = 0;   // -1 for a wait still stalled when the simulation stopped on an error
-    std::int32_t cause = -1; // instruction on the same core that set `start`; -1: the core's start
-    std::int32_t flag = -1; // waits: the matching set_flag; sets: the matching wait_flag
-    bool executed = false;
-    Dependency causeKind = Dependency::CoreStart;
+    std::int32_t cause : 30 = -1; // instruction on the same core that set `start`; -1: the core's start
+    Dependency causeKind : 2 = Dependency::CoreStart;
+    std::int32_t flag : 31 = -1; // waits: the matching set_flag; sets: the matching wait_flag
+    bool executed : 1 = false;
 
     bool operator==(const Timing &) const = default;
 };
+static_assert(sizeof(Timing) == 24);
 
 struct CoreResult
 {

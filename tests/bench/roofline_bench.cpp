@@ -64,6 +64,7 @@
 #include <QPaintEvent>
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
@@ -318,13 +319,22 @@ void benchTimeline(std::size_t n, int iterations)
     QElapsedTimer timer;
     qint64 appliedAt = 0; // when the view finished drawing the result into its plots
     QObject::connect(view, &studio::TimelineView::updated, view, [&] { appliedAt = timer.nsecsElapsed(); });
+    // Where the wall time of one step goes, stage by stage (the view's
+    // timestamps, TimelineView::lastStages()), in the order they run.
+    static const char *const kStageNames[] = { "edit: slider to update requested (GUI)",
+        "hand-over: queued start of the job (GUI)", "hand-over: worker thread wakes", "simulate (worker)",
+        "bars (worker)", "critical path + name runs (worker)", "hand-over: result reaches the GUI",
+        "new data into plots, table; replot (GUI)", "window paint (GUI)" };
+    constexpr std::size_t kStages = std::size(kStageNames);
     const auto drag = [&](const char *what) {
         Timings t;
         std::vector<double> applied, process;
+        std::array<std::vector<double>, kStages> stages;
         for (int i = 0; i < iterations; ++i) {
             const int position = 300 + (i * 37) % 400;
             const double cpu0 = threadCpuMs();
             const double process0 = processCpuMs();
+            const std::int64_t start = studio::TimelineView::steadyNanoseconds();
             timer.start();
             bus->setValue(position == bus->value() ? position + 1 : position);
             const double wanted = view->document()->machine().busGBps;
@@ -332,9 +342,18 @@ void benchTimeline(std::size_t n, int iterations)
                 QApplication::processEvents(QEventLoop::WaitForMoreEvents); // sleeps until the worker posts
             QApplication::processEvents(); // paint events
             t.wall.push_back(double(timer.nsecsElapsed()) / 1e6);
+            const std::int64_t end = studio::TimelineView::steadyNanoseconds();
             t.cpu.push_back(threadCpuMs() - cpu0);
             process.push_back(processCpuMs() - process0);
             applied.push_back(double(appliedAt) / 1e6);
+            const auto &st = view->lastStages();
+            const std::int64_t marks[kStages + 1] = { start, st.worker.requested, st.worker.handedOver,
+                st.worker.jobStart, st.worker.simulated, st.worker.bars, st.worker.computed, st.delivered, st.drawn,
+                end };
+            if (std::all_of(std::begin(marks), std::end(marks), [](std::int64_t m) { return m > 0; })) {
+                for (std::size_t k = 0; k < kStages; ++k)
+                    stages[k].push_back(double(marks[k + 1] - marks[k]) / 1e6);
+            }
         }
         char label[96];
         std::snprintf(label, sizeof label, "timeline %zu instr%s, slider -> fresh result drawn", n, what);
@@ -343,6 +362,14 @@ void benchTimeline(std::size_t n, int iterations)
         std::printf("         process CPU (GUI + worker: simulation, and sensitivity if shown) median %6.2f  p99 %6.2f ms; "
                     "%llu stale results dropped\n",
                     p.median, p.p99, static_cast<unsigned long long>(view->droppedCount()));
+        if (!stages[0].empty()) {
+            std::printf("         wall time by stage (n=%zu):\n", stages[0].size());
+            for (std::size_t k = 0; k < kStages; ++k) {
+                const Stats s = summarize(stages[k]);
+                std::printf("           %-44s median %6.2f  p90 %6.2f  p99 %6.2f ms\n", kStageNames[k], s.median,
+                            s.p90, s.p99);
+            }
+        }
         return summarize(applied);
     };
     const Stats a = drag("");

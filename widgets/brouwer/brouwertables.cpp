@@ -12,6 +12,9 @@
 #include <QHeaderView>
 #include <QTableWidget>
 
+#include <utility>
+#include <vector>
+
 namespace studio {
 
 using namespace roofline::brouwer;
@@ -25,17 +28,62 @@ QString tr(const char *text)
 
 } // namespace
 
+namespace {
+
+// Whether column `column` of a layer reads differently in `b` than in `a` (the
+// fields its display, sort and colour roles are made of).
+bool cellDiffers(int column, const LayerPrediction &a, bool smearedA, const LayerPrediction &b, bool smearedB)
+{
+    const double loadA = smearedA ? a.load.smearedMs : a.load.ms, loadB = smearedB ? b.load.smearedMs : b.load.ms;
+    const double execA = smearedA ? a.exec.smearedMs : a.exec.ms, execB = smearedB ? b.exec.smearedMs : b.exec.ms;
+    switch (column) {
+    case BrouwerLayerModel::Name: return a.name != b.name;
+    case BrouwerLayerModel::Category: return a.category != b.category;
+    case BrouwerLayerModel::Required: return a.requiredBytes != b.requiredBytes;
+    case BrouwerLayerModel::Overflow: return a.overflow != b.overflow;
+    case BrouwerLayerModel::Regime: return a.swapping() != b.swapping();
+    case BrouwerLayerModel::Load: return loadA != loadB;
+    case BrouwerLayerModel::Exec: return execA != execB;
+    case BrouwerLayerModel::Total: return loadA + execA != loadB + execB;
+    case BrouwerLayerModel::Calibrated:
+        return (a.load.calibrated && a.exec.calibrated) != (b.load.calibrated && b.exec.calibrated);
+    default: return false;
+    }
+}
+
+} // namespace
+
 void BrouwerLayerModel::setResult(const Result &result, bool smeared)
 {
     const bool sameShape = result.layers.size() == m_result.layers.size();
-    if (!sameShape)
+    if (!sameShape) {
         beginResetModel();
+        m_result = result;
+        m_smeared = smeared;
+        endResetModel();
+        return;
+    }
+    // Only the cells that read differently are announced, one by one: a view repaints a
+    // single changed cell's rectangle, but its whole viewport for a range. A memory move
+    // changes the few layers that swap (their overflow, regime and times); announcing
+    // every cell repainted the whole visible table on every move (docs/performance.md).
+    std::vector<std::pair<int, int>> changed;
+    const int rows = rowCount();
+    for (int row = 0; row < rows && changed.size() <= kMaxCellSignals; ++row) {
+        const LayerPrediction &a = m_result.layers[std::size_t(row)], &b = result.layers[std::size_t(row)];
+        for (int column = 0; column < ColumnCount; ++column) {
+            if (cellDiffers(column, a, m_smeared, b, smeared))
+                changed.emplace_back(row, column);
+        }
+    }
     m_result = result;
     m_smeared = smeared;
-    if (!sameShape)
-        endResetModel();
-    else if (!m_result.layers.empty())
-        emit dataChanged(index(0, Required), index(rowCount() - 1, ColumnCount - 1));
+    if (changed.size() > kMaxCellSignals) { // most of the table (the element size, the back-transform)
+        emit dataChanged(index(0, 0), index(rows - 1, ColumnCount - 1));
+        return;
+    }
+    for (const auto &[row, column] : changed)
+        emit dataChanged(index(row, column), index(row, column));
 }
 
 int BrouwerLayerModel::rowCount(const QModelIndex &parent) const

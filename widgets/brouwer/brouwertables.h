@@ -1,6 +1,6 @@
 // The Brouwer view's tables: the per-layer table (required memory, overflow F,
 // regime, loading and execution time; rewritten on every memory move, so a
-// model whose visible cells repaint) and the device's coefficient table.
+// model that announces only the cells that changed) and the device's coefficient table.
 #pragma once
 
 #include "brouwer/model.h"
@@ -21,8 +21,11 @@ public:
 
     using QAbstractTableModel::QAbstractTableModel;
 
-    // Same layer count: the cells change in place (no reset, the selection and sort stay).
+    // Same layer count: the cells change in place (no reset, the selection and sort stay),
+    // and only the cells that read differently are announced, each on its own (up to
+    // kMaxCellSignals; past that, the whole table as one range).
     void setResult(const roofline::brouwer::Result &result, bool smeared);
+    static constexpr std::size_t kMaxCellSignals = 96;
     const roofline::brouwer::Result &result() const { return m_result; }
 
     int rowCount(const QModelIndex &parent = QModelIndex()) const override;

@@ -201,6 +201,7 @@ void GablesPlot::setModel(const Soc &soc, const Result &result)
     m_soc = soc;
     m_result = result;
     m_geometry = plotGeometry(soc, result);
+    ++m_modelGeneration; // the roofs may have moved: place the label again
     const PlotGeometry &g = m_geometry;
 
     // The y axis speaks the readout's unit: Tops/s when Pₐₜₜ reads in Tops/s.
@@ -513,14 +514,24 @@ namespace {
 // How much of `rect` (pixels) the polyline covers: samples along each segment inside it.
 int coveredSamples(const QRectF &rect, const std::vector<QPointF> &polyline)
 {
+    // The edges as QRectF::contains() takes them (an empty rectangle contains nothing).
+    double l = rect.x(), r = rect.x(), t = rect.y(), bottom = rect.y();
+    (rect.width() < 0 ? l : r) += rect.width();
+    (rect.height() < 0 ? t : bottom) += rect.height();
+    if (l == r || t == bottom)
+        return 0;
     int hits = 0;
     for (std::size_t i = 1; i < polyline.size(); ++i) {
         const QPointF a = polyline[i - 1], b = polyline[i];
         const QRectF box = QRectF(a, b).normalized().adjusted(-1, -1, 1, 1);
         if (!box.intersects(rect))
             continue;
+        // rect.contains(a + (b - a) * (k / 24.0)), inlined with the same arithmetic: the
+        // out-of-line call was most of placing the label at 64 IPs (docs/performance.md).
+        const double dx = b.x() - a.x(), dy = b.y() - a.y();
         for (int k = 0; k <= 24; ++k) {
-            if (rect.contains(a + (b - a) * (k / 24.0)))
+            const double x = a.x() + dx * (k / 24.0), y = a.y() + dy * (k / 24.0);
+            if (x >= l && x <= r && y >= t && y <= bottom)
                 ++hits;
         }
     }
@@ -591,9 +602,21 @@ void GablesPlot::placeAttainableLabel()
                 otherText.push_back(QRectF(text->topLeft->pixelPosition(), text->bottomRight->pixelPosition()).normalized());
         }
     }
+    const bool laidOut = area.width() > 40 && area.height() > 40;
+    // Everything the choice below depends on. Each update places the label twice, before
+    // and after the replot's layout, and the two usually see the same plot: the second
+    // then keeps the first's choice (the search was a seventh of a 64-IP update).
+    std::vector<double> inputs{double(area.x()), double(area.y()), double(area.width()), double(area.height()),
+                               xr.lower, xr.upper, yr.lower, yr.upper, size.width(), size.height(),
+                               legendBox.x(), legendBox.y(), legendBox.width(), legendBox.height(),
+                               double(m_modelGeneration)};
+    for (const QRectF &text : otherText)
+        inputs.insert(inputs.end(), {text.x(), text.y(), text.width(), text.height()});
+    if (laidOut && inputs == m_placedFor)
+        return; // the label, its leader and the value labels are where this would put them
+    m_placedFor = laidOut ? std::move(inputs) : std::vector<double>{};
     double best = 1e300;
     Candidate chosen = candidates.front();
-    const bool laidOut = area.width() > 40 && area.height() > 40;
     for (std::size_t c = 0; laidOut && c < candidates.size(); ++c) {
         const Candidate &cand = candidates[c];
         const double left = cand.alignment & Qt::AlignLeft ? cand.corner.x() : cand.corner.x() - size.width();

@@ -91,6 +91,8 @@ private:
     QCPItemText *m_attainableLabel = nullptr;
     QCPItemLine *m_leader = nullptr;
     std::vector<QCPItemText *> m_valueLabels;
+    quint64 m_modelGeneration = 0;  // setModel() calls
+    std::vector<double> m_placedFor; // what placeAttainableLabel() last chose from (empty: nothing)
     QCPItemText *takeValueLabel(std::size_t index);
     void placeValueLabels();
 };

@@ -4,6 +4,7 @@
 #include "gables/goalseek.h"
 #include "emptystate.h"
 #include "goalseekpanel.h"
+#include "lazyreplot.h"
 #include "gables/io.h"
 #include "gables/sensitivity.h"
 #include "gablesdocument.h"
@@ -44,6 +45,7 @@ GablesView::GablesView(GablesDocument *document, QWidget *parent)
 {
     m_plot = new GablesPlot(this);
     m_terms = new TermsChart(this);
+    m_termsReplot = new LazyReplot(m_terms); // not while the sensitivity or goal-seek tab hides it
     m_readout = new QLabel(this);
     m_readout->setTextFormat(Qt::RichText);
     m_readout->setWordWrap(true);
@@ -218,7 +220,7 @@ void GablesView::refresh()
 
     updateSensitivity();
     m_plot->replot();
-    m_terms->replot();
+    m_termsReplot->replot();
     ++m_updateCount;
     emit updated();
 }

@@ -22,6 +22,7 @@ class GablesParamPanel;
 class GablesPlot;
 class EmptyState;
 class GoalSeekPanel;
+class LazyReplot;
 class SensitivityChart;
 class SnapshotBar;
 class TermsChart;
@@ -93,6 +94,7 @@ private:
     GablesDocument *m_document;
     GablesPlot *m_plot = nullptr;
     TermsChart *m_terms = nullptr;
+    LazyReplot *m_termsReplot = nullptr;
     SensitivityChart *m_sensitivity = nullptr;
     GoalSeekPanel *m_goalSeek = nullptr;
     EmptyState *m_empty = nullptr;

@@ -125,7 +125,7 @@ void TimelineBarsPlottable::drawCriticalPath(QCPPainter *painter, const std::vec
         bool any = false;
         for (std::size_t i = g.first; i < g.first + g.count && !any; ++i) {
             const Bar &b = bars.bars[i];
-            any = b.kind == Bar::Kind::Work && onPath[b.core][b.instruction];
+            any = b.kind == Bar::Kind::Work && onPath[b.core()][b.instruction];
         }
         if (!any)
             continue;
@@ -179,7 +179,7 @@ void TimelineBarsPlottable::drawAllArrows(QCPPainter *painter, const std::vector
         const Bar &b = data.bars->bars[g.first];
         if (g.merged() || b.kind != Bar::Kind::Stall)
             continue;
-        drawArrow(painter, b.core, b.instruction);
+        drawArrow(painter, b.core(), b.instruction);
         if (++drawn >= kMaxArrows)
             break;
     }

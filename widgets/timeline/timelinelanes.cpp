@@ -73,7 +73,7 @@ QColor groupColorOf(const TimelineData &data, const BarGroup &g)
 {
     const TimelineBars &bars = *data.bars;
     const Trace &trace = *data.trace;
-    const auto nameOf = [&](const Bar &b) { return trace.cores[b.core].instructions[b.instruction].name; };
+    const auto nameOf = [&](const Bar &b) { return trace.cores[b.core()].instructions[b.instruction].name; };
     if (data.nameRunEnd && data.nameRunEnd->size() == bars.bars.size()) {
         if (g.allStalls())
             return kMergedColor;
@@ -207,7 +207,7 @@ void TimelineBarsPlottable::drawHatching(QCPPainter *painter, const QRectF &rect
 bool TimelineBarsPlottable::drawLabel(QCPPainter *painter, const QRectF &rect, const Bar &bar, const QColor &fill)
 {
     const Trace &trace = *data.trace;
-    const Instruction &in = trace.cores[bar.core].instructions[bar.instruction];
+    const Instruction &in = trace.cores[bar.core()].instructions[bar.instruction];
     const QString name = QString::fromStdString(trace.names[in.name < trace.names.size() ? in.name : 0]);
     const QFontMetricsF metrics(painter->font());
     if (name.isEmpty() || metrics.horizontalAdvance(name) + 6 > rect.width()

@@ -251,7 +251,7 @@ void TimelinePlot::updateLegend()
         } else {
             for (const Bar &b : m_data.bars->bars) {
                 if (b.kind == Bar::Kind::Work)
-                    used[m_data.trace->cores[b.core].instructions[b.instruction].name] = 1;
+                    used[m_data.trace->cores[b.core()].instructions[b.instruction].name] = 1;
             }
         }
         std::size_t shown = 0, hidden = 0;
@@ -426,7 +426,7 @@ std::optional<InstructionRef> TimelinePlot::instructionAt(const QPointF &pixel) 
         --it;
         const double distance = t < it->start ? it->start - t : (t > it->end ? t - it->end : 0);
         if (distance <= bestDistance) {
-            best = InstructionRef { it->core, it->instruction };
+            best = InstructionRef { it->core(), it->instruction };
             bestDistance = distance;
             if (distance == 0)
                 break;

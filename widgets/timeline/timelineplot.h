@@ -39,6 +39,17 @@ struct TimelineData {
     // when an instruction of that name ran (the legend). Null: look them up.
     std::shared_ptr<const std::vector<std::uint32_t>> nameRunEnd;
     std::shared_ptr<const std::vector<char>> namesUsed;
+    // When each stage of the update that made this data ended (steady clock,
+    // ns; 0: not measured): the edit that asked for it, the GUI's hand-over
+    // to the worker, and the worker's stages. roofline-bench reads them.
+    struct Stages {
+        std::int64_t requested = 0; // the first edit of the coalesced burst
+        std::int64_t handedOver = 0; // the queued startUpdate() ran and queued the job
+        std::int64_t jobStart = 0;
+        std::int64_t simulated = 0;
+        std::int64_t bars = 0;
+        std::int64_t computed = 0; // critical path and name runs too
+    } stages;
 };
 
 struct InstructionRef {

@@ -265,12 +265,15 @@ TimelineData TimelineView::compute(
     std::shared_ptr<const Trace> trace, const Machine &machine, const std::function<bool()> &cancelled)
 {
     TimelineData data;
+    data.stages.jobStart = steadyNanoseconds();
     data.trace = std::move(trace);
     data.machine = machine;
     auto result = std::make_shared<Result>(simulate(*data.trace, machine, cancelled));
     if (result->error && result->error->kind == SimulationError::Kind::Cancelled)
         return data; // no result: superseded
+    data.stages.simulated = steadyNanoseconds();
     data.bars = std::make_shared<const TimelineBars>(timelineBars(*data.trace, *result));
+    data.stages.bars = steadyNanoseconds();
     auto onPath = std::make_shared<std::vector<std::vector<char>>>();
     for (const CoreProgram &core : data.trace->cores)
         onPath->emplace_back(core.instructions.size(), 0);
@@ -286,7 +289,7 @@ TimelineData TimelineView::compute(
     const Trace &t = *data.trace;
     auto runEnd = std::make_shared<std::vector<std::uint32_t>>(bars.bars.size());
     auto used = std::make_shared<std::vector<char>>(t.names.size(), 0);
-    const auto nameOf = [&](const Bar &b) { return t.cores[b.core].instructions[b.instruction].name; };
+    const auto nameOf = [&](const Bar &b) { return t.cores[b.core()].instructions[b.instruction].name; };
     for (std::size_t lane = 0; lane < bars.laneCount(); ++lane) {
         const auto end = static_cast<std::uint32_t>(bars.laneBegin[lane + 1]);
         std::uint32_t nextWork = end;
@@ -305,7 +308,14 @@ TimelineData TimelineView::compute(
     }
     data.nameRunEnd = std::move(runEnd);
     data.namesUsed = std::move(used);
+    data.stages.computed = steadyNanoseconds();
     return data;
+}
+
+std::int64_t TimelineView::steadyNanoseconds()
+{
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
+        .count();
 }
 
 void TimelineView::scheduleUpdate(bool structural)
@@ -314,6 +324,7 @@ void TimelineView::scheduleUpdate(bool structural)
     if (m_pending)
         return; // one simulation per event-loop turn, however many edits arrive
     m_pending = true;
+    m_requestedAt = steadyNanoseconds();
     QMetaObject::invokeMethod(this, &TimelineView::startUpdate, Qt::QueuedConnection);
 }
 
@@ -471,8 +482,9 @@ void TimelineView::startUpdate()
     const double step = sensitivityWanted() ? m_sensitivityStep : 0.0;
     // Requests that have not started yet are superseded by this one.
     m_pool.clear();
+    const TimelineData::Stages stages { m_requestedAt, steadyNanoseconds() };
     m_pool.start([trace = m_document->sharedTrace(), machine = m_document->machine(), generation, ghost, step,
-                     latest = m_latest, shownAt = m_shownAt, feedbackMs = m_feedbackMs,
+                     latest = m_latest, shownAt = m_shownAt, feedbackMs = m_feedbackMs, stages,
                      guard = QPointer<TimelineView>(this)] {
         // A long simulation stops as soon as a newer request is made, so the
         // newest one starts at once instead of after it (10⁶ instructions:
@@ -486,6 +498,8 @@ void TimelineView::startUpdate()
         TimelineData data = compute(trace, machine, superseded);
         if (!data.result)
             return;
+        data.stages.requested = stages.requested;
+        data.stages.handedOver = stages.handedOver;
         post(guard, [generation, data = std::move(data)](TimelineView *view) { view->deliver(generation, data); });
         if (ghost && latest->load() == generation) // a stale one leaves it to the newest
             runGhost(*ghost, guard);
@@ -512,6 +526,7 @@ bool TimelineView::feedbackDue() const
 
 void TimelineView::deliver(quint64 generation, const TimelineData &data)
 {
+    m_deliveredAt = steadyNanoseconds();
     if (generation != m_generation) {
         if (generation > m_shownGeneration && feedbackDue()) {
             // A drag outran the simulation: draw this one meanwhile.
@@ -608,6 +623,8 @@ void TimelineView::apply(const TimelineData &data)
         updateReadout();
     m_plot->replot();
     m_overview->replot();
+    m_lastStages = { data.stages, m_deliveredAt, steadyNanoseconds() };
+    m_deliveredAt = 0; // flushPendingUpdate() draws without a delivery
     ++m_updateCount;
     emit updated();
 }

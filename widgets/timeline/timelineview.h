@@ -118,6 +118,16 @@ public:
     void setFeedbackInterval(int ms) { m_feedbackMs->store(ms); }
     // Results drawn although a newer request was already made (that feedback).
     quint64 intermediateCount() const { return m_intermediateCount; }
+    // Where the last result drawn spent its time (steady clock, ns): its
+    // stages up to the worker's end (TimelineData::stages), then its arrival
+    // on the GUI thread and the end of drawing it into the plots and table.
+    struct UpdateStages {
+        TimelineData::Stages worker;
+        std::int64_t delivered = 0;
+        std::int64_t drawn = 0;
+    };
+    const UpdateStages &lastStages() const { return m_lastStages; }
+    static std::int64_t steadyNanoseconds();
 
     // Simulation, bars and critical path of a trace on a machine: pure, runs in
     // the worker. With `cancelled` it gives up (returns no result) once that
@@ -203,6 +213,9 @@ private:
     quint64 m_updateCount = 0;
     quint64 m_droppedCount = 0;
     quint64 m_intermediateCount = 0;
+    std::int64_t m_requestedAt = 0; // the first edit of the pending burst
+    std::int64_t m_deliveredAt = 0;
+    UpdateStages m_lastStages;
     // When the picture on screen was drawn (ms of a steady clock), read by
     // the worker, and the interval after which a drag gets feedback.
     std::shared_ptr<std::atomic<qint64>> m_shownAt = std::make_shared<std::atomic<qint64>>(0);

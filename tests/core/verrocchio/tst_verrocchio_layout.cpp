@@ -22,7 +22,7 @@ TimelineBars oneLane(const std::vector<double> &spans)
     TimelineBars bars;
     bars.laneBegin = { 0 };
     for (std::size_t i = 0; i + 1 < spans.size(); i += 2)
-        bars.bars.push_back({ spans[i], spans[i + 1], 0, 0, std::uint32_t(i / 2), Bar::Kind::Work });
+        bars.bars.push_back({ spans[i], spans[i + 1], std::uint32_t(i / 2), 0, Bar::Kind::Work });
     bars.laneBegin.push_back(bars.bars.size());
     return bars;
 }

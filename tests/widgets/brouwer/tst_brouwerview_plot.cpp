@@ -10,6 +10,8 @@
 #include "units.h"
 
 #include <QFontMetrics>
+#include <QPaintEvent>
+#include <QSet>
 
 #include <functional>
 
@@ -33,6 +35,31 @@ public:
 private:
     QEvent::Type m_type;
     int *m_count;
+};
+
+// Adds up the pixels of the paint events a widget receives.
+class PaintedArea : public QObject
+{
+public:
+    PaintedArea(QWidget *watched, qint64 *area, int *paints)
+        : m_area(area)
+        , m_paints(paints)
+    {
+        watched->installEventFilter(this);
+    }
+    bool eventFilter(QObject *, QEvent *event) override
+    {
+        if (event->type() == QEvent::Paint) {
+            ++*m_paints;
+            for (const QRect &r : static_cast<QPaintEvent *>(event)->region())
+                *m_area += qint64(r.width()) * r.height();
+        }
+        return false;
+    }
+
+private:
+    qint64 *m_area;
+    int *m_paints;
 };
 
 class TestBrouwerViewPlot : public QObject
@@ -302,6 +329,100 @@ private slots:
         QApplication::processEvents();
         QCOMPARE(curve->wholeReplots(), whole + 1);
         QVERIFY(curveReplots.count() >= 1);
+    }
+
+    // A memory move through the real slider announces only the layer table's cells that
+    // read differently (the swapping layers' overflow, regime and times), each on its own, so
+    // the table repaints those cells, not its whole viewport; the table still shows the
+    // core's numbers for every layer.
+    void memoryMoveRepaintsOnlyTheChangedCells()
+    {
+        MainWindow window;
+        window.resize(1400, 900);
+        window.show();
+        BrouwerView *view = brouwerView(window);
+        window.setCurrentView(view);
+        BrouwerDocument *doc = view->document();
+        int googlenet = -1;
+        for (std::size_t i = 0; i < doc->networks().size(); ++i) {
+            if (doc->networks()[i]->name == QLatin1String("SoS_GoogleNet"))
+                googlenet = int(i);
+        }
+        QVERIFY(googlenet >= 0);
+        doc->selectNetwork(googlenet);
+        doc->selectDevice(deviceIndex(*doc, QStringLiteral("seed-table2-fe.json"))); // both regimes
+        view->flushPendingUpdate();
+        QApplication::processEvents();
+        BrouwerLayerModel *model = view->layerModel();
+        const int rows = model->rowCount(), columns = model->columnCount();
+        QVERIFY(rows > 100);
+        auto cells = [&] {
+            QList<QVariant> values;
+            for (int r = 0; r < rows; ++r)
+                for (int c = 0; c < columns; ++c)
+                    values << model->data(model->index(r, c), Qt::DisplayRole)
+                           << model->data(model->index(r, c), BrouwerLayerModel::SortRole)
+                           << model->data(model->index(r, c), Qt::ForegroundRole);
+            return values;
+        };
+        QSet<int> reported; // row * columns + column
+        connect(model, &QAbstractItemModel::dataChanged, this, [&](const QModelIndex &from, const QModelIndex &to) {
+            for (int r = from.row(); r <= to.row(); ++r)
+                for (int c = from.column(); c <= to.column(); ++c)
+                    reported.insert(r * columns + c);
+        });
+        QWidget *viewport = view->layerTable()->viewport();
+        qint64 painted = 0;
+        int paints = 0;
+        PaintedArea area(viewport, &painted, &paints);
+
+        QSlider *slider = view->panel()->memorySlider();
+        const SliderScale scale = BrouwerPanel::memoryScale();
+        const int from = scale.toPosition(17.0 * 1048576), to = scale.toPosition(1024.0 * 1048576);
+        int moves = 0, cellsChanged = 0;
+        QList<QVariant> before = cells();
+        for (int position = from; position < to; position += std::max(1, (to - from) / 30)) {
+            reported.clear();
+            const quint64 count = view->updateCount();
+            slider->setValue(position);
+            QVERIFY(waitForUpdate(view, count));
+            QApplication::processEvents();
+            ++moves;
+            const QList<QVariant> now = cells();
+            QSet<int> changed;
+            for (int i = 0; i < now.size(); ++i) {
+                if (now[i] != before[i])
+                    changed.insert(i / 3);
+            }
+            QCOMPARE(reported, changed); // every changed cell, and no other
+            cellsChanged += int(changed.size());
+            before = now;
+            // The table reads what the core computes at this memory.
+            const Result core = coreResult(*doc);
+            for (int r = 0; r < rows; ++r) {
+                const LayerPrediction &l = core.layers[std::size_t(r)];
+                QCOMPARE(model->data(model->index(r, BrouwerLayerModel::Overflow), Qt::DisplayRole).toString(),
+                         QString::number(l.overflow, 'f', 0));
+                QCOMPARE(model->data(model->index(r, BrouwerLayerModel::Total), BrouwerLayerModel::SortRole).toDouble(),
+                         l.totalMs(false));
+            }
+        }
+        QVERIFY(moves > 20);
+        QVERIFY(cellsChanged > 0); // layers do change regime on the way
+        // Repainted: far less than the whole viewport on every move.
+        const qint64 whole = qint64(viewport->width()) * viewport->height();
+        QVERIFY(whole > 0);
+        QVERIFY2(painted < whole * moves / 4, qPrintable(QStringLiteral("%1 px painted in %2 moves, viewport %3 px")
+                                                                .arg(painted).arg(moves).arg(whole)));
+
+        // The element size changes every layer's requirement: the whole table at once.
+        reported.clear();
+        view->panel()->bytesPerElementBox()->setValue(2);
+        view->flushPendingUpdate();
+        QCOMPARE(int(reported.size()), rows * columns);
+        for (int r = 0; r < rows; ++r)
+            QCOMPARE(model->data(model->index(r, BrouwerLayerModel::Required), BrouwerLayerModel::SortRole).toDouble(),
+                     coreResult(*doc).layers[std::size_t(r)].requiredBytes);
     }
 
     void curveHasAKneeAtEachLayersRequirement()

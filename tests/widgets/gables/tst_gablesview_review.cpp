@@ -114,6 +114,66 @@ private slots:
         QVERIFY(view->sensitivityRows() == sensitivity(view->document()->soc(), 0.1));
     }
 
+    // While the sensitivity tab hides the time-terms chart, slider moves give it its data
+    // but do not redraw it; shown again, it is redrawn once and draws what an immediate
+    // replot draws, for the current model.
+    void hiddenTermsChartIsNotRedrawn()
+    {
+        MainWindow window;
+        window.resize(1400, 900);
+        window.show();
+        QVERIFY(window.openFile(example("snapdragon835.json"), nullptr));
+        GablesView *view = window.gablesView();
+        window.setCurrentView(view);
+        view->flushPendingUpdate();
+        QApplication::processEvents();
+        TermsChart *terms = view->termsChart();
+        QVERIFY(terms->isVisible());
+        QSignalSpy termsReplots(terms, &QCustomPlot::beforeReplot);
+        QSignalSpy sensitivityReplots(view->sensitivityChart(), &QCustomPlot::beforeReplot);
+
+        // Shown: every move redraws it.
+        QSlider *slider = view->panel()->bpeakSlider()->slider();
+        quint64 before = view->updateCount();
+        slider->setValue(slider->value() + 20);
+        QVERIFY(waitForUpdate(view, before));
+        QCOMPARE(termsReplots.count(), 1);
+
+        view->bottomTabs()->setCurrentWidget(view->sensitivityChart());
+        QApplication::processEvents();
+        QVERIFY(!terms->isVisible());
+        termsReplots.clear();
+        sensitivityReplots.clear();
+        for (int move = 0; move < 6; ++move) {
+            before = view->updateCount();
+            slider->setValue(slider->value() + (move % 2 ? -35 : 50));
+            QVERIFY(waitForUpdate(view, before));
+            QApplication::processEvents();
+            // The tornado shown follows the model...
+            QVERIFY(view->sensitivityRows() == sensitivity(view->document()->soc(), 0.1));
+            auto *high = qobject_cast<QCPBars *>(view->sensitivityChart()->plottable(1));
+            ROOFLINE_COMPARE_REL(high->baseValue(), view->result().attainableGops, 1e-12);
+        }
+        QCOMPARE(sensitivityReplots.count(), 6);
+        QCOMPARE(termsReplots.count(), 0); // ...the hidden chart is not drawn
+
+        // Shown again: drawn once, with the current model's terms.
+        view->bottomTabs()->setCurrentWidget(terms);
+        QApplication::processEvents();
+        QCOMPARE(termsReplots.count(), 1);
+        TermsChart fresh;
+        fresh.setModel(view->document()->soc(), view->result());
+        QCOMPARE(terms->rowLabels(), fresh.rowLabels());
+        QCOMPARE(terms->memoryBars()->dataCount(), fresh.memoryBars()->dataCount());
+        for (int i = 0; i < fresh.memoryBars()->dataCount(); ++i)
+            QCOMPARE(terms->memoryBars()->data()->at(i)->value, fresh.memoryBars()->data()->at(i)->value);
+        for (int i = 0; i < fresh.linkBars()->dataCount(); ++i)
+            QCOMPARE(terms->linkBars()->data()->at(i)->value, fresh.linkBars()->data()->at(i)->value);
+        const QImage shown = terms->grab().toImage();
+        terms->replot();
+        QCOMPARE(terms->grab().toImage(), shown);
+    }
+
     void preferencesSetTheSensitivityStepAndUnitPrefixes()
     {
         MainWindow window;

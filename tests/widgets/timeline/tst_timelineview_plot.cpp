@@ -64,7 +64,7 @@ private slots:
                             plot->yAxis->coordToPixel(double(used.size() - 1) + 0.5));
         const std::optional<InstructionRef> hit = plot->instructionAt(pixel);
         QVERIFY(hit);
-        QCOMPARE(hit->core, bar.core);
+        QCOMPARE(hit->core, bar.core());
         QCOMPARE(hit->instruction, bar.instruction);
         QVERIFY(view->sessionState().value(QStringLiteral("view")).toObject().value(QStringLiteral("hide_empty_lanes")).toBool());
 
@@ -484,7 +484,7 @@ private slots:
         QTest::mouseClick(plot, Qt::LeftButton, Qt::NoModifier, centre.toPoint());
         QVERIFY(plot->selected().has_value());
         QCOMPARE(plot->selected()->instruction, bar.instruction);
-        const int row = view->tableModel()->rowOf({ bar.core, bar.instruction });
+        const int row = view->tableModel()->rowOf({ bar.core(), bar.instruction });
         QCOMPARE(view->table()->currentIndex().row(), row);
         QCOMPARE(view->tableModel()->index(row, TimelineTableModel::Start).data().toString().toDouble(), bar.start);
 
