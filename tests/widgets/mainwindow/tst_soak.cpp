@@ -181,21 +181,13 @@ private slots:
               "%d steps, %.1f MB at the end (%+.2f %%)",
               steps, seed, opened, refused, moved, undone, firstWindow / 1e6, window, lastWindow / 1e6, 100 * growth);
         QVERIFY(opened > 0 && refused > 0 && moved > 0);
-        // Issue 14 asks for < 5 %. Measured (seed 14, docs/reliability.md):
-        // +4.6 % over 2,000 steps and +11.8 % over 8,000 before the two causes
-        // heaptrack found were fixed (FastTextDelegate kept every text ever
-        // drawn; the Gables IP editors filled Qt's pixmap cache with a new
-        // swatch per open), +2.1 % and +1.3 % after. Under ASan (its own
-        // allocator's count) it has not been measured yet: there a growth
-        // above 5 % only warns, and above 25 % (a gross leak) fails.
-#if defined(__SANITIZE_ADDRESS__)
-        if (growth >= 0.05)
-            qWarning("live heap grew by %.2f %% (target < 5 %%; not yet measured under ASan, docs/reliability.md)",
-                     100 * growth);
-        QVERIFY2(growth < 0.25, qPrintable(QStringLiteral("live heap grew by %1 %").arg(100 * growth)));
-#else
+        // Issue 14 asks for < 5 %, in the normal build and under ASan. Measured (seed 14,
+        // docs/reliability.md): +4.6 % over 2,000 steps and +11.8 % over 8,000 before the
+        // two causes heaptrack found were fixed (FastTextDelegate kept every text ever
+        // drawn; the Gables IP editors filled Qt's pixmap cache with a new swatch per
+        // open), +2.1 % and +1.3 % after. Under ASan (its allocator's count of live bytes)
+        // +2.60 % and +2.43 % in the fresh-clone CI runs of 2026-11-27 05:53 and 09:45.
         QVERIFY2(growth < 0.05, qPrintable(QStringLiteral("live heap grew by %1 % (issue 14: < 5 %)").arg(100 * growth)));
-#endif
     }
 };
 
