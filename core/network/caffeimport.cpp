@@ -5,6 +5,8 @@
 // come from the shapes as for a hand-written network.
 #include "import.h"
 
+#include "common/jsondocument.h"
+
 #include "caffe.pb.h"
 
 #include <google/protobuf/io/tokenizer.h>
@@ -407,23 +409,14 @@ NetworkLoad importCaffe(const std::string &text, const std::string &fileLabel, c
 
 NetworkLoad importCaffeFile(const std::string &path, const ImportOptions &options)
 {
-    std::error_code ec;
-    if (std::filesystem::is_directory(path, ec)) { // an ifstream opens a folder (and ONNX read its "size": bad_alloc)
-        NetworkLoad out;
-        out.diagnostics.setFile(path);
-        out.diagnostics.error("", "is a folder, not a file");
+    // The one text reader (common/jsondocument.h): a folder, a missing file, the
+    // size limit (an ifstream read /dev/zero until memory ran out) and a UTF-8
+    // byte-order mark (protobuf's text parser refused it: "non ascii codepoint 239").
+    NetworkLoad out;
+    std::string text;
+    if (!readTextFile(path, text, out.diagnostics))
         return out;
-    }
-    std::ifstream in(path, std::ios::binary);
-    if (!in) {
-        NetworkLoad out;
-        out.diagnostics.setFile(path);
-        out.diagnostics.error("", "cannot open the file for reading");
-        return out;
-    }
-    std::ostringstream s;
-    s << in.rdbuf();
-    return importCaffe(s.str(), path, options);
+    return importCaffe(text, path, options);
 }
 
 } // namespace roofline::network

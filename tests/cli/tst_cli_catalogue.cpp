@@ -309,8 +309,23 @@ private slots:
         expectRefused(bad, QStringLiteral("cut in half"));
         writeAll(bad, QByteArray("\x00\xFF\xFE\x01\x1b[2Jgarbage\x80", 15));
         expectRefused(bad, QStringLiteral("binary garbage"));
+        // Issue 14: the studio aborted on these six bytes, the CLI said "internal error" (exit 3).
+        writeAll(bad, QByteArray("core \xFF", 6));
+        expectRefused(bad, QStringLiteral("\"core \" and the byte 0xFF"));
         writeAll(bad, QByteArray());
         expectRefused(bad, QStringLiteral("empty"));
+        // A text format: a UTF-8 byte-order mark changes nothing (issue 14), for
+        // a file that loads from here without it (a device naming its rules by a
+        // relative path does not).
+        writeAll(bad, shipped);
+        if (f.fields && cli(withFile(f.command, bad, out)).exitCode == 0) {
+            writeAll(bad, "\xEF\xBB\xBF" + shipped);
+            const Run r = cli(withFile(f.command, bad, out));
+            if (r.exitCode != 0)
+                failures << QStringLiteral("with a byte-order mark: exit %1: %2")
+                                .arg(r.exitCode)
+                                .arg(QString::fromUtf8(r.err.left(300)));
+        }
         const QString folder = dir.filePath(QStringLiteral("folder") + f.suffix);
         QVERIFY(QDir().mkpath(folder));
         expectRefused(folder, QStringLiteral("a folder"));

@@ -4,6 +4,7 @@
 #include "network/io.h"
 #include "resources.h"
 #include "diagnosticstext.h"
+#include "modelview.h"
 #include "snapshotlist.h"
 
 #include <QFile>
@@ -22,16 +23,11 @@ using namespace roofline::brouwer;
 
 namespace {
 
+// Through the views' reader (widgets/common/modelview.h): the size limit, and
+// a byte-order mark dropped.
 bool readBytes(const QString &path, std::string *text, QString *error)
 {
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly)) {
-        if (error)
-            *error = QStringLiteral("%1: cannot open the file for reading: %2").arg(path, file.errorString());
-        return false;
-    }
-    *text = file.readAll().toStdString();
-    return true;
+    return studio::readTextFile(path, text, error);
 }
 
 QString stemOf(const QString &path)

@@ -8,6 +8,8 @@
 #include <QFile>
 #include <QRegularExpression>
 
+#include <algorithm>
+
 namespace studio {
 
 bool ModelView::saveFile(const QString &path, QString *error)
@@ -37,19 +39,55 @@ bool ModelView::applyOverride(const QString &assignment, QString *error)
     return false;
 }
 
-bool readTextFile(const QString &path, std::string *text, QString *error)
+namespace {
+
+// The core's limit and wording (core/common/jsondocument.cpp readTextFile):
+// a file above kMaxModelFileBytes is refused before it is read, and a device
+// that never ends (/dev/zero, a pipe) once that much has been read.
+QString tooLarge(double bytes)
 {
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly)) {
-        if (error)
-            *error = QStringLiteral("%1: cannot open the file for reading: %2").arg(path, file.errorString());
-        return false;
+    return QObject::tr("the file is %1 MB; files of at most %2 MB are supported")
+        .arg(QString::fromStdString(roofline::formatNumber(bytes / 1e6, 4)),
+             QString::fromStdString(roofline::formatNumber(roofline::kMaxModelFileBytes / 1e6, 4)));
+}
+
+QString tooLargeRead()
+{
+    return QObject::tr("the file is larger than %1 MB, the most that is supported")
+        .arg(QString::fromStdString(roofline::formatNumber(roofline::kMaxModelFileBytes / 1e6, 4)));
+}
+
+// Appends what is left of a sequential device (or a file that grew), at most
+// up to the limit; false when there was more.
+bool appendRest(QFile &file, std::string &text)
+{
+    constexpr qint64 kChunk = 1 << 20;
+    while (true) {
+        const std::size_t at = text.size();
+        if (at > roofline::kMaxModelFileBytes)
+            return false;
+        text.resize(at + kChunk);
+        const qint64 n = file.read(text.data() + at, kChunk);
+        text.resize(at + static_cast<std::size_t>(std::max<qint64>(n, 0)));
+        if (n <= 0)
+            return text.size() <= roofline::kMaxModelFileBytes;
     }
+}
+
+} // namespace
+
+QString readWholeFile(const QString &path, std::string *text)
+{
+    text->clear();
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return QObject::tr("cannot open the file for reading: %1").arg(file.errorString());
     // Straight into the string: readAll() then toStdString() held the text twice
     // (readAll() also rounds its buffer up to a power of two): 35 + 64 MB for a
     // 10⁶-instruction JSON trace.
-    text->clear();
     const qint64 size = file.isSequential() ? 0 : file.size();
+    if (size > qint64(roofline::kMaxModelFileBytes))
+        return tooLarge(double(size));
     if (size > 0) {
         text->resize(static_cast<std::size_t>(size));
         qint64 got = 0;
@@ -61,9 +99,27 @@ bool readTextFile(const QString &path, std::string *text, QString *error)
         }
         text->resize(static_cast<std::size_t>(got));
     }
-    const QByteArray rest = file.readAll(); // a sequential device, or a file that grew
-    text->append(rest.constData(), static_cast<std::size_t>(rest.size()));
-    return true;
+    if (!appendRest(file, *text)) { // a sequential device, or a file that grew
+        text->clear();
+        text->shrink_to_fit();
+        return tooLargeRead();
+    }
+    // A UTF-8 byte-order mark says nothing to a reader of UTF-8: dropped, as the
+    // core's readTextFile does, so every format reads the same text with or
+    // without it (a JSON trace with one was read as the text form, issue 14).
+    if (text->rfind("\xEF\xBB\xBF", 0) == 0)
+        text->erase(0, 3);
+    return {};
+}
+
+bool readTextFile(const QString &path, std::string *text, QString *error)
+{
+    const QString reason = readWholeFile(path, text);
+    if (reason.isEmpty())
+        return true;
+    if (error)
+        *error = QStringLiteral("%1: %2").arg(path, reason);
+    return false;
 }
 
 QString readFormatId(const QString &path, QString *error)
@@ -90,8 +146,16 @@ QString readFormatId(const QString &path, QString *error)
         roofline::Diagnostics prefixDiagnostics;
         if (roofline::readFormatId(text, format, prefixDiagnostics) && !format.empty())
             return QString::fromStdString(format);
-        const QByteArray rest = file.readAll();
-        text.append(rest.constData(), static_cast<std::size_t>(rest.size()));
+        if (!file.isSequential() && file.size() > qint64(roofline::kMaxModelFileBytes)) {
+            if (error)
+                *error = QStringLiteral("%1: %2").arg(path, tooLarge(double(file.size())));
+            return {};
+        }
+        if (!appendRest(file, text)) {
+            if (error)
+                *error = QStringLiteral("%1: %2").arg(path, tooLargeRead());
+            return {};
+        }
     }
     if (!roofline::readFormatId(text, format, diagnostics)) {
         if (error)

@@ -151,6 +151,11 @@ QString readFormatId(const QString &path, QString *error);
 
 // Reads a whole file through Qt (so resource paths work) into `text`, held once
 // while it is read; false with `error` set ("PATH: cannot open the file for reading: ...").
+// Like the core's roofline::readTextFile: a file above kMaxModelFileBytes (or a
+// device that goes on beyond it) is refused, a UTF-8 byte-order mark dropped.
 bool readTextFile(const QString &path, std::string *text, QString *error);
+// The same, giving the reason alone (empty when the file was read), for callers
+// that name the file themselves (roofline::Diagnostics).
+QString readWholeFile(const QString &path, std::string *text);
 
 } // namespace studio

@@ -1,5 +1,7 @@
 #include "networkfileimport.h"
 
+#include "modelview.h"
+
 #include "diagnosticstext.h"
 
 #include <QApplication>
@@ -38,15 +40,15 @@ QString shapeText(const std::vector<std::int64_t> &dims)
 NetworkLoad readAndImport(const QString &path, const ImportOptions &options)
 {
     const std::string label = path.toStdString();
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly)) {
+    std::string data;
+    // The views' reader (modelview.h): the size limit (a 600 MB prototxt was read whole), a byte-order mark dropped.
+    const QString reason = readWholeFile(path, &data);
+    if (!reason.isEmpty()) {
         NetworkLoad out;
         out.diagnostics.setFile(label);
-        out.diagnostics.error("", "cannot open the file for reading: " + file.errorString().toStdString());
+        out.diagnostics.error("", reason.toStdString());
         return out;
     }
-    const QByteArray bytes = file.readAll();
-    const std::string data(bytes.constData(), std::size_t(bytes.size()));
     switch (networkFileKind(label)) {
     case NetworkFileKind::Onnx: return importOnnx(data, label, options);
     case NetworkFileKind::Caffe: return importCaffe(data, label, options);

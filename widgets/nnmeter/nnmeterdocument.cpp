@@ -1,6 +1,7 @@
 #include "nnmeterdocument.h"
 
 #include "diagnosticstext.h"
+#include "modelview.h"
 #include "snapshotlist.h"
 
 #include "network/import.h"
@@ -25,15 +26,13 @@ namespace {
 // Qt's reading of a file, so resource paths work; the error names the file.
 bool readThroughQt(const std::string &path, std::string &text, Diagnostics &diagnostics)
 {
-    QFile file(QString::fromStdString(path));
-    if (!file.open(QIODevice::ReadOnly)) {
-        diagnostics.setFile(path);
-        diagnostics.error("", "cannot open the file for reading: " + file.errorString().toStdString());
-        return false;
-    }
-    const QByteArray bytes = file.readAll();
-    text.assign(bytes.constData(), std::size_t(bytes.size()));
-    return true;
+    // The views' reader (widgets/common/modelview.h): the size limit, and a byte-order mark dropped.
+    const QString reason = studio::readWholeFile(QString::fromStdString(path), &text);
+    if (reason.isEmpty())
+        return true;
+    diagnostics.setFile(path);
+    diagnostics.error("", reason.toStdString());
+    return false;
 }
 
 std::optional<FusionRules> readRules(const QString &path, QString *error, QStringList *warnings)

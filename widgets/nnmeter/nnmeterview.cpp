@@ -951,7 +951,9 @@ bool NnmeterView::claimsFile(const QString &path) const
     if (!f.open(QIODevice::ReadOnly))
         return false;
     // The header: the first line that is neither blank nor a comment, within the first 64 kB.
-    const QByteArray head = f.read(64 * 1024);
+    QByteArray head = f.read(64 * 1024);
+    if (head.startsWith("\xEF\xBB\xBF")) // a byte-order mark (issue 14): the reader drops it too
+        head.remove(0, 3);
     for (const QByteArray &raw : head.split('\n')) {
         const QByteArray line = raw.trimmed();
         if (line.isEmpty() || line.startsWith('#'))

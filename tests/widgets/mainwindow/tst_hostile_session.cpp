@@ -14,6 +14,7 @@
 #include "modelview.h"
 #include "nnmeterview.h"
 
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -22,6 +23,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <filesystem>
 #include <optional>
 
 namespace {
@@ -241,6 +243,86 @@ private slots:
                                                   QRegularExpression::CaseInsensitiveOption);
         QVERIFY2(!nonFinite.match(error).hasMatch(), qPrintable(error.left(600)));
         QVERIFY2(statesOf(window) == before, "a refused session changed the work open");
+    }
+
+    // Issue 14, files opened in the studio (File ▸ Open): a UTF-8 byte-order
+    // mark changes nothing (a JSON trace with one was read as the text form,
+    // and CSVs with one were refused with an invisible reason), and a file
+    // above the size limit is refused at once by its size, before it is read,
+    // whichever view it goes to.
+    void openedFilesWithByteOrderMark_data()
+    {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<QString>("view"); // the view it must land in (sessionKey)
+        const QString ex = QStringLiteral(ROOFLINE_EXAMPLES_DIR "/");
+        QTest::newRow("JSON trace") << ex + "verrocchio/vector-add-1core.json" << "timeline";
+        QTest::newRow("text trace") << ex + "verrocchio/vector-add-1core.txt" << "timeline";
+        QTest::newRow("machine") << ex + "verrocchio/ascend310.json" << "timeline";
+        QTest::newRow("Gables SoC") << ex + "gables/snapdragon835.json" << "gables";
+        QTest::newRow("accelerator") << ex + "amaix/nv_small.json" << "amaix";
+        QTest::newRow("network") << ex + "amaix/lenet.json" << "amaix";
+        QTest::newRow("Brouwer device") << ex + "brouwer/edgecaffe-fe.json" << "brouwer";
+        QTest::newRow("Brouwer measured CSV")
+            << QStringLiteral(ROOFLINE_SOURCE_DIR "/tests/data/edgecaffe/measured/SoS-linear-1.csv") << "brouwer";
+        QTest::newRow("nn-Meter rules") << ex + "nnmeter/tflite_cpu.rules.json" << "nnmeter";
+        QTest::newRow("nn-Meter measured CSV")
+            << QStringLiteral(ROOFLINE_SOURCE_DIR "/tests/fuzz/seeds/nnmeter-measured/ours.csv") << "nnmeter";
+    }
+    void openedFilesWithByteOrderMark()
+    {
+        QFETCH(QString, file);
+        QFETCH(QString, view);
+        QFile in(file);
+        QVERIFY(in.open(QIODevice::ReadOnly));
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QFileInfo(file).fileName());
+        QFile out(path);
+        QVERIFY(out.open(QIODevice::WriteOnly));
+        out.write("\xEF\xBB\xBF" + in.readAll());
+        out.close();
+        studio::MainWindow window;
+        QString error;
+        QVERIFY2(window.openFile(file, &error), qPrintable(error)); // without the mark: opens
+        QVERIFY2(window.openFile(path, &error), qPrintable(error.left(600)));
+        QCOMPARE(window.currentView()->sessionKey(), view);
+    }
+
+    void openedFileAboveTheSizeLimit_data()
+    {
+        QTest::addColumn<QString>("name");
+        QTest::newRow("JSON model") << QStringLiteral("big.json");
+        QTest::newRow("text trace") << QStringLiteral("big.txt");
+        QTest::newRow("Brouwer measured CSV") << QStringLiteral("big.csv");
+        QTest::newRow("Caffe network") << QStringLiteral("big.prototxt");
+    }
+    void openedFileAboveTheSizeLimit()
+    {
+        QFETCH(QString, name);
+        QTemporaryDir dir;
+        const QString path = dir.filePath(name);
+        {
+            // A sparse file: 600 MB long, no disk used and nothing to read.
+            QFile f(path);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            const QByteArray head = name.endsWith(QLatin1String(".csv"))
+                                        ? QByteArray("network,layer,load_ns,exec_ns,memory_bytes\n")
+                                        : QByteArray("{\"format\": \"roofline-studio/gables\",");
+            f.write(head);
+            QVERIFY(f.resize(600'000'000));
+        }
+        studio::MainWindow window;
+        for (const QString &current : {QStringLiteral("gables"), QStringLiteral("brouwer")}) {
+            for (studio::ModelView *v : window.views())
+                if (v->sessionKey() == current)
+                    window.setCurrentView(v);
+            const QJsonObject before = statesOf(window);
+            QString error;
+            QVERIFY(!window.openFile(path, &error));
+            QVERIFY2(error.contains(path) && error.contains(QStringLiteral("600 MB"))
+                         && error.contains(QStringLiteral("at most 512 MB")),
+                     qPrintable(error.left(600)));
+            QVERIFY2(statesOf(window) == before, "a refused file changed the work open");
+        }
     }
 };
 
