@@ -1,6 +1,7 @@
 #include "kernels.h"
 
 #include <algorithm>
+#include <cmath>
 #include <set>
 
 namespace roofline::nnmeter {
@@ -463,8 +464,14 @@ std::vector<std::string> featureNames(const std::string &kind)
 std::vector<double> featureVector(const Network &net, const Kernel &k)
 {
     const double mflops = k.flops / 1e6, mparams = k.params / 1e6;
-    const double hw = double(k.hw), cin = double(k.cin), cout = double(k.cout);
     const std::string &kind = k.kind;
+    // HW is the input's side. Convolutions and pooling are read on square inputs (their H);
+    // the element-wise kinds, whose cost follows the element count, on the side of a square
+    // of as many positions: BERT's 16x8 token grid reads as 11.3, a 1x197 sequence as 14.0
+    // (with H alone they read as 16 and 1, and a forest trained on squares missed them).
+    const bool spatial = kind == "conv" || kind == "deconv" || kind == "dwconv" || kind == "maxpool" || kind == "avgpool";
+    const double hw = spatial ? double(k.hw) : std::sqrt(double(k.inputShape.h) * double(k.inputShape.w));
+    const double cin = double(k.cin), cout = double(k.cout);
     if (kind == "conv" || kind == "deconv")
         return {hw, cin, cout, double(k.kernelSize), double(k.stride), mflops, mparams};
     if (kind == "dwconv")

@@ -138,7 +138,9 @@ Detection detectKernels(const network::Network &net, const FusionRules &rules, i
 //   maxpool, avgpool: HW CIN KS S
 //   add, mul, concat, eltwise: HW CIN1 CIN2 (CIN2 = 0 with one input)
 //   everything else: HW CIN
-// FLOPS in MFLOPs and PARAMS in millions, as nn-Meter scales them.
+// FLOPS in MFLOPs and PARAMS in millions, as nn-Meter scales them. HW is the
+// input's side: H for conv, deconv, dwconv and pooling (read on square inputs),
+// √(H·W) for the rest (a 16×8 token grid reads as 11.3, a 1×197 sequence as 14).
 std::vector<double> featureVector(const network::Network &net, const Kernel &kernel);
 std::vector<std::string> featureNames(const std::string &kind);
 

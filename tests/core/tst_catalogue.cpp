@@ -243,7 +243,7 @@ std::vector<Format> formats()
              return o;
          },
          labRulesWithShapes},
-        {"nnmeter-forest", "nnmeter/onednn_cpu/add.forest.json",
+        {"nnmeter-forest", "nnmeter/onednn_cpu/avgpool.forest.json",
          [](const std::string &text, const std::string &label) {
              Outcome o;
              auto r = nnmeter::parseForest(text, label);

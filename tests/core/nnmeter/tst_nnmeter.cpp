@@ -212,6 +212,13 @@ private slots:
         const Detection df = detectKernels(fc, cpuRules());
         const Kernel &kf = df.kernels.at(0);
         QCOMPARE(featureVector(fc, kf), (std::vector<double>{8192, 10, 2 * 8192 * 10 / 1e6, (8192 * 10 + 10) / 1e6}));
+        // Element-wise kinds read HW as the side of a square of as many positions, √(H·W): a 64×16
+        // input is 32, not its H of 64 (BERT's token grids and ViT's sequences are not square).
+        const Network flat = build({{{"name", "r"}, {"type", "reshape"}, {"output", {8, 64, 16}}}, act("relu")});
+        const Detection dr = detectKernels(flat, cpuRules());
+        const Kernel &kr = dr.kernels.back();
+        QCOMPARE(QString::fromStdString(kr.kind), QString("relu"));
+        QCOMPARE(featureVector(flat, kr), (std::vector<double>{32, 8}));
     }
 
     void analyticalRoofline()
