@@ -220,6 +220,7 @@ void NnmeterPlot::setPrediction(const Prediction &prediction, const QString &tit
         m_measured->addToLegend();
 
     m_title->setText(title);
+    fitLegendToWidth(width());
     const double n = double(std::max<std::size_t>(kernels.size(), ghostMs.size()));
     xAxis->setRange(0.3, n + 0.7);
     yAxis->setRange(0, maxMs > 0 ? maxMs * m_perMs * 1.08 : 1);
@@ -243,6 +244,28 @@ int NnmeterPlot::kernelAt(const QPointF &pixel) const
         return -1;
     const int k = int(std::lround(xAxis->pixelToCoord(pixel.x()))) - 1;
     return k >= 0 && std::size_t(k) < m_values.size() ? k : -1;
+}
+
+void NnmeterPlot::fitLegendToWidth(int width)
+{
+    int widest = 0;
+    for (int i = 0; i < legend->itemCount(); ++i)
+        if (const QCPAbstractLegendItem *item = legend->item(i)) // an emptied cell is null
+            widest = std::max(widest, item->minimumOuterSizeHint().width());
+    const QMargins outer = legend->margins();
+    const int room = width - outer.left() - outer.right() - plotLayout()->margins().left() - plotLayout()->margins().right();
+    const int spacing = legend->columnSpacing();
+    const int wrap = widest > 0 ? std::clamp((room + spacing) / (widest + spacing), 1, 4) : 4;
+    if (wrap == legend->wrap())
+        return;
+    legend->setWrap(wrap);
+    legend->setFillOrder(legend->fillOrder(), true); // places the entries again
+}
+
+void NnmeterPlot::resizeEvent(QResizeEvent *event)
+{
+    fitLegendToWidth(event->size().width());
+    QCustomPlot::resizeEvent(event);
 }
 
 void NnmeterPlot::mouseReleaseEvent(QMouseEvent *event)

@@ -46,11 +46,16 @@ public:
     QCPBars *barsOf(const QString &type) const; // nullptr if not shown
     int kernelAt(const QPointF &pixel) const;   // the bar under a pixel, or -1
 
+    // Up to four legend entries a row, fewer when `width` pixels cannot hold them
+    // (a narrow chart keeps its legend inside and leaves the kernel tree room).
+    void fitLegendToWidth(int width);
+
 signals:
     void kernelClicked(int kernel);
 
 protected:
     void mouseReleaseEvent(QMouseEvent *event) override;
+    void resizeEvent(QResizeEvent *event) override;
 
 private:
     QCPTextElement *m_title = nullptr;

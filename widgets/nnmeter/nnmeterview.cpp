@@ -43,6 +43,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
+#include <set>
+#include <string_view>
 #include <unordered_map>
 
 namespace studio {
@@ -51,6 +54,28 @@ using namespace roofline;
 using namespace roofline::nnmeter;
 
 namespace {
+
+// A splitter that asks its owner to size the panes again after each resize
+// (QSplitter keeps a pane of stretch 0 at the width it had in the first, smaller layout).
+class TreeSplitter : public QSplitter
+{
+public:
+    TreeSplitter(Qt::Orientation orientation, std::function<void()> resized, QWidget *parent)
+        : QSplitter(orientation, parent)
+        , m_resized(std::move(resized))
+    {
+    }
+
+protected:
+    void resizeEvent(QResizeEvent *event) override
+    {
+        QSplitter::resizeEvent(event);
+        m_resized();
+    }
+
+private:
+    std::function<void()> m_resized;
+};
 
 const QString kDefaultDevice = QStringLiteral(":/examples/nnmeter/cortexa76_tflite_cpu.device.json");
 const QString kDefaultNetwork = QStringLiteral(":/examples/amaix/resnet50.json");
@@ -141,7 +166,7 @@ NnmeterView::NnmeterView(NnmeterDocument *document, QWidget *parent)
     {
         const QFontMetrics metrics(m_tree->font());
         const int margin = 2 * m_tree->style()->pixelMetric(QStyle::PM_FocusFrameHMargin, nullptr, m_tree) + 12;
-        const QString widest[] = {QStringLiteral("999.99 ms"), QStringLiteral("0.0000 %"), QStringLiteral("999.99 ms (+999 %)")};
+        const QString widest[] = {QStringLiteral("999.9 ms"), QStringLiteral("0.0000 %"), QStringLiteral("999.9 ms (+999 %)")};
         for (int c = 1; c < 4; ++c) {
             m_tree->header()->setSectionResizeMode(c, QHeaderView::Interactive);
             m_tree->header()->resizeSection(c, std::max(metrics.horizontalAdvance(m_tree->headerItem()->text(c)),
@@ -258,7 +283,9 @@ NnmeterView::NnmeterView(NnmeterDocument *document, QWidget *parent)
 
     // The tree beside the chart on top; the snapshot row, the readout and the
     // tabs across both below; the panel on the right.
-    auto *top = new QSplitter(Qt::Horizontal, this);
+    auto *top = new TreeSplitter(Qt::Horizontal, [this] { fitTreeToNames(); }, this);
+    m_treeSplitter = top;
+    connect(top, &QSplitter::splitterMoved, this, [this] { m_treeSizedByUser = true; });
     top->addWidget(m_tree);
     top->addWidget(m_plot);
     top->setStretchFactor(0, 0);
@@ -613,6 +640,29 @@ void NnmeterView::rebuildTree()
         items.append(item);
     }
     m_tree->addTopLevelItems(items);
+    {
+        // Wide enough for the longest kernel name ("#112 dwconv-bn-relu6"): at
+        // the splitter's first sizes the names were cut off at 1280 and 1920 px.
+        // Measured once per kernel type with the longest number ("#" and as many zeros:
+        // the font's digits are of one width), not once per row: ViT has 355 rows.
+        const QFontMetrics metrics(m_tree->font());
+        const QString number = QStringLiteral("#%1 ").arg(QString(QString::number(items.size()).size(), QLatin1Char('0')));
+        std::set<std::string_view> types;
+        for (const Kernel &k : p.detection.kernels)
+            types.insert(k.type);
+        int name = 0;
+        for (std::string_view type : types)
+            name = std::max(name, metrics.horizontalAdvance(number + QString::fromUtf8(type.data(), qsizetype(type.size()))));
+        int wanted = m_tree->indentation() + m_tree->iconSize().width() + name + 36
+                     + m_tree->style()->pixelMetric(QStyle::PM_ScrollBarExtent, nullptr, m_tree) + 2 * m_tree->frameWidth();
+        for (int c = 1; c < m_tree->columnCount(); ++c)
+            if (!m_tree->isColumnHidden(c))
+                wanted += m_tree->header()->sectionSize(c);
+        if (wanted > m_treeWanted) { // only grows: a rule toggle must not make the chart jump
+            m_treeWanted = wanted;
+            fitTreeToNames();
+        }
+    }
     // With per-kernel timings the Measured column takes the Share column's place (the tree stays
     // readable at 1280 px: at 250 px the four columns left no room for the kernel names).
     const bool measuredShown = std::any_of(m_kernelMeasured.begin(), m_kernelMeasured.end(), [](double ms) { return ms >= 0; });
@@ -632,6 +682,21 @@ void NnmeterView::rebuildTree()
         m_selecting = false;
     }
     m_plot->setSelectedKernel(m_selected);
+}
+
+void NnmeterView::fitTreeToNames()
+{
+    if (m_treeSizedByUser || !m_treeSplitter || m_treeWanted <= 0)
+        return;
+    const int total = m_treeSplitter->width() - m_treeSplitter->handleWidth();
+    if (total <= 0)
+        return;
+    // At most half of the row: the chart keeps at least as much.
+    const int tree = std::clamp(m_treeWanted, m_tree->minimumWidth(), std::max(m_tree->minimumWidth(), total / 2));
+    if (std::abs(m_tree->width() - tree) <= 1)
+        return;
+    m_plot->fitLegendToWidth(total - tree); // before: the legend's row sets the chart's minimum width
+    m_treeSplitter->setSizes({tree, total - tree});
 }
 
 QPixmap NnmeterView::swatch(const QColor &color)

@@ -19,6 +19,7 @@ class QLabel;
 class QPushButton;
 class QTableWidget;
 class QScrollArea;
+class QSplitter;
 class QStackedWidget;
 class QTabWidget;
 class QTreeWidget;
@@ -140,12 +141,16 @@ private:
     void useLabRun(const QString &deviceFile, const QString &measuredFile, const QString &label);
     SnapshotBar *makeSnapshotBar();
     QPixmap swatch(const QColor &color);
+    void fitTreeToNames();
 
     NnmeterDocument *m_document;
     NnmeterPlot *m_plot = nullptr;
     NnmeterPanel *m_panel = nullptr;
     QScrollArea *m_panelScroll = nullptr;
     QTreeWidget *m_tree = nullptr;
+    QSplitter *m_treeSplitter = nullptr; // the tree beside the chart
+    int m_treeWanted = 0; // the width that shows every kernel's name whole (only grows)
+    bool m_treeSizedByUser = false; // the user moved the splitter: leave the widths to them
     QCustomPlot *m_totals = nullptr;
     LazyReplot *m_totalsReplot = nullptr;
     SensitivityChart *m_sensitivity = nullptr;

@@ -10,6 +10,8 @@
 #include "plotstyle.h"
 #include "preferences.h"
 
+#include <QSplitter>
+#include <QSplitterHandle>
 #include <QTabWidget>
 
 #include "network/io.h"
@@ -463,6 +465,61 @@ private slots:
         // Now it holds the user's work: a later failure does not drop it.
         QVERIFY(!window.showEmptyStateAfterFailedOpen(bad, error));
         QVERIFY(!view->showsEmptyState());
+    }
+
+    // Every kernel's name whole in the tree at both window sizes: the tree kept the width of
+    // the splitter's first, smaller layout ("#10 dwconv-b…" at 1280 px, also at 1920), because
+    // the chart's four-entry legend row set the chart's minimum width. Now the legend wraps to
+    // fewer entries a row and stays inside the chart.
+    void kernelNamesFitTheTree()
+    {
+        MainWindow window;
+        window.resize(1280, 800);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        auto *view = window.findChild<NnmeterView *>();
+        QVERIFY(view);
+        window.setCurrentView(view);
+        QString error;
+        QVERIFY2(view->panel()->openPath(onnxFixture("mobilenet_v3_small"), &error, nullptr), qPrintable(error));
+        view->flushPendingUpdate();
+        QTreeWidget *tree = view->kernelTree();
+        for (const QSize size : {QSize(1280, 800), QSize(1920, 1080), QSize(1280, 800)}) {
+            window.resize(size);
+            QTest::qWait(20);
+            QCoreApplication::processEvents();
+            const QFontMetrics metrics(tree->font());
+            const int before = tree->indentation() + tree->iconSize().width(); // branch and swatch
+            int longest = 0;
+            for (int i = 0; i < tree->topLevelItemCount(); ++i) {
+                const QString name = tree->topLevelItem(i)->text(0);
+                longest = std::max(longest, metrics.horizontalAdvance(name));
+                QVERIFY2(before + metrics.horizontalAdvance(name) + 8 <= tree->columnWidth(0),
+                         qPrintable(QStringLiteral("%1 at %2 px: column %3 px").arg(name).arg(size.width()).arg(tree->columnWidth(0))));
+                const QString latency = tree->topLevelItem(i)->text(1);
+                QVERIFY2(metrics.horizontalAdvance(latency) + 8 <= tree->columnWidth(1), qPrintable(latency));
+            }
+            QVERIFY(longest > metrics.horizontalAdvance(QStringLiteral("#10 dwconv-b"))); // the case that was cut
+            // The chart keeps the larger part, and its legend stays inside it.
+            NnmeterPlot *plot = view->plot();
+            QVERIFY(plot->width() >= tree->width());
+            QVERIFY2(plot->legend->outerRect().right() <= plot->width(),
+                     qPrintable(QStringLiteral("legend to %1 of %2 px").arg(plot->legend->outerRect().right()).arg(plot->width())));
+            QVERIFY(plot->legend->wrap() >= 1 && plot->legend->wrap() <= 4);
+        }
+        // A width the user chose by moving the splitter is kept.
+        auto *splitter = qobject_cast<QSplitter *>(tree->parentWidget());
+        QVERIFY(splitter);
+        QSplitterHandle *handle = splitter->handle(1);
+        const int fitted = tree->width();
+        QTest::mousePress(handle, Qt::LeftButton, {}, QPoint(2, 20));
+        QTest::mouseMove(handle, QPoint(60, 20));
+        QTest::mouseRelease(handle, Qt::LeftButton, {}, QPoint(60, 20));
+        const int chosen = tree->width();
+        QVERIFY2(chosen > fitted + 20, qPrintable(QStringLiteral("%1 -> %2 px").arg(fitted).arg(chosen)));
+        window.resize(1400, 900); // fitted again, it would be as wide as before the drag
+        QTest::qWait(20);
+        QCOMPARE(tree->width(), chosen);
     }
 
     // Dark theme: the kernel chart, its legend and the selected kernel's outline, the
