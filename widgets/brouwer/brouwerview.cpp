@@ -92,18 +92,8 @@ bool looksLikeMeasuredCsv(const QString &path)
 {
     if (QFileInfo(path).suffix().toLower() != QLatin1String("csv"))
         return false;
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-        return false;
-    for (int i = 0; i < 50 && !file.atEnd(); ++i) {
-        QByteArray line = file.readLine(4096).trimmed();
-        if (i == 0 && line.startsWith("\xEF\xBB\xBF")) // a byte-order mark (issue 14): the reader drops it too
-            line = line.mid(3).trimmed();
-        if (line.isEmpty() || line.startsWith('#'))
-            continue;
-        return line.startsWith("networkName,layerId,layerName") || line.startsWith("network,layer,load_ns");
-    }
-    return false;
+    const QByteArray line = csvHeaderLine(path);
+    return line.startsWith("networkName,layerId,layerName") || line.startsWith("network,layer,load_ns");
 }
 
 } // namespace

@@ -122,6 +122,32 @@ bool readTextFile(const QString &path, std::string *text, QString *error)
     return false;
 }
 
+bool readTextFile(const QString &path, std::string *text, roofline::Diagnostics &diagnostics)
+{
+    const QString reason = readWholeFile(path, text);
+    if (reason.isEmpty())
+        return true;
+    diagnostics.setFile(path.toStdString());
+    diagnostics.error("", reason.toStdString());
+    return false;
+}
+
+QByteArray csvHeaderLine(const QString &path)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return {};
+    QByteArray head = file.read(64 * 1024);
+    if (head.startsWith("\xEF\xBB\xBF")) // a byte-order mark (issue 14): the reader drops it too
+        head.remove(0, 3);
+    for (const QByteArray &raw : head.split('\n')) {
+        const QByteArray line = raw.trimmed();
+        if (!line.isEmpty() && !line.startsWith('#'))
+            return line;
+    }
+    return {};
+}
+
 QString readFormatId(const QString &path, QString *error)
 {
     QFile file(path);

@@ -157,5 +157,13 @@ bool readTextFile(const QString &path, std::string *text, QString *error);
 // The same, giving the reason alone (empty when the file was read), for callers
 // that name the file themselves (roofline::Diagnostics).
 QString readWholeFile(const QString &path, std::string *text);
+// The same for the core's readers: false with the file set and the reason as an error in `diagnostics`.
+bool readTextFile(const QString &path, std::string *text, roofline::Diagnostics &diagnostics);
+
+// A CSV file's header for a view's cheap "is this my format?" check: the first
+// line within the first 64 KiB that is neither blank nor a '#' comment, trimmed,
+// a byte-order mark dropped as readWholeFile does; empty if there is none or the
+// file cannot be opened.
+QByteArray csvHeaderLine(const QString &path);
 
 } // namespace studio

@@ -42,13 +42,8 @@ NetworkLoad readAndImport(const QString &path, const ImportOptions &options)
     const std::string label = path.toStdString();
     std::string data;
     // The views' reader (modelview.h): the size limit (a 600 MB prototxt was read whole), a byte-order mark dropped.
-    const QString reason = readWholeFile(path, &data);
-    if (!reason.isEmpty()) {
-        NetworkLoad out;
-        out.diagnostics.setFile(label);
-        out.diagnostics.error("", reason.toStdString());
+    if (NetworkLoad out; !readTextFile(path, &data, out.diagnostics))
         return out;
-    }
     switch (networkFileKind(label)) {
     case NetworkFileKind::Onnx: return importOnnx(data, label, options);
     case NetworkFileKind::Caffe: return importCaffe(data, label, options);

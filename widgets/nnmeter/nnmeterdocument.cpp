@@ -23,23 +23,18 @@ using namespace roofline::nnmeter;
 
 namespace {
 
-// Qt's reading of a file, so resource paths work; the error names the file.
+// The views' reader (widgets/common/modelview.h) as the core's device parser takes it:
+// resource paths work, the size limit, a byte-order mark dropped, the error names the file.
 bool readThroughQt(const std::string &path, std::string &text, Diagnostics &diagnostics)
 {
-    // The views' reader (widgets/common/modelview.h): the size limit, and a byte-order mark dropped.
-    const QString reason = studio::readWholeFile(QString::fromStdString(path), &text);
-    if (reason.isEmpty())
-        return true;
-    diagnostics.setFile(path);
-    diagnostics.error("", reason.toStdString());
-    return false;
+    return studio::readTextFile(QString::fromStdString(path), &text, diagnostics);
 }
 
 std::optional<FusionRules> readRules(const QString &path, QString *error, QStringList *warnings)
 {
     std::string text;
     Diagnostics d;
-    if (!readThroughQt(path.toStdString(), text, d)) {
+    if (!studio::readTextFile(path, &text, d)) {
         if (error)
             *error = errorLinesOf(d);
         return std::nullopt;
@@ -177,7 +172,7 @@ bool NnmeterDocument::loadNetwork(const QString &path, QString *error, QStringLi
 {
     std::string text;
     Diagnostics d;
-    if (!readThroughQt(path.toStdString(), text, d)) {
+    if (!studio::readTextFile(path, &text, d)) {
         if (error)
             *error = errorLinesOf(d);
         return false;
@@ -223,7 +218,7 @@ bool readKernelsMeasured(const QString &path, NnmeterState &state, QString *erro
 {
     std::string text;
     Diagnostics d;
-    if (!readThroughQt(path.toStdString(), text, d)) {
+    if (!studio::readTextFile(path, &text, d)) {
         if (error)
             *error = errorLinesOf(d);
         return false;
@@ -258,7 +253,7 @@ bool NnmeterDocument::loadMeasured(const QString &path, QString *error)
 {
     std::string text;
     Diagnostics d;
-    if (!readThroughQt(path.toStdString(), text, d)) {
+    if (!studio::readTextFile(path, &text, d)) {
         if (error)
             *error = errorLinesOf(d);
         return false;

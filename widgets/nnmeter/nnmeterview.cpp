@@ -1021,20 +1021,8 @@ bool NnmeterView::claimsFile(const QString &path) const
 {
     if (!path.endsWith(QLatin1String(".csv"), Qt::CaseInsensitive))
         return false;
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly))
-        return false;
-    // The header: the first line that is neither blank nor a comment, within the first 64 kB.
-    QByteArray head = f.read(64 * 1024);
-    if (head.startsWith("\xEF\xBB\xBF")) // a byte-order mark (issue 14): the reader drops it too
-        head.remove(0, 3);
-    for (const QByteArray &raw : head.split('\n')) {
-        const QByteArray line = raw.trimmed();
-        if (line.isEmpty() || line.startsWith('#'))
-            continue;
-        return line.startsWith("network,measured_ms") || line.startsWith("stage,name,") || line.startsWith("network,kernel,");
-    }
-    return false;
+    const QByteArray line = csvHeaderLine(path);
+    return line.startsWith("network,measured_ms") || line.startsWith("stage,name,") || line.startsWith("network,kernel,");
 }
 
 bool NnmeterView::openFile(const QString &path, QString *error, QStringList *warnings)
