@@ -477,6 +477,29 @@ void TimelineView::startUpdate()
     prepareInputs();
     const quint64 generation = ++m_generation;
     m_latest->store(generation);
+    if (m_document->trace().instructionCount() <= m_syncInstructions) {
+        // A short trace: simulated here, drawn at once. Anything still queued
+        // or running in the worker is stale now (m_latest moved on).
+        m_pool.clear();
+        if (const std::optional<GhostRequest> ghost = ghostRequest()) {
+            // Once per snapshot; a snapshot of a long trace goes to the worker.
+            if (ghost->trace->instructionCount() <= m_syncInstructions)
+                m_ghosts[ghost->id] = compute(ghost->trace, ghost->machine);
+            else
+                m_pool.start([request = *ghost, guard = QPointer<TimelineView>(this)] { runGhost(request, guard); });
+        }
+        const std::int64_t handedOver = steadyNanoseconds();
+        TimelineData data = compute(m_document->sharedTrace(), m_document->machine());
+        data.stages.requested = m_requestedAt;
+        data.stages.handedOver = handedOver;
+        m_deliveredAt = steadyNanoseconds();
+        m_shownGeneration = generation;
+        ++m_syncCount;
+        apply(data);
+        if (sensitivityWanted())
+            requestSensitivity(); // some thirty simulations: in the worker
+        return;
+    }
     // With no snapshot compared and the sensitivity hidden, the job is the simulation alone.
     std::optional<GhostRequest> ghost = ghostRequest();
     const double step = sensitivityWanted() ? m_sensitivityStep : 0.0;

@@ -8,7 +8,11 @@
 // trace. After the main result the same worker job simulates the compared
 // snapshot (once: results are cached per snapshot) and, only while the
 // sensitivity tab is shown, the sensitivity rows (cancelled as soon as a newer
-// request exists). flushPendingUpdate() simulates synchronously (exports, tests).
+// request exists). A short trace (up to syncInstructions()) is simulated on the
+// GUI thread instead: its simulation costs less than the two hand-overs
+// between the threads, which on a busy machine wait milliseconds each for a
+// core (docs/performance.md). flushPendingUpdate() simulates synchronously
+// (exports, tests).
 #pragma once
 
 #include "modelview.h"
@@ -116,6 +120,14 @@ public:
     // picture on screen is this old: coarse feedback instead of none until
     // the slider stops. Tests set 0 (every finished result is drawn).
     void setFeedbackInterval(int ms) { m_feedbackMs->store(ms); }
+    // Traces of at most this many instructions are simulated on the GUI thread
+    // at each edit (their compared snapshot too); longer ones in the worker.
+    // The sensitivity rows always go to the worker. 0: every trace in the worker.
+    static constexpr std::size_t kSyncInstructions = 20000;
+    void setSyncInstructions(std::size_t instructions) { m_syncInstructions = instructions; }
+    std::size_t syncInstructions() const { return m_syncInstructions; }
+    // Results drawn without a hand-over to the worker (short traces).
+    quint64 syncCount() const { return m_syncCount; }
     // Results drawn although a newer request was already made (that feedback).
     quint64 intermediateCount() const { return m_intermediateCount; }
     // Where the last result drawn spent its time (steady clock, ns): its
@@ -213,6 +225,8 @@ private:
     quint64 m_updateCount = 0;
     quint64 m_droppedCount = 0;
     quint64 m_intermediateCount = 0;
+    quint64 m_syncCount = 0;
+    std::size_t m_syncInstructions = kSyncInstructions;
     std::int64_t m_requestedAt = 0; // the first edit of the pending burst
     std::int64_t m_deliveredAt = 0;
     UpdateStages m_lastStages;

@@ -137,6 +137,7 @@ private slots:
     {
         MainWindow window;
         TimelineView *view = timelineOf(window);
+        view->setSyncInstructions(0); // the example is short: simulate it in the worker all the same
         TimelineDocument *doc = view->document();
         for (int i = 1; i <= 8; ++i) {
             doc->setBusBandwidth(10.0 * i);
@@ -160,6 +161,51 @@ private slots:
         doc->setBusBandwidth(-1);
         doc->setBusBandwidth(std::nan(""));
         QCOMPARE(doc->machine().busGBps, 80.0);
+    }
+
+    // A short trace is simulated on the GUI thread: the slider's update is
+    // drawn by the view's own queued start, with no result to wait for from
+    // the worker; a trace past syncInstructions() still goes to the worker.
+    void shortTraceIsDrawnWithoutTheWorker()
+    {
+        MainWindow window;
+        TimelineView *view = timelineOf(window);
+        TimelineDocument *doc = view->document();
+        QVERIFY(doc->trace().instructionCount() <= view->syncInstructions());
+        ParameterSlider *bus = view->panel()->busSlider();
+        const quint64 count = view->updateCount();
+        const quint64 sync = view->syncCount();
+        bus->slider()->setValue(bus->scale().toPosition(doc->machine().busGBps / 2));
+        // Only the events posted to the view: a worker's result is posted to the application.
+        QCoreApplication::sendPostedEvents(view, QEvent::MetaCall);
+        QCOMPARE(view->updateCount(), count + 1);
+        QCOMPARE(view->syncCount(), sync + 1);
+        QCOMPARE(view->data().machine.busGBps, doc->machine().busGBps);
+        QVERIFY(view->result() == simulate(doc->trace(), doc->machine())); // bit-identical to the core's
+        const TimelineBars expectedBars = timelineBars(doc->trace(), view->result());
+        QVERIFY(*view->data().bars == expectedBars);
+        const auto &st = view->lastStages();
+        QVERIFY(st.worker.requested > 0 && st.worker.handedOver >= st.worker.requested);
+        QVERIFY(st.worker.jobStart >= st.worker.handedOver && st.drawn >= st.delivered);
+
+        // The compared snapshot is simulated with it, once.
+        doc->pinSnapshot();
+        QCoreApplication::sendPostedEvents(view, QEvent::MetaCall);
+        doc->setBusBandwidth(doc->machine().busGBps * 1.5);
+        QCoreApplication::sendPostedEvents(view, QEvent::MetaCall);
+        QVERIFY(view->ghost() != nullptr);
+        QVERIFY(view->comparison().has_value());
+
+        // Past the threshold the worker simulates, and the result arrives later.
+        view->setSyncInstructions(0);
+        const quint64 count2 = view->updateCount();
+        doc->setBusBandwidth(doc->machine().busGBps / 3);
+        QCoreApplication::sendPostedEvents(view, QEvent::MetaCall);
+        QCOMPARE(view->updateCount(), count2); // what every trace did before: nothing drawn yet
+        QCOMPARE(view->syncCount(), sync + 2);
+        QVERIFY(waitForFresh(view, simulate(doc->trace(), doc->machine()).totalNs));
+        QVERIFY(view->updateCount() > count2);
+        QCOMPARE(view->syncCount(), sync + 2);
     }
 
     // A drag faster than the simulation: the running simulation is not given
