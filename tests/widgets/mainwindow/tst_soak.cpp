@@ -12,8 +12,11 @@
 #include <QComboBox>
 #include <QDir>
 #include <QFile>
+#include <QPixmapCache>
 #include <QPushButton>
+#include <qcustomplot.h>
 #include <QSlider>
+#include <QSplitter>
 #include <QStandardPaths>
 #include <QTabWidget>
 #include <QTemporaryDir>
@@ -55,6 +58,13 @@ int envInt(const char *name, int fallback)
 // Snapshots a view keeps at most in the soak: pinning grows a list by design
 // (like the undo history); past this the step deletes one instead.
 constexpr int kMaxSnapshots = 6;
+
+// Wider than any view's minimum (the nn-Meter view's is 1,483 px with its
+// measurements shown), so the window keeps this size whatever is shown: at
+// 1,280 x 800 Qt widened it to each state's minimum (1,487, 1,553, 1,586 px)
+// and every plot's paint buffers with it (4 B per pixel per buffered layer
+// group; 39 of the 60 MB measured): the same models measured 55.7 to 60.5 MB.
+constexpr QSize kWindow(1920, 1080);
 
 void deleteAllSnapshots(studio::ModelView *view)
 {
@@ -113,7 +123,7 @@ private slots:
                               dir.path(), dir.filePath("missing.json")};
 
         studio::MainWindow mainWindow;
-        mainWindow.resize(1280, 800);
+        mainWindow.resize(kWindow);
         mainWindow.show();
         auto *tabs = mainWindow.findChild<QTabWidget *>();
         QVERIFY(tabs);
@@ -130,6 +140,10 @@ private slots:
             {QStringLiteral("timeline"), good[7]}, {QStringLiteral("brouwer"), good[9]},
             {QStringLiteral("brouwer"), good[11]}, {QStringLiteral("nnmeter"), good[12]},
             {QStringLiteral("nnmeter"), good[4]},  {QStringLiteral("nnmeter"), good[14]}};
+        double pixmapCache = 0; // bytes QPixmapCache held at the last measurement
+        double plotArea = 0; // pixels of every plot then: QCustomPlot's paint buffers follow it
+        int plotCount = 0;
+        QList<QList<int>> splitterSizes; // of every splitter, at the first measurement
         auto canonicalHeap = [&]() {
             for (const auto &[viewKey, file] : canonical) {
                 for (studio::ModelView *v : mainWindow.views())
@@ -144,6 +158,18 @@ private slots:
                 if (v->undoStack())
                     v->undoStack()->clear();
             }
+            // The window back to its size (kWindow), and every splitter back to
+            // where the first measurement found it (a splitter gives a panel
+            // that once needed more room the room back only when dragged): the
+            // plots, and their paint buffers, the same size at each measurement.
+            mainWindow.resize(kWindow);
+            const QList<QSplitter *> splitters = mainWindow.findChildren<QSplitter *>();
+            if (splitterSizes.isEmpty())
+                for (QSplitter *sp : splitters)
+                    splitterSizes.append(sp->sizes());
+            else
+                for (qsizetype i = 0; i < splitters.size() && i < splitterSizes.size(); ++i)
+                    splitters[i]->setSizes(splitterSizes[i]);
             // Every view and every tab inside it shown once, then the first: a
             // plot shown for the first time allocates its paint buffers (about
             // 1 MB each at this size; heaptrack: 3.6 of 4 MB "grown" between 600
@@ -165,9 +191,25 @@ private slots:
                 QTest::qWait(20); // pending work (simulations in a worker) finishes
                 QApplication::processEvents();
             }
-            return liveHeapBytes();
+            // Qt's QPixmapCache is emptied before measuring: the Fusion style
+            // keeps there a pixmap per combo box, header and button size and
+            // state it drew (heaptrack, seed 7, 750 against 3,000 steps: 0.67
+            // of the 1.77 MB that had "grown"; 3-5 MB in it), and Qt bounds it
+            // (10 MB by default). Its size is reported.
+            plotArea = 0;
+            plotCount = 0;
+            for (const QCustomPlot *p : mainWindow.findChildren<QCustomPlot *>()) {
+                plotArea += double(p->width()) * p->height();
+                ++plotCount;
+            }
+            const double withCache = liveHeapBytes();
+            QPixmapCache::clear();
+            const double heap = liveHeapBytes();
+            pixmapCache = withCache - heap;
+            return heap;
         };
-        double firstWindow = 0, lastWindow = 0;
+        double firstWindow = 0, lastWindow = 0, firstCache = 0, firstArea = 0;
+        int firstPlots = 0;
         QList<int> skipped;
         for (const QString &kind : qEnvironmentVariable("ROOFLINE_SOAK_SKIP").split(QLatin1Char(','), Qt::SkipEmptyParts))
             skipped << kind.toInt();
@@ -255,12 +297,19 @@ private slots:
             }
             }
             QApplication::processEvents();
-            if (step + 1 == window)
+            if (step + 1 == window) {
                 firstWindow = canonicalHeap();
+                firstCache = pixmapCache;
+                firstArea = plotArea;
+                firstPlots = plotCount;
+            }
             // ROOFLINE_SOAK_REPORT=N: the canonical heap every N steps (the long form's curve).
-            if (report > 0 && (step + 1) % report == 0 && step + 1 != steps)
-                qInfo("soak: step %d: live heap %.2f MB (%+.2f %%)", step + 1, canonicalHeap() / 1e6,
-                      firstWindow > 0 ? 100 * (liveHeapBytes() - firstWindow) / firstWindow : 0.0);
+            if (report > 0 && (step + 1) % report == 0 && step + 1 != steps) {
+                const double heap = canonicalHeap();
+                qInfo("soak: step %d: live heap %.2f MB (%+.2f %%), QPixmapCache %.2f MB, %d plots %.3f Mpx", step + 1,
+                      heap / 1e6, firstWindow > 0 ? 100 * (heap - firstWindow) / firstWindow : 0.0, pixmapCache / 1e6,
+                      plotCount, plotArea / 1e6);
+            }
         }
         lastWindow = canonicalHeap();
         // ROOFLINE_SOAK_EXIT=1 ends the process here, the window and everything
@@ -271,17 +320,22 @@ private slots:
             std::_Exit(0);
         const double growth = (lastWindow - firstWindow) / firstWindow;
         qInfo("soak: %d steps (seed %d): %d opens, %d refused, %d slider moves, %d undo/redo, %d snapshot steps; "
-              "live heap %.1f MB after %d steps, %.1f MB at the end (%+.2f %%)",
+              "live heap %.1f MB after %d steps, %.1f MB at the end (%+.2f %%); QPixmapCache emptied before each: "
+              "%.2f and %.2f MB; %d plots, %.3f and %.3f Mpx",
               steps, seed, opened, refused, moved, undone, snapshotSteps, firstWindow / 1e6, window, lastWindow / 1e6,
-              100 * growth);
+              100 * growth, firstCache / 1e6, pixmapCache / 1e6, plotCount, firstArea / 1e6, plotArea / 1e6);
         QVERIFY(opened > 0 && refused > 0 && moved > 0 && snapshotSteps > 0);
+        QCOMPARE(plotCount, firstPlots); // no plot made per step and kept
         // Issue 14 asks for < 5 %, in CI under ASan too. Measured (seed 14,
         // docs/reliability.md): +4.6 % over 2,000 steps and +11.8 % over 8,000
         // before the two causes heaptrack found were fixed (FastTextDelegate
         // kept every text ever drawn; the Gables IP editors filled Qt's pixmap
         // cache with a new swatch per open), +2.1 % and +1.3 % after. Under
         // ASan the count is its allocator's live user bytes (quarantined
-        // blocks are not counted), and the growth is the same.
+        // blocks are not counted), and the growth is the same. With snapshots
+        // and every view (2026-11-27): +4-5 % at 1,280 x 800 with the pixmap
+        // cache counted, +0.73 % (seed 7, 3,000 steps, 98.0 -> 98.7 MB) as
+        // measured now, flat from step 2,000 (docs/reliability.md).
         QVERIFY2(growth < 0.05, qPrintable(QStringLiteral("live heap grew by %1 % (issue 14: < 5 %)").arg(100 * growth)));
     }
 };
