@@ -5,6 +5,7 @@
 // leave no temporary file, exit 1 and name the path and the reason. The same
 // writes into a read-only folder (the child runs as nobody when we are root,
 // tests/readonlyfolder.h) fail the same way with "Permission denied".
+// The kernel lab's output folder too (kernelLabKeepsThePreviousFiles).
 #include "readonlyfolder.h"
 
 #include <QDir>
@@ -124,6 +125,57 @@ private slots:
                  qPrintable(err));
         QCOMPARE(readAll(out), QByteArray("the previous file"));
         QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden), QStringList{name});
+    }
+    // roofline-cli kernel-lab --out DIR writes its files through
+    // writeFileAtomically (core/nnmeter/lab/lab.cpp, writeLabFiles). Its
+    // shortest run: --device with one network measures that network only
+    // (no calibration, fusion test or sampling; --quick: a few repetitions,
+    // under a second) and writes DIR/onednn_cpu/{kernels,measured,
+    // measurements}.csv. DIR holds a previous run's files; every one of them
+    // must be left as it was, with no temporary file beside it.
+    void kernelLabKeepsThePreviousFiles_data()
+    {
+        QTest::addColumn<bool>("readOnly");
+        QTest::newRow("full disk") << false;
+        QTest::newRow("read-only folder") << true;
+    }
+    void kernelLabKeepsThePreviousFiles()
+    {
+        QFETCH(bool, readOnly);
+        QTemporaryDir dir;
+        const QString inner = dir.filePath(QStringLiteral("onednn_cpu"));
+        QVERIFY(QDir().mkpath(inner));
+        const QStringList previous{"onednn_cpu.device.json", "onednn_cpu.rules.json", "onednn_cpu/kernels.csv",
+                                   "onednn_cpu/measured.csv", "onednn_cpu/measurements.csv"};
+        for (const QString &name : previous) {
+            QFile f(dir.filePath(name));
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write("the previous " + name.toUtf8());
+        }
+        const auto readable = QFileDevice::ReadOwner | QFileDevice::ExeOwner | QFileDevice::ReadGroup
+                              | QFileDevice::ExeGroup | QFileDevice::ReadOther | QFileDevice::ExeOther;
+        if (readOnly) // both folders r-x for everyone (the child is nobody when we are root)
+            QVERIFY(QFile::setPermissions(dir.path(), readable) && QFile::setPermissions(inner, readable));
+        const Run r = cliOnFullDisk({"kernel-lab", "--out", dir.path(), "--device",
+                                     source("examples/nnmeter/onednn_cpu.device.json"), "--networks",
+                                     source("examples/amaix/lenet.json"), "--quick"},
+                                    readOnly);
+        const auto writable = QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner;
+        QFile::setPermissions(inner, writable);
+        QFile::setPermissions(dir.path(), writable);
+        QVERIFY2(r.exitCode == 1, qPrintable(QStringLiteral("exit %1: %2").arg(r.exitCode).arg(QString::fromUtf8(r.err))));
+        // It measured (the progress on stderr), then the first file it writes is named, with the reason.
+        const QString err = QString::fromUtf8(r.err);
+        QVERIFY2(err.contains(QStringLiteral("lenet.json: measured ")), qPrintable(err));
+        QVERIFY2(err.contains(QStringLiteral("error: ") + inner + QStringLiteral("/kernels.csv: cannot write the file: ")
+                              + (readOnly ? QStringLiteral("Permission denied") : QStringLiteral("File too large"))),
+                 qPrintable(err));
+        for (const QString &name : previous)
+            QCOMPARE(readAll(dir.filePath(name)), "the previous " + name.toUtf8());
+        QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden, QDir::Name),
+                 (QStringList{"onednn_cpu.device.json", "onednn_cpu.rules.json"}));
+        QCOMPARE(QDir(inner).entryList(QDir::Files | QDir::Hidden, QDir::Name),
+                 (QStringList{"kernels.csv", "measured.csv", "measurements.csv"}));
     }
 };
 
