@@ -110,6 +110,16 @@ void makeTextValidUtf8(Network &network)
     auto unique = [&](std::string &name) {
         const std::string before = name;
         fixUtf8(name);
+        // Our JSON takes names of at most 128 bytes: a name made from a long
+        // operator type, or grown by fixUtf8 (3 bytes per bad byte), is cut at
+        // a character boundary, leaving room for a suffix (found by fuzz_caffe:
+        // such a network imported, saved, and could not be opened again).
+        if (name.size() > 120) {
+            std::size_t cut = 120;
+            while (cut > 0 && (static_cast<unsigned char>(name[cut]) & 0xC0) == 0x80)
+                --cut;
+            name.resize(cut);
+        }
         if (name == before && names.insert(name).second)
             return;
         std::string candidate = name;

@@ -140,8 +140,13 @@ std::string serializeRules(const FusionRules &rules)
         units[name] = on;
     json fusions = json::object();
     for (const auto &[pair, rule] : rules.pairs) {
-        if (rule.measured) {
-            json r = {{"fuses", rule.fuses}, {"t1_ms", rule.t1Ms}, {"t2_ms", rule.t2Ms}, {"t12_ms", rule.t12Ms}};
+        // An object when there is more to say than the verdict: the timings, or
+        // the shapes tested without them (written as a bare verdict, those were
+        // lost: found by fuzz_nnmeter_rules, issue 14).
+        if (rule.measured || rule.shapesTested > 0) {
+            json r = {{"fuses", rule.fuses}};
+            if (rule.measured)
+                r["t1_ms"] = rule.t1Ms, r["t2_ms"] = rule.t2Ms, r["t12_ms"] = rule.t12Ms;
             if (rule.shapesTested > 0)
                 r["shapes_tested"] = rule.shapesTested, r["shapes_fused"] = rule.shapesFused;
             fusions["BF_" + pair] = r;

@@ -2,7 +2,11 @@
 // with a file size limit (RLIMIT_FSIZE, SIGXFSZ ignored: writes beyond it fail
 // with "File too large", as a full disk fails with "No space left on device"),
 // for any user. Each write must leave the previous file exactly as it was,
-// leave no temporary file, exit 1 and name the path and the reason.
+// leave no temporary file, exit 1 and name the path and the reason. The same
+// writes into a read-only folder (the child runs as nobody when we are root,
+// tests/readonlyfolder.h) fail the same way with "Permission denied".
+#include "readonlyfolder.h"
+
 #include <QDir>
 #include <QFile>
 #include <QProcess>
@@ -25,14 +29,18 @@ struct Run
     QByteArray err;
 };
 
-Run cliOnFullDisk(const QStringList &args)
+Run cliOnFullDisk(const QStringList &args, bool readOnly)
 {
     QProcess p;
-    p.setChildProcessModifier([] {
-        std::signal(SIGXFSZ, SIG_IGN); // kept across exec
-        rlimit limit{kFullDiskBytes, kFullDiskBytes};
-        ::setrlimit(RLIMIT_FSIZE, &limit);
-    });
+    if (readOnly) {
+        p.setChildProcessModifier(&ReadOnlyFolder::dropRootInChild);
+    } else {
+        p.setChildProcessModifier([] {
+            std::signal(SIGXFSZ, SIG_IGN); // kept across exec
+            rlimit limit{kFullDiskBytes, kFullDiskBytes};
+            ::setrlimit(RLIMIT_FSIZE, &limit);
+        });
+    }
     p.start(QStringLiteral(ROOFLINE_CLI), args);
     if (!p.waitForFinished(60000))
         return {};
@@ -60,33 +68,41 @@ private slots:
     {
         QTest::addColumn<QString>("name");
         QTest::addColumn<QStringList>("args"); // "OUT" stands for the file written
+        QTest::addColumn<bool>("readOnly");
         const QString trace = source("examples/verrocchio/vector-add-2cores.json");
         const QString machine = source("examples/verrocchio/ascend310.json");
-        QTest::newRow("simulate --chrome-trace") << QStringLiteral("trace.json")
-                                                 << QStringList{"simulate", trace, machine, "--chrome-trace", "OUT"};
-        QTest::newRow("simulate --chrome-trace .gz")
-            << QStringLiteral("trace.json.gz") << QStringList{"simulate", trace, machine, "--chrome-trace", "OUT"};
-        QTest::newRow("simulate --events-out") << QStringLiteral("events.csv")
-                                               << QStringList{"simulate", trace, machine, "--events", "csv",
-                                                              "--events-out", "OUT"};
-        QTest::newRow("network --save-network")
-            << QStringLiteral("net.json")
-            << QStringList{"network", source("examples/amaix/resnet50.json"), "--save-network", "OUT"};
-        QTest::newRow("brouwer-fit --out")
-            << QStringLiteral("device.json")
-            << QStringList{"brouwer-fit",
-                           source("tests/data/edgecaffe/measured/SoS-linear-1.csv"),
-                           "--networks",
-                           "Salient Object Subitizing=" + source("examples/brouwer/networks/SoS.prototxt"),
-                           "--model",
-                           "fe",
-                           "--out",
-                           "OUT"};
+        for (bool readOnly : {false, true}) {
+            const QString where = readOnly ? QStringLiteral(", read-only folder") : QStringLiteral(", full disk");
+            QTest::newRow(qPrintable(QStringLiteral("simulate --chrome-trace") + where))
+                << QStringLiteral("trace.json") << QStringList{"simulate", trace, machine, "--chrome-trace", "OUT"}
+                << readOnly;
+            QTest::newRow(qPrintable(QStringLiteral("simulate --chrome-trace .gz") + where))
+                << QStringLiteral("trace.json.gz") << QStringList{"simulate", trace, machine, "--chrome-trace", "OUT"}
+                << readOnly;
+            QTest::newRow(qPrintable(QStringLiteral("simulate --events-out") + where))
+                << QStringLiteral("events.csv")
+                << QStringList{"simulate", trace, machine, "--events", "csv", "--events-out", "OUT"} << readOnly;
+            QTest::newRow(qPrintable(QStringLiteral("network --save-network") + where))
+                << QStringLiteral("net.json")
+                << QStringList{"network", source("examples/amaix/resnet50.json"), "--save-network", "OUT"} << readOnly;
+            QTest::newRow(qPrintable(QStringLiteral("brouwer-fit --out") + where))
+                << QStringLiteral("device.json")
+                << QStringList{"brouwer-fit",
+                               source("tests/data/edgecaffe/measured/SoS-linear-1.csv"),
+                               "--networks",
+                               "Salient Object Subitizing=" + source("examples/brouwer/networks/SoS.prototxt"),
+                               "--model",
+                               "fe",
+                               "--out",
+                               "OUT"}
+                << readOnly;
+        }
     }
     void writesKeepThePreviousFile()
     {
         QFETCH(QString, name);
         QFETCH(QStringList, args);
+        QFETCH(bool, readOnly);
         QTemporaryDir dir;
         const QString out = dir.filePath(name);
         {
@@ -95,10 +111,17 @@ private slots:
             f.write("the previous file");
         }
         args.replaceInStrings(QRegularExpression(QStringLiteral("^OUT$")), out);
-        const Run r = cliOnFullDisk(args);
+        const auto readable = QFileDevice::ReadOwner | QFileDevice::ExeOwner | QFileDevice::ReadGroup
+                              | QFileDevice::ExeGroup | QFileDevice::ReadOther | QFileDevice::ExeOther;
+        if (readOnly) // r-x for everyone: the child (nobody, when we are root) may read but not write here
+            QVERIFY(QFile::setPermissions(dir.path(), readable));
+        const Run r = cliOnFullDisk(args, readOnly);
+        QFile::setPermissions(dir.path(), QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner);
         QVERIFY2(r.exitCode == 1, qPrintable(QStringLiteral("exit %1: %2").arg(r.exitCode).arg(QString::fromUtf8(r.err))));
         const QString err = QString::fromUtf8(r.err);
-        QVERIFY2(err.contains(out + QStringLiteral(": cannot write the file: File too large")), qPrintable(err));
+        QVERIFY2(err.contains(out + QStringLiteral(": cannot write the file: ")
+                              + (readOnly ? QStringLiteral("Permission denied") : QStringLiteral("File too large"))),
+                 qPrintable(err));
         QCOMPARE(readAll(out), QByteArray("the previous file"));
         QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden), QStringList{name});
     }

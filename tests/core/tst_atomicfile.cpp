@@ -7,6 +7,7 @@
 #include "brouwer/io.h"
 #include "filesizelimit.h"
 #include "network/io.h"
+#include "readonlyfolder.h"
 
 #include <QDir>
 #include <QTemporaryDir>
@@ -76,6 +77,25 @@ private slots:
             error = writeFileAtomically(path, std::string(1 << 20, 'x'));
         }
         QVERIFY2(error.rfind(path + ": cannot write the file: ", 0) == 0, error.c_str());
+        QCOMPARE(readAll(path), std::string("the user's previous export"));
+        QCOMPARE(entries(dir.path()), QStringList{QStringLiteral("out.json")});
+    }
+
+    // A read-only folder (root included: tests/readonlyfolder.h): the same
+    // refusal, with the reason, and the file there kept.
+    void readOnlyFolderKeepsTheOriginal()
+    {
+        QTemporaryDir dir;
+        const std::string path = dir.filePath("out.json").toStdString();
+        writePlain(path, "the user's previous export");
+        std::string error;
+        {
+            ReadOnlyFolder readOnly(dir.path().toStdString());
+            if (!readOnly.ok())
+                QSKIP("no read-only folder here");
+            error = writeFileAtomically(path, std::string(1 << 20, 'x'));
+        }
+        QCOMPARE(error, path + ": cannot write the file: Permission denied");
         QCOMPARE(readAll(path), std::string("the user's previous export"));
         QCOMPARE(entries(dir.path()), QStringList{QStringLiteral("out.json")});
     }

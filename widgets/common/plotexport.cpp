@@ -6,7 +6,9 @@
 
 #include <qcustomplot.h>
 
+#include <QDir>
 #include <QFileInfo>
+#include <QTemporaryFile>
 #include <QBuffer>
 #include <QFile>
 #include <QPixmap>
@@ -65,11 +67,18 @@ bool exportPlot(QCustomPlot *plot, const QString &path, ExportFormat format, con
     }
     case ExportFormat::Pdf: {
         // QCustomPlot writes a PDF only to a file name: render it to a scratch
-        // file beside the target and read it back.
-        const QString tmp = path + QStringLiteral(".part");
-        ok = plot->savePdf(tmp, options.width, options.height, QCP::epNoCosmetic, QStringLiteral("Roofline Studio"),
-                           options.title);
-        QFile rendered(tmp);
+        // file in the temporary folder and read it back. Not beside the target:
+        // that wrote a file into the user's folder outside the atomic path, and
+        // a read-only folder gave only "rendering failed".
+        QTemporaryFile scratch(QDir::tempPath() + QStringLiteral("/roofline-export-XXXXXX.pdf"));
+        if (!scratch.open()) {
+            why = QStringLiteral("cannot write a scratch file in %1: %2").arg(QDir::tempPath(), scratch.errorString());
+            break;
+        }
+        scratch.close(); // QPdfWriter opens it by name; QTemporaryFile removes it
+        ok = plot->savePdf(scratch.fileName(), options.width, options.height, QCP::epNoCosmetic,
+                           QStringLiteral("Roofline Studio"), options.title);
+        QFile rendered(scratch.fileName());
         if (ok && rendered.open(QIODevice::ReadOnly)) {
             bytes = rendered.readAll();
             // QPrinter does not report a failed write: a PDF cut short (a full
@@ -80,8 +89,6 @@ bool exportPlot(QCustomPlot *plot, const QString &path, ExportFormat format, con
         } else {
             ok = false;
         }
-        rendered.close();
-        QFile::remove(tmp);
         break;
     }
     }

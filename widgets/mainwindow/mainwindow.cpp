@@ -21,6 +21,7 @@
 #include "plotstyle.h"
 
 #include <qcustomplot.h>
+#include <filesystem>
 #include <functional>
 #include <QVBoxLayout>
 #include <QToolButton>
@@ -491,21 +492,26 @@ bool MainWindow::openSession(const QString &path, QString *error)
 
 bool MainWindow::exportReviewBundle(const QString &directory, QString *error)
 {
+    // Folders made through std::filesystem: its error says why (QDir::mkpath only says no).
+    auto makeFolder = [&](const QString &path) {
+        std::error_code ec;
+        std::filesystem::create_directories(QFile::encodeName(path).toStdString(), ec);
+        if (ec && error)
+            *error = tr("%1: cannot create the folder: %2").arg(path, QString::fromLocal8Bit(ec.message().c_str()));
+        return !ec;
+    };
     QDir target(directory);
-    if (!target.mkpath(QStringLiteral("."))) {
-        if (error)
-            *error = tr("%1: cannot create the folder").arg(directory);
+    if (!makeFolder(directory))
         return false;
-    }
     // The bundle is written whole into a scratch folder inside the target
     // (every file through saveFileAtomically()), then moved in file by file: a full disk
     // or any other failure leaves a previous bundle there exactly as it was,
     // never half old and half new, and never a folder without index.html.
     const QString scratch = target.filePath(QStringLiteral(".bundle-part-%1").arg(QCoreApplication::applicationPid()));
     QDir(scratch).removeRecursively();
-    if (!target.mkpath(scratch)) {
-        if (error)
-            *error = tr("%1: cannot create the folder").arg(scratch);
+    if (!makeFolder(scratch)) {
+        if (error) // named as the user knows it: the bundle's folder
+            error->replace(scratch, directory);
         return false;
     }
     const QDir dir(scratch);

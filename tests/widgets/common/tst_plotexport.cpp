@@ -1,8 +1,10 @@
 // Issue 14: PNG, PDF and SVG export go through one atomic path. A full disk
 // (here: a file size limit, which fails writes the same way for any user) leaves
-// the previous export as it was, leaves no scratch file, and says path and reason.
+// the previous export as it was, leaves no scratch file, and says path and reason;
+// so does a read-only folder (tests/readonlyfolder.h, root included).
 #include "plotexport.h"
 #include "filesizelimit.h"
+#include "readonlyfolder.h"
 #include "testutils.h"
 
 #include <qcustomplot.h>
@@ -32,13 +34,16 @@ private slots:
     void fullDiskKeepsThePreviousExport_data()
     {
         QTest::addColumn<QString>("name");
-        QTest::newRow("png") << QStringLiteral("plot.png");
-        QTest::newRow("pdf") << QStringLiteral("plot.pdf");
-        QTest::newRow("svg") << QStringLiteral("plot.svg");
+        QTest::addColumn<bool>("readOnly");
+        for (const char *name : {"png", "pdf", "svg"}) {
+            QTest::newRow(name) << QStringLiteral("plot.") + QLatin1String(name) << false;
+            QTest::addRow("%s, read-only folder", name) << QStringLiteral("plot.") + QLatin1String(name) << true;
+        }
     }
     void fullDiskKeepsThePreviousExport()
     {
         QFETCH(QString, name);
+        QFETCH(bool, readOnly);
         QCustomPlot plot;
         plot.resize(800, 600);
         plot.addGraph()->setData({1, 2, 3}, {3, 1, 2});
@@ -57,7 +62,12 @@ private slots:
         const QByteArray previous = readAll(path);
         QVERIFY(previous.size() > 1000);
         bool exported = true;
-        {
+        if (readOnly) {
+            ReadOnlyFolder limit(dir.path().toStdString());
+            if (!limit.ok())
+                QSKIP("no read-only folder here");
+            exported = exportPlot(&plot, path, format, options, &error);
+        } else {
             FileSizeLimit limit(512);
             if (!limit.ok())
                 QSKIP("cannot set RLIMIT_FSIZE here");
@@ -65,8 +75,11 @@ private slots:
         }
         QVERIFY(!exported);
         QVERIFY2(error.startsWith(path + QStringLiteral(": cannot write the file: ")), qPrintable(error));
-        QVERIFY2(error.contains(QStringLiteral("File too large")) || error.contains(QStringLiteral("cut short")),
-                 qPrintable(error));
+        if (readOnly)
+            QVERIFY2(error.contains(QStringLiteral("Permission denied")), qPrintable(error));
+        else
+            QVERIFY2(error.contains(QStringLiteral("File too large")) || error.contains(QStringLiteral("cut short")),
+                     qPrintable(error));
         QCOMPARE(readAll(path), previous);
         QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden), QStringList{name});
     }
