@@ -263,6 +263,8 @@ void TimelineView::setUpTabOrder()
 
 std::shared_ptr<const SimulationPlan> TimelinePlanCache::planFor(const std::shared_ptr<const Trace> &trace)
 {
+    if (trace->instructionCount() > kMaxInstructions)
+        return nullptr; // each simulation builds its own (see the header)
     const std::lock_guard lock(m_mutex);
     if (!m_plan || m_trace.lock() != trace) {
         m_plan.reset(); // the old trace's first: both at once could be 40 MB at 10⁶ instructions

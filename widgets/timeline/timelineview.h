@@ -50,9 +50,12 @@ class TimelineTableModel;
 // The simulation plan (roofline::verrocchio::SimulationPlan) of the newest
 // trace, built by whichever thread first simulates that trace and shared by
 // every later simulation of it: one pass over the trace per trace instead of
-// per slider step.
+// per slider step. Not for traces past kMaxInstructions: a plan held is 20 bytes
+// per instruction, and at 10⁶ instructions those 20 MB would take the studio
+// past its 200 MB (docs/performance.md); their simulations build their own.
 class TimelinePlanCache {
 public:
+    static constexpr std::size_t kMaxInstructions = 300000;
     std::shared_ptr<const roofline::verrocchio::SimulationPlan> planFor(
         const std::shared_ptr<const roofline::verrocchio::Trace> &trace);
 
