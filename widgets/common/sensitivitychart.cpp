@@ -13,6 +13,9 @@ SensitivityChart::SensitivityChart(QWidget *parent)
     , m_ticker(QSharedPointer<QCPAxisTickerText>::create())
 {
     setUpBarChart(this, m_ticker);
+    // Nothing is drawn on the overlay layer: in the main paint buffer it costs no second
+    // full-size buffer to clear and blend on every paint.
+    layer(QStringLiteral("overlay"))->setMode(QCPLayer::lmLogical);
     m_low = addHorizontalBars(this, QStringLiteral("parameter −"), QColor(0xe45756), 0.6);
     m_high = addHorizontalBars(this, QStringLiteral("parameter +"), QColor(0x54a24b), 0.6);
     m_baseline = new QCPItemStraightLine(this);

@@ -116,16 +116,36 @@ GablesPlot::GablesPlot(QWidget *parent)
         QCPScatterStyle(QCPScatterStyle::ssStar, QPen(kAttainableColor, 2.5), Qt::NoBrush, 16));
     m_attainableGraph->setName(QStringLiteral("Attainable performance Pₐₜₜ"));
 
-    // Labels live on a layer above every curve and line so nothing crosses them.
-    addLayer(QStringLiteral("labels"), layer(QStringLiteral("main")), QCustomPlot::limAbove);
+    // Layers, bottom to top, in five paint buffers (two before); what a slider step seldom changes has
+    // buffers of its own, which replotChanged() leaves as they are (the drawing order
+    // is the old one, but for the points, now above every roof, and the axes):
+    //  1. background and grid, with the snapshot's faded roofs (static);
+    //  2. "memory" (buffered): the memory roof, the snapshot's and the current Pₐₜₜ star;
+    //  3. "roofs" (the IP roofs) and the axes (static);
+    //  4. main (buffered): the points, the extension roofs, the I lines, the title;
+    //  5. legend (buffered), which also holds the labels, so no line crosses them.
+    addLayer(QStringLiteral("memory"), layer(QStringLiteral("grid")), QCustomPlot::limAbove);
+    addLayer(QStringLiteral("roofs"), layer(QStringLiteral("memory")), QCustomPlot::limAbove);
+    moveLayer(layer(QStringLiteral("axes")), layer(QStringLiteral("roofs")), QCustomPlot::limAbove);
+    for (const char *name : {"memory", "main", "legend"})
+        layer(QLatin1String(name))->setMode(QCPLayer::lmBuffered);
+    // Nothing is drawn on the overlay: in the legend's buffer it costs no sixth full-size
+    // buffer to clear and blend on every paint.
+    layer(QStringLiteral("overlay"))->setMode(QCPLayer::lmLogical);
+    for (QCPGraph *graph : {m_memoryGraph, m_ghostPoint, m_attainableGraph})
+        graph->setLayer(QStringLiteral("memory"));
+    connect(this, &QCustomPlot::afterReplot, this, [this] {
+        m_drawnContent = staticContent();
+        m_drawnLayout = staticLayout();
+    });
     // The label sits away from the star, where it covers the fewest roofs; a
     // leader line joins them (drawn first: the label's box covers its end).
     m_leader = new QCPItemLine(this);
-    m_leader->setLayer(QStringLiteral("labels"));
+    m_leader->setLayer(QStringLiteral("legend"));
     m_leader->setPen(QPen(QColor(90, 90, 90), 1));
     m_leader->setClipToAxisRect(true);
     m_attainableLabel = new QCPItemText(this);
-    m_attainableLabel->setLayer(QStringLiteral("labels"));
+    m_attainableLabel->setLayer(QStringLiteral("legend"));
     m_attainableLabel->setPadding(QMargins(6, 3, 6, 3));
     m_attainableLabel->setBrush(QColor(255, 255, 255, 235));
     m_attainableLabel->setPen(QPen(QColor(120, 120, 120)));
@@ -150,8 +170,11 @@ GablesPlot::GablesPlot(QWidget *parent)
 
 QCPGraph *GablesPlot::takeGraph(std::vector<QCPGraph *> &pool, std::size_t index)
 {
-    while (pool.size() <= index)
+    while (pool.size() <= index) {
         pool.push_back(addGraph());
+        if (&pool == &m_roofGraphs)
+            pool.back()->setLayer(QStringLiteral("roofs"));
+    }
     return pool[index];
 }
 
@@ -171,7 +194,7 @@ QCPItemText *GablesPlot::takeLabel(std::size_t index)
 {
     while (m_verticalLabels.size() <= index) {
         auto *label = new QCPItemText(this);
-        label->setLayer(QStringLiteral("labels"));
+        label->setLayer(QStringLiteral("legend"));
         label->setClipToAxisRect(true);
         label->position->setTypeX(QCPItemPosition::ptPlotCoords);
         label->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
@@ -213,7 +236,8 @@ void GablesPlot::setModel(const Soc &soc, const Result &result)
     m_subtitleText = QString::fromStdString(soc.useCaseName);
     updateTitle();
 
-    legend->clearItems();
+    // What the legend lists, in order (the snapshot's entry, setGhost()'s, follows them).
+    std::vector<QCPAbstractPlottable *> listed;
     const bool listAllIps = g.ipRoofs.size() <= kMaxLegendIps;
 
     auto toVectors = [](const std::vector<Point> &points, QVector<double> &x, QVector<double> &y) {
@@ -251,7 +275,7 @@ void GablesPlot::setModel(const Soc &soc, const Result &result)
                            .arg(ipLabel(soc, roof.ip), formatValue(ip.fraction, 3),
                                 limiting ? QStringLiteral(", limiting") : QString()));
         if (listAllIps || limiting)
-            graph->addToLegend();
+            listed.push_back(graph);
         else
             ++hiddenFromLegend;
 
@@ -262,7 +286,6 @@ void GablesPlot::setModel(const Soc &soc, const Result &result)
         point->setData(QVector<double>{ip.intensity}, QVector<double>{result.ips[std::size_t(roof.ip)].scaledRoofGops},
                        true);
         point->setName(QStringLiteral("%1 at I = %2").arg(ipLabel(soc, roof.ip), formatValue(ip.intensity)));
-        point->removeFromLegend();
     }
     for (std::size_t i = g.ipRoofs.size(); i < m_roofGraphs.size(); ++i) {
         m_roofGraphs[i]->setVisible(false);
@@ -279,7 +302,7 @@ void GablesPlot::setModel(const Soc &soc, const Result &result)
     m_memoryGraph->setName(QStringLiteral("Memory roof Bpeak·I (Bpeak = %1 GB/s)%2")
                                .arg(formatValue(soc.bpeakGBps), memoryLimiting ? QStringLiteral(", limiting")
                                                                                : QString()));
-    m_memoryGraph->addToLegend();
+    listed.push_back(m_memoryGraph);
 
     // --- extensions: the memory-side memory's roof and one roof per busy bus ---
     for (std::size_t i = 0; i < g.extraRoofs.size(); ++i) {
@@ -297,7 +320,7 @@ void GablesPlot::setModel(const Soc &soc, const Result &result)
                                  .arg(QString::fromStdString(soc.buses[std::size_t(roof.bus)].name),
                                       formatValue(soc.buses[std::size_t(roof.bus)].bandwidthGBps),
                                       limiting ? QStringLiteral(", limiting") : QString()));
-        graph->addToLegend();
+        listed.push_back(graph);
     }
     for (std::size_t i = g.extraRoofs.size(); i < m_extraRoofGraphs.size(); ++i) {
         m_extraRoofGraphs[i]->setVisible(false);
@@ -386,7 +409,21 @@ void GablesPlot::setModel(const Soc &soc, const Result &result)
 
     // --- the attainable point and its label ---
     m_attainableGraph->setData(QVector<double>{g.attainable.x}, QVector<double>{g.attainable.y}, true);
-    m_attainableGraph->addToLegend();
+    listed.push_back(m_attainableGraph);
+    // The same entries as before keep their legend items (each draws its graph's current
+    // name): new items would invalidate the legend's paint buffer, and replotChanged()
+    // then draws the whole plot.
+    std::vector<QCPAbstractPlottable *> shown;
+    for (int i = 0; i < legend->itemCount(); ++i) {
+        auto *item = qobject_cast<QCPPlottableLegendItem *>(legend->item(i));
+        if (!item || item->plottable() != m_ghostPoint)
+            shown.push_back(item ? item->plottable() : nullptr);
+    }
+    if (shown != listed) {
+        legend->clearItems();
+        for (QCPAbstractPlottable *plottable : listed)
+            plottable->addToLegend();
+    }
     // A balanced bound lists its terms one per line, so the label stays narrow.
     QString bound = QString::fromStdString(describe(result.bound, soc));
     if (result.bound.kind == Bound::Kind::Balanced) {
@@ -487,7 +524,8 @@ void GablesPlot::setGhost(const Soc *soc, const Result *result, const QString &n
             graph->setPen(QPen(faded, 1, Qt::DotLine));
             graph->setAntialiased(!manyIps);
             graph->setVisible(true);
-            graph->setLayer(QStringLiteral("grid")); // behind the current model
+            if (graph->layer() != layer(QStringLiteral("grid")))
+                graph->setLayer(QStringLiteral("grid")); // behind the current model (moving it again would invalidate a paint buffer)
         }
         const PlotGeometry ghost = plotGeometry(*soc, *result);
         m_ghostPoint->setData(QVector<double>{ghost.attainable.x}, QVector<double>{ghost.attainable.y}, true);
@@ -668,7 +706,7 @@ QCPItemText *GablesPlot::takeValueLabel(std::size_t index)
 {
     while (m_valueLabels.size() <= index) {
         auto *label = new QCPItemText(this);
-        label->setLayer(QStringLiteral("labels"));
+        label->setLayer(QStringLiteral("legend"));
         label->setClipToAxisRect(true);
         label->position->setType(QCPItemPosition::ptPlotCoords);
         label->setBrush(QColor(255, 255, 255, 200)); // readable over a roof it crosses
@@ -703,6 +741,124 @@ void GablesPlot::placeValueLabels()
         const double y = yAxis->coordToPixel(at.y()) - 4;
         label->position->setPixelPosition(QPointF(x, y));
     }
+}
+
+namespace {
+void appendRaw(QByteArray &key, double value)
+{
+    key.append(reinterpret_cast<const char *>(&value), sizeof value);
+}
+
+void appendText(QByteArray &key, const QString &text)
+{
+    appendRaw(key, double(text.size()));
+    key.append(reinterpret_cast<const char *>(text.constData()), text.size() * qsizetype(sizeof(QChar)));
+}
+
+void appendPen(QByteArray &key, const QPen &pen)
+{
+    for (double v : {double(pen.color().rgba64()), pen.widthF(), double(pen.style()), double(pen.capStyle()),
+                     double(pen.joinStyle()), double(pen.isCosmetic())})
+        appendRaw(key, v);
+    for (double v : pen.dashPattern())
+        appendRaw(key, v);
+}
+
+void appendBrush(QByteArray &key, const QBrush &brush)
+{
+    appendRaw(key, double(brush.style()));
+    appendRaw(key, double(brush.color().rgba64()));
+}
+
+bool isBottomLayer(const QCPLayer *layer)
+{
+    const QString &name = layer->name();
+    return name == QLatin1String("background") || name == QLatin1String("grid") || name == QLatin1String("roofs")
+        || name == QLatin1String("axes");
+}
+} // namespace
+
+QByteArray GablesPlot::staticContent() const
+{
+    QByteArray key;
+    for (double v : {double(width()), double(height()), bufferDevicePixelRatio(), xAxis->range().lower,
+                     xAxis->range().upper, yAxis->range().lower, yAxis->range().upper})
+        appendRaw(key, v);
+    appendBrush(key, mBackgroundBrush);
+    appendBrush(key, axisRect()->backgroundBrush());
+    for (const QCPAxis *axis : axisRect()->axes()) {
+        appendRaw(key, axis->visible());
+        for (const QPen &pen : {axis->basePen(), axis->tickPen(), axis->subTickPen(), axis->grid()->pen(),
+                                axis->grid()->subGridPen(), axis->grid()->zeroLinePen()})
+            appendPen(key, pen);
+        appendRaw(key, double(axis->tickLabelColor().rgba64()));
+        appendRaw(key, double(axis->labelColor().rgba64()));
+        appendRaw(key, axis->grid()->visible() + 2.0 * axis->grid()->subGridVisible());
+    }
+    for (const QCPLayer *layer : mLayers) {
+        appendRaw(key, layer->visible());
+        if (!isBottomLayer(layer))
+            continue;
+        for (const QCPLayerable *child : layer->children()) {
+            const auto *graph = qobject_cast<const QCPGraph *>(child);
+            if (!graph) {
+                // The grids and axes are described above; anything else there (no item goes
+                // there) by its address and visibility, so adding one forces a whole replot.
+                appendRaw(key, double(reinterpret_cast<quintptr>(child)));
+                appendRaw(key, child->realVisibility());
+                continue;
+            }
+            appendRaw(key, graph->realVisibility());
+            appendPen(key, graph->pen());
+            appendBrush(key, graph->brush());
+            appendRaw(key, graph->antialiased() + 2.0 * graph->antialiasedFill());
+            appendRaw(key, double(graph->lineStyle()));
+            appendRaw(key, double(graph->scatterStyle().shape()));
+            appendRaw(key, double(graph->dataCount()));
+            for (auto it = graph->data()->constBegin(); it != graph->data()->constEnd(); ++it) {
+                appendRaw(key, it->key);
+                appendRaw(key, it->value);
+            }
+        }
+    }
+    return key;
+}
+
+QByteArray GablesPlot::staticLayout() const
+{
+    QByteArray key;
+    const QRect area = axisRect()->rect();
+    for (int v : {area.x(), area.y(), area.width(), area.height()})
+        appendRaw(key, v);
+    for (const QCPAxis *axis : axisRect()->axes()) {
+        for (double tick : axis->tickVector())
+            appendRaw(key, tick);
+        for (const QString &label : axis->tickVectorLabels())
+            appendText(key, label);
+        appendText(key, axis->label());
+        appendText(key, axis->tickLabelFont().toString());
+        appendText(key, axis->labelFont().toString());
+    }
+    return key;
+}
+
+void GablesPlot::replotChanged()
+{
+    applyPlotTheme(this); // as a replot does first (beforeReplot): the colours compared below
+    if (m_drawnContent.isEmpty() || hasInvalidatedPaintBuffers() || staticContent() != m_drawnContent) {
+        replot();
+        return;
+    }
+    updateLayout(); // the legend and title for their new text; placeAttainableLabel() runs
+    if (staticLayout() != m_drawnLayout) {
+        replot();
+        return;
+    }
+    // QCPLayer::replot() clears and draws the layer's own buffer and schedules a paint; it
+    // replots the whole plot itself when a buffer is stale (a resize, no replot yet).
+    ++m_layerReplots;
+    for (const char *name : {"memory", "main", "legend"})
+        layer(QLatin1String(name))->replot();
 }
 
 void GablesPlot::applyRanges()

@@ -36,6 +36,14 @@ public:
     void setGhost(const roofline::gables::Soc *soc, const roofline::gables::Result *result, const QString &name);
     int ghostCurveCount() const; // visible ghost curves (tests)
 
+    // Draws what changed since the last replot. When the axes, the grid, the snapshot's
+    // faded roofs and the IP roofs are what the last replot drew (most slider steps: an
+    // intensity, Bpeak), only the main and legend layers are drawn again, into their own
+    // paint buffers; otherwise, as replot(), the whole plot. Either way the plot shows
+    // what replot() would show.
+    void replotChanged();
+    quint64 layerReplotCount() const { return m_layerReplots; } // replotChanged() calls that drew two layers
+
     // Back to the automatic ranges after the user panned or zoomed.
     void resetView();
     bool isAutoRange() const { return m_autoRange; }
@@ -61,6 +69,13 @@ protected:
 
 private:
     PlotHintCache m_hint, m_minimumHint;
+    // What the bottom paint buffer's pixels depend on: the colours, ranges and every
+    // plottable on its layers (staticContent), and where the axes and their ticks fall
+    // (staticLayout, known after a layout); as the last replot() drew them.
+    QByteArray staticContent() const;
+    QByteArray staticLayout() const;
+    QByteArray m_drawnContent, m_drawnLayout;
+    quint64 m_layerReplots = 0;
     void applyRanges();
     void placeAttainableLabel();
     void updateTitle();

@@ -219,7 +219,7 @@ void GablesView::refresh()
     m_readout->setText(terms);
 
     updateSensitivity();
-    m_plot->replot();
+    m_plot->replotChanged();
     m_termsReplot->replot();
     ++m_updateCount;
     emit updated();

@@ -114,6 +114,82 @@ private slots:
         QVERIFY(view->sensitivityRows() == sensitivity(view->document()->soc(), 0.1));
     }
 
+    // A slider step that leaves the axes, grid, snapshot roofs and IP roofs as they were
+    // redraws the plot's other layers only (no whole replot, which fails on the old code);
+    // one that moves the roofs, or a new theme, redraws the whole plot. Either way the
+    // plot shows the model's values and the picture of an immediate whole replot.
+    void sliderStepRedrawsOnlyWhatChanged()
+    {
+        MainWindow window;
+        window.resize(1400, 900);
+        window.show();
+        QVERIFY(window.openFile(example("snapdragon835.json"), nullptr));
+        GablesView *view = window.gablesView();
+        window.setCurrentView(view);
+        QCOMPARE(view->document()->pinSnapshot(), 0); // compared at once: the faded roofs drawn
+        view->flushPendingUpdate();
+        QApplication::processEvents();
+        GablesPlot *plot = view->plot();
+        QVERIFY(plot->ghostCurveCount() > 0);
+        QSignalSpy wholeReplots(plot, &QCustomPlot::beforeReplot);
+        const auto wholePicture = [plot] {
+            plot->replot();
+            return plot->grab().toImage();
+        };
+        const auto move = [view](QSlider *slider, int by) {
+            const quint64 before = view->updateCount();
+            slider->setValue(slider->value() + by);
+            QVERIFY(waitForUpdate(view, before));
+            QApplication::processEvents();
+        };
+        const auto showsModel = [view, plot] {
+            const Soc &soc = view->document()->soc();
+            const PlotGeometry g = plotGeometry(soc, evaluate(soc));
+            QCOMPARE(plot->attainableGraph()->data()->at(0)->key, g.attainable.x);
+            QCOMPARE(plot->attainableGraph()->data()->at(0)->value, g.attainable.y);
+            QCOMPARE(plot->memoryGraph()->data()->at(1)->value, g.memoryRoof.points[1].y);
+            QCOMPARE(plot->geometry().selections.size(), g.selections.size());
+            for (std::size_t i = 0; i < g.selections.size(); ++i)
+                QCOMPARE(plot->geometry().selections[i].selected.x, g.selections[i].selected.x);
+        };
+
+        // Bpeak and an intensity, a step each: the roofs and the axes stay, two layers are drawn.
+        const QCPRange x = plot->xAxis->range(), y = plot->yAxis->range();
+        for (QSlider *slider : {view->panel()->bpeakSlider()->slider(), view->panel()->intensitySlider(1)->slider()}) {
+            const quint64 layerReplots = plot->layerReplotCount();
+            wholeReplots.clear();
+            move(slider, 3);
+            QCOMPARE(plot->xAxis->range(), x);
+            QCOMPARE(plot->yAxis->range(), y);
+            QCOMPARE(wholeReplots.count(), 0);
+            QCOMPARE(plot->layerReplotCount(), layerReplots + 1);
+            showsModel();
+            const QImage shown = plot->grab().toImage();
+            QCOMPARE(shown, wholePicture());
+        }
+
+        // Ppeak scales every roof: the whole plot is drawn.
+        wholeReplots.clear();
+        quint64 layerReplots = plot->layerReplotCount();
+        move(view->panel()->ppeakSlider()->slider(), 5);
+        QCOMPARE(wholeReplots.count(), 1);
+        QCOMPARE(plot->layerReplotCount(), layerReplots);
+        showsModel();
+        QImage shown = plot->grab().toImage();
+        QCOMPARE(shown, wholePicture());
+
+        // A new theme recolours the axes and grid: the next step draws the whole plot.
+        applyTheme(Preferences::Theme::Dark);
+        wholeReplots.clear();
+        layerReplots = plot->layerReplotCount();
+        move(view->panel()->intensitySlider(1)->slider(), -3);
+        QVERIFY(wholeReplots.count() >= 1);
+        QCOMPARE(plot->layerReplotCount(), layerReplots);
+        shown = plot->grab().toImage();
+        QCOMPARE(shown, wholePicture());
+        applyTheme(Preferences::Theme::Light);
+    }
+
     // While the sensitivity tab hides the time-terms chart, slider moves give it its data
     // but do not redraw it; shown again, it is redrawn once and draws what an immediate
     // replot draws, for the current model.
