@@ -112,7 +112,8 @@ GoalSeek seekTotalTime(const Trace &trace, const Machine &machine, const std::st
         g.message = "the target total time must be a positive number of ns, got " + seekNumber(targetNs);
         return g;
     }
-    const Result now = simulate(trace, machine);
+    const SimulationPlan plan(trace); // one pass over the trace for the fifty-odd simulations below
+    const Result now = simulate(trace, plan, machine);
     if (!now.ok()) {
         g.message = "the trace does not run on this machine: " + now.error->message;
         return g;
@@ -121,7 +122,7 @@ GoalSeek seekTotalTime(const Trace &trace, const Machine &machine, const std::st
     Machine moved = machine;
     auto goodness = [&](double x) {
         number->set(moved, x);
-        const Result r = simulate(trace, moved);
+        const Result r = simulate(trace, plan, moved);
         return r.ok() ? -r.totalNs : std::numeric_limits<double>::quiet_NaN();
     };
     const SeekRange range = number->time ? SeekRange{0, number->upper, false, -1}
@@ -133,7 +134,7 @@ GoalSeek seekTotalTime(const Trace &trace, const Machine &machine, const std::st
     auto resultAt = [&](double x) {
         Machine m = machine;
         number->set(m, x);
-        return simulate(trace, m);
+        return simulate(trace, plan, m);
     };
     switch (s.status) {
     case MonotoneSeek::Status::Found: {

@@ -101,7 +101,10 @@ std::vector<Sensitivity> sensitivity(const Trace &trace, const Machine &machine,
     }
 
     auto stop = [&] { return cancelled && cancelled(); };
-    if (stop() || !simulate(trace, machine, cancelled).ok())
+    if (stop())
+        return {};
+    const SimulationPlan plan(trace); // one pass over the trace for all the simulations below
+    if (!simulate(trace, plan, machine, cancelled).ok())
         return {}; // cannot run, or cancelled
 
     std::vector<Sensitivity> rows;
@@ -123,7 +126,7 @@ std::vector<Sensitivity> sensitivity(const Trace &trace, const Machine &machine,
             if (stop())
                 return {};
             p.of(moved) = at;
-            const Result r = simulate(trace, moved, cancelled); // stops within 1024 events when cancelled
+            const Result r = simulate(trace, plan, moved, cancelled); // stops within 1024 events when cancelled
             if (r.error && r.error->kind == SimulationError::Kind::Cancelled)
                 return {};
             ok = ok && r.ok() && std::isfinite(r.totalNs);

@@ -71,17 +71,43 @@ bool after(double aTime, std::uint64_t aSeq, double bTime, std::uint64_t bSeq)
     return aTime != bTime ? aTime > bTime : aSeq > bSeq;
 }
 
-// Per instruction, in program order, what advance() and complete() need of it;
-// each pipe's queue is a list through `next`. One pass over the program
-// builds it (a 10⁶-instruction trace is 24 MB: each pass over it counts).
-struct Entry
+} // namespace
+
+// The machine-independent part of a simulation (SimulationPlan), per core.
+struct SimulationPlan::Data
 {
-    std::uint32_t next = kNone;    // the next instruction on the same pipe
-    std::uint32_t segment = 0;     // how many barriers precede it
-    std::uint32_t nextSet = kNone; // waits: the set_flag after its partner on the same flag (binary-flag check)
-    Kind kind = Kind::Work;
-    std::uint16_t key = 0;         // flags: flagKey()
+    // Per instruction, in program order, what advance() and complete() need of it;
+    // each pipe's queue is a list through `next`. One pass over the program
+    // builds it (a 10⁶-instruction trace is 24 MB: each pass over it counts).
+    struct Entry
+    {
+        std::uint32_t next = kNone;    // the next instruction on the same pipe
+        std::uint32_t segment = 0;     // how many barriers precede it
+        std::uint32_t nextSet = kNone; // waits: the set_flag after its partner on the same flag (binary-flag check)
+        std::int32_t partner = -1;     // flags: the matching wait_flag or set_flag (Timing::flag)
+        Kind kind = Kind::Work;
+        std::uint16_t key = 0;         // flags: flagKey()
+    };
+    struct Core
+    {
+        std::vector<Entry> entries;               // per instruction
+        std::vector<std::uint32_t> barriers;      // barrier k closes segment k
+        std::vector<std::uint32_t> remaining;     // per segment: its instructions (barriers excluded)
+        std::array<std::uint32_t, kPipeCount> first{}; // each pipe's first instruction; kNone: none
+        std::array<std::uint32_t, kFlagKeys> setCount{};  // set_flag instructions per flag
+        std::array<std::uint32_t, kFlagKeys> waitCount{}; // wait_flag instructions per flag
+    };
+    std::vector<Core> cores;
+    std::size_t busTransfers = 0;          // MTE2 and MTE3 work instructions of all cores
+    std::optional<SimulationError> error;  // the first flag set twice (models.md §3.2)
+    std::vector<std::string> warnings;     // flags set but never waited for
+
+    explicit Data(const Trace &trace);
 };
+
+namespace {
+
+using Entry = SimulationPlan::Data::Entry;
 
 struct PipeState
 {
@@ -93,18 +119,16 @@ struct PipeState
 
 struct CoreState
 {
-    std::vector<Entry> entries; // per instruction
-    std::uint32_t indexOf(const Entry *e) const { return static_cast<std::uint32_t>(e - entries.data()); }
-    const Entry *entry(std::uint32_t index) const { return index == kNone ? nullptr : entries.data() + index; }
+    const Entry *entries = nullptr; // per instruction: the plan's
+    std::uint32_t indexOf(const Entry *e) const { return static_cast<std::uint32_t>(e - entries); }
+    const Entry *entry(std::uint32_t index) const { return index == kNone ? nullptr : entries + index; }
     std::array<PipeState, kPipeCount> pipes;
-    std::vector<std::uint32_t> barriers;   // barrier k closes segment k
+    std::span<const std::uint32_t> barriers; // barrier k closes segment k (the plan's)
     std::vector<std::uint32_t> remaining;  // per segment: instructions not yet ended
     std::vector<double> lastEnd;           // per segment: latest end so far
     std::vector<std::int32_t> lastIndex;   // per segment: the instruction that ended last
     std::uint32_t firstOpen = 0;           // segments before it have all ended
     std::vector<double> openTime;          // per segment: when it opened
-    std::array<std::uint32_t, kFlagKeys> setCount{};  // set_flag instructions per flag
-    std::array<std::uint32_t, kFlagKeys> waitCount{}; // wait_flag instructions per flag
     // Per flag: the last set_flag that ran. Sets of one flag share a pipe, so
     // they run in program order: a set has run iff it is at most this one.
     std::array<std::uint32_t, kFlagKeys> lastSetRun;
@@ -139,10 +163,13 @@ struct Transfer
 class Simulator
 {
 public:
-    Simulator(const Trace &trace, const Machine &machine, const std::function<bool()> &cancelled)
+    // `plan`: the trace's, or null to build it.
+    Simulator(const Trace &trace, const SimulationPlan::Data *plan, const Machine &machine,
+        const std::function<bool()> &cancelled)
         : m_trace(trace)
         , m_machine(machine)
         , m_cancelled(cancelled)
+        , m_plan(plan)
     {
     }
 
@@ -150,7 +177,6 @@ public:
 
 private:
     void prepare();
-    void prepareCore(std::size_t c);
     void advance(std::uint32_t core, double now);
     void startWork(std::uint32_t core, std::size_t pipe, std::uint32_t index, double now);
     void beginTransfer(std::uint32_t core, std::size_t pipe, std::uint32_t index, double now);
@@ -174,6 +200,8 @@ private:
     const Trace &m_trace;
     const Machine &m_machine;
     const std::function<bool()> &m_cancelled;
+    const SimulationPlan::Data *m_plan;
+    std::optional<SimulationPlan::Data> m_ownPlan;
     Result m_result;
     std::vector<CoreState> m_cores;
     std::vector<Event> m_events; // a binary heap, earliest on top
@@ -243,88 +271,37 @@ void Simulator::fail(SimulationError::Kind kind, std::uint32_t core, std::uint32
                                      std::move(message)};
 }
 
-void Simulator::prepareCore(std::size_t c)
-{
-    const auto &program = m_trace.cores[c].instructions;
-    CoreState &state = m_cores[c];
-    auto &timings = m_result.cores[c].instructions;
-    timings.resize(program.size());
-    m_result.cores[c].startNs = static_cast<double>(c) * m_machine.skewNs;
-    state.entries.resize(program.size());
-    state.remaining.assign(1, 0);
-    state.lastSetRun.fill(kNone);
-
-    // Per flag key, in program order: its set_flag and wait_flag instructions
-    // (the k-th set pairs with the k-th wait).
-    std::array<std::vector<std::uint32_t>, kFlagKeys> sets, waits;
-    std::array<std::uint32_t, kPipeCount> first, last;
-    first.fill(kNone);
-    last.fill(kNone);
-    std::uint32_t segment = 0;
-    for (std::uint32_t i = 0; i < program.size(); ++i) {
-        const Instruction &in = program[i];
-        if (in.kind == Kind::Barrier) {
-            state.barriers.push_back(i);
-            state.remaining.push_back(0);
-            ++segment;
-            continue;
-        }
-        ++state.remaining[segment];
-        Entry &e = state.entries[i];
-        e.segment = segment;
-        e.kind = in.kind;
-        const std::size_t p = pipeIndex(in.pipe);
-        (last[p] == kNone ? first[p] : state.entries[last[p]].next) = i;
-        last[p] = i;
-        if (in.kind == Kind::SetFlag) {
-            e.key = static_cast<std::uint16_t>(flagKey(in));
-            sets[e.key].push_back(i);
-        } else if (in.kind == Kind::WaitFlag) {
-            e.key = static_cast<std::uint16_t>(flagKey(in));
-            waits[e.key].push_back(i);
-        } else if (usesBus(in.pipe)) {
-            ++m_busTransfers;
-        }
-    }
-    for (std::size_t p = 0; p < kPipeCount; ++p)
-        state.pipes[p].head = state.entry(first[p]);
-    state.lastEnd.assign(state.remaining.size(), 0);
-    state.lastIndex.assign(state.remaining.size(), -1);
-    state.openTime.assign(state.remaining.size(), 0);
-    // Pair every flag with its partner now: the k-th set with the k-th wait.
-    for (std::size_t key = 0; key < kFlagKeys; ++key) {
-        const auto &keySets = sets[key];
-        const auto &keyWaits = waits[key];
-        state.setCount[key] = static_cast<std::uint32_t>(keySets.size());
-        state.waitCount[key] = static_cast<std::uint32_t>(keyWaits.size());
-        const std::size_t pairs = std::min(keySets.size(), keyWaits.size());
-        for (std::size_t k = 0; k < pairs; ++k) {
-            timings[keySets[k]].flag = static_cast<std::int32_t>(keyWaits[k]);
-            timings[keyWaits[k]].flag = static_cast<std::int32_t>(keySets[k]);
-        }
-        for (std::size_t k = 0; k < keyWaits.size() && k + 1 < keySets.size(); ++k)
-            state.entries[keyWaits[k]].nextSet = keySets[k + 1];
-        if (keySets.size() > keyWaits.size() + 1) {
-            // Two set_flags after the last wait_flag of this flag: the second sets
-            // a flag no wait can have cleared (models.md §3.2: an error, not a warning).
-            const std::uint32_t first = keySets[keyWaits.size()], second = keySets[keyWaits.size() + 1];
-            fail(SimulationError::Kind::FlagAlreadySet, static_cast<std::uint32_t>(c), second,
-                 describeAt(m_trace, c, second) + ": sets a flag that is already set (by "
-                     + describeAt(m_trace, c, first) + "; no wait_flag clears it in between)");
-        } else if (keySets.size() > keyWaits.size()) {
-            m_result.warnings.push_back(describeAt(m_trace, c, keySets[keyWaits.size()]) + ": never waited for ("
-                                        + std::to_string(keySets.size()) + " set_flag, "
-                                        + std::to_string(keyWaits.size()) + " wait_flag on this flag)");
-        }
-    }
-}
-
 void Simulator::prepare()
 {
+    if (!m_plan)
+        m_plan = &m_ownPlan.emplace(m_trace);
+    const SimulationPlan::Data &plan = *m_plan;
     m_cores.resize(m_trace.cores.size());
     m_result.cores.resize(m_trace.cores.size());
-    for (std::size_t c = 0; c < m_trace.cores.size(); ++c)
-        prepareCore(c);
+    for (std::size_t c = 0; c < m_trace.cores.size(); ++c) {
+        const SimulationPlan::Data::Core &planned = plan.cores[c];
+        CoreState &state = m_cores[c];
+        auto &timings = m_result.cores[c].instructions;
+        timings.resize(planned.entries.size());
+        for (std::size_t i = 0; i < planned.entries.size(); ++i) {
+            if (planned.entries[i].partner >= 0)
+                timings[i].flag = planned.entries[i].partner;
+        }
+        m_result.cores[c].startNs = static_cast<double>(c) * m_machine.skewNs;
+        state.entries = planned.entries.data();
+        state.barriers = planned.barriers;
+        state.remaining = planned.remaining;
+        state.lastSetRun.fill(kNone);
+        for (std::size_t p = 0; p < kPipeCount; ++p)
+            state.pipes[p].head = state.entry(planned.first[p]);
+        state.lastEnd.assign(state.remaining.size(), 0);
+        state.lastIndex.assign(state.remaining.size(), -1);
+        state.openTime.assign(state.remaining.size(), 0);
+    }
+    if (plan.error && !m_result.error)
+        m_result.error = plan.error;
+    m_result.warnings.insert(m_result.warnings.end(), plan.warnings.begin(), plan.warnings.end());
+    m_busTransfers = plan.busTransfers;
     // Each start or end of a transfer closes at most one contention interval;
     // an interval has some two or three shares. Growing these arrays by
     // doubling moved them several times at 10⁶ instructions.
@@ -652,8 +629,8 @@ void Simulator::reportDeadlock()
         if (timings[i].flag < 0) {
             const std::size_t key = flagKey(in);
             why = "no matching set_flag: core " + std::to_string(c) + " sets this flag "
-                + std::to_string(m_cores[c].setCount[key]) + " time(s) and waits for it "
-                + std::to_string(m_cores[c].waitCount[key]) + " time(s)";
+                + std::to_string(m_plan->cores[c].setCount[key]) + " time(s) and waits for it "
+                + std::to_string(m_plan->cores[c].waitCount[key]) + " time(s)";
         } else {
             why = "its matching set_flag never runs: " + describeAt(m_trace, c, timings[i].flag);
         }
@@ -811,6 +788,95 @@ Result Simulator::run()
 
 } // namespace
 
+// One pass over the program per core: the pipe queues, the barrier segments,
+// and every flag paired with its partner (the k-th set with the k-th wait).
+SimulationPlan::Data::Data(const Trace &trace)
+{
+    cores.resize(trace.cores.size());
+    for (std::size_t c = 0; c < trace.cores.size(); ++c) {
+        const auto &program = trace.cores[c].instructions;
+        Core &core = cores[c];
+        core.entries.resize(program.size());
+        core.remaining.assign(1, 0);
+        // Per flag key, in program order: its set_flag and wait_flag instructions.
+        std::array<std::vector<std::uint32_t>, kFlagKeys> sets, waits;
+        std::array<std::uint32_t, kPipeCount> last;
+        core.first.fill(kNone);
+        last.fill(kNone);
+        std::uint32_t segment = 0;
+        for (std::uint32_t i = 0; i < program.size(); ++i) {
+            const Instruction &in = program[i];
+            if (in.kind == Kind::Barrier) {
+                core.barriers.push_back(i);
+                core.remaining.push_back(0);
+                ++segment;
+                continue;
+            }
+            ++core.remaining[segment];
+            Entry &e = core.entries[i];
+            e.segment = segment;
+            e.kind = in.kind;
+            const std::size_t p = pipeIndex(in.pipe);
+            (last[p] == kNone ? core.first[p] : core.entries[last[p]].next) = i;
+            last[p] = i;
+            if (in.kind == Kind::SetFlag) {
+                e.key = static_cast<std::uint16_t>(flagKey(in));
+                sets[e.key].push_back(i);
+            } else if (in.kind == Kind::WaitFlag) {
+                e.key = static_cast<std::uint16_t>(flagKey(in));
+                waits[e.key].push_back(i);
+            } else if (usesBus(in.pipe)) {
+                ++busTransfers;
+            }
+        }
+        for (std::size_t key = 0; key < kFlagKeys; ++key) {
+            const auto &keySets = sets[key];
+            const auto &keyWaits = waits[key];
+            core.setCount[key] = static_cast<std::uint32_t>(keySets.size());
+            core.waitCount[key] = static_cast<std::uint32_t>(keyWaits.size());
+            const std::size_t pairs = std::min(keySets.size(), keyWaits.size());
+            for (std::size_t k = 0; k < pairs; ++k) {
+                core.entries[keySets[k]].partner = static_cast<std::int32_t>(keyWaits[k]);
+                core.entries[keyWaits[k]].partner = static_cast<std::int32_t>(keySets[k]);
+            }
+            for (std::size_t k = 0; k < keyWaits.size() && k + 1 < keySets.size(); ++k)
+                core.entries[keyWaits[k]].nextSet = keySets[k + 1];
+            if (keySets.size() > keyWaits.size() + 1) {
+                // Two set_flags after the last wait_flag of this flag: the second sets
+                // a flag no wait can have cleared (models.md §3.2: an error, not a warning).
+                const std::uint32_t firstSet = keySets[keyWaits.size()], second = keySets[keyWaits.size() + 1];
+                if (!error)
+                    error = SimulationError{SimulationError::Kind::FlagAlreadySet, static_cast<std::int32_t>(c),
+                        static_cast<std::int32_t>(second),
+                        describeAt(trace, c, second) + ": sets a flag that is already set (by "
+                            + describeAt(trace, c, firstSet) + "; no wait_flag clears it in between)"};
+            } else if (keySets.size() > keyWaits.size()) {
+                warnings.push_back(describeAt(trace, c, keySets[keyWaits.size()]) + ": never waited for ("
+                                   + std::to_string(keySets.size()) + " set_flag, "
+                                   + std::to_string(keyWaits.size()) + " wait_flag on this flag)");
+            }
+        }
+    }
+}
+
+SimulationPlan::SimulationPlan(const Trace &trace)
+    : m_data(std::make_unique<const Data>(trace))
+{
+}
+
+SimulationPlan::~SimulationPlan() = default;
+
+bool SimulationPlan::fits(const Trace &trace) const
+{
+    if (m_data->cores.size() != trace.cores.size())
+        return false;
+    for (std::size_t c = 0; c < trace.cores.size(); ++c) {
+        if (m_data->cores[c].entries.size() != trace.cores[c].instructions.size())
+            return false;
+    }
+    return true;
+}
+
 Result simulate(const Trace &trace, const Machine &machine)
 {
     return simulate(trace, machine, {});
@@ -818,7 +884,13 @@ Result simulate(const Trace &trace, const Machine &machine)
 
 Result simulate(const Trace &trace, const Machine &machine, const std::function<bool()> &cancelled)
 {
-    return Simulator(trace, machine, cancelled).run();
+    return Simulator(trace, nullptr, machine, cancelled).run();
+}
+
+Result simulate(const Trace &trace, const SimulationPlan &plan, const Machine &machine,
+    const std::function<bool()> &cancelled)
+{
+    return Simulator(trace, plan.fits(trace) ? &plan.data() : nullptr, machine, cancelled).run();
 }
 
 } // namespace roofline::verrocchio

@@ -126,6 +126,21 @@ void benchSimulate(std::size_t n, int cores, int iterations)
                 "simulation (its peak, kept for the next run)\n",
                 count, cores, s.median * 1e3, s.p90 * 1e3, s.min * 1e3, count / s.median / 1e6, megabytes(trace),
                 resultMB, withTrace - before, withResult - withTrace);
+    // The same with the trace's plan built once (what the timeline view, the
+    // sensitivity and the goal seek do), and what building the plan costs.
+    std::vector<double> planned, planning;
+    for (int i = 0; i < iterations; ++i) {
+        auto start = std::chrono::steady_clock::now();
+        const SimulationPlan plan(trace);
+        planning.push_back(seconds(start));
+        start = std::chrono::steady_clock::now();
+        const Result r = simulate(trace, plan, machine);
+        planned.push_back(seconds(start));
+    }
+    const Stats p = summarize(planned), b = summarize(planning);
+    std::printf("         with its plan built once: median %8.3f ms  p90 %8.3f ms  min %8.3f ms  %6.1f M instructions/s; "
+                "the plan: median %7.3f ms\n",
+                p.median * 1e3, p.p90 * 1e3, p.min * 1e3, count / p.median / 1e6, b.median * 1e3);
 }
 
 // FNV-1a over every field of a result: equal digests before and after a
@@ -272,11 +287,13 @@ void printDigests(bool quick)
     for (std::size_t n : {std::size_t(100), std::size_t(12345), quick ? std::size_t(20000) : std::size_t(300000)}) {
         for (int cores : {1, 2, 4}) {
             Trace trace = syntheticVectorAdd(n, cores);
+            const SimulationPlan plan(trace);
             for (auto &[name, machine] : machines) {
                 machine.coreCount = std::max(machine.coreCount, cores);
                 const std::uint64_t h = digest(simulate(trace, machine));
-                std::printf("digest %7zu instructions %d cores %-10s %016llx\n", n, cores, name.c_str(),
-                            static_cast<unsigned long long>(h));
+                std::printf("digest %7zu instructions %d cores %-10s %016llx%s\n", n, cores, name.c_str(),
+                            static_cast<unsigned long long>(h),
+                            digest(simulate(trace, plan, machine)) == h ? "" : "  DIFFERS WITH A PLAN");
                 all = (all ^ h) * 1099511628211ull;
             }
         }
@@ -284,7 +301,7 @@ void printDigests(bool quick)
     // Random traces: many end in a deadlock or a flag error, which must stay as they were.
     std::mt19937 rng(15);
     std::uint64_t random = 1469598103934665603ull;
-    std::size_t errors = 0;
+    std::size_t errors = 0, planDiffers = 0;
     for (int k = 0; k < (quick ? 50 : 2000); ++k) {
         const int cores = 1 + k % 3;
         const Trace trace = randomTrace(rng, 10 + std::size_t(k % 7) * 40, cores);
@@ -293,9 +310,11 @@ void printDigests(bool quick)
         const Result r = simulate(trace, machine);
         errors += r.ok() ? 0 : 1;
         random = (random ^ digest(r)) * 1099511628211ull;
+        planDiffers += simulate(trace, SimulationPlan(trace), machine) == r ? 0 : 1;
     }
     std::printf("digest random traces (%zu of them stopped on an error) %016llx\n", errors,
                 static_cast<unsigned long long>(random));
+    std::printf("digest random traces simulated with a plan: %zu differ\n", planDiffers);
     // The shipped examples.
     for (const char *dir : {"/examples/verrocchio", "/tests/core/verrocchio/data"}) {
         std::vector<std::filesystem::path> files;
@@ -325,13 +344,14 @@ void printDigests(bool quick)
 void benchTimelineCore(std::size_t n, int iterations)
 {
     const Trace trace = syntheticVectorAdd(n, 2);
+    const SimulationPlan plan(trace); // the view builds it once per trace
     Machine machine = ascend310();
     std::vector<double> sim, bars, groups;
     std::size_t drawn = 0;
     for (int i = 0; i < iterations; ++i) {
         machine.busGBps = 30 + i % 20;
         auto start = std::chrono::steady_clock::now();
-        const Result r = simulate(trace, machine);
+        const Result r = simulate(trace, plan, machine);
         sim.push_back(seconds(start));
         start = std::chrono::steady_clock::now();
         const TimelineBars b = timelineBars(trace, r);

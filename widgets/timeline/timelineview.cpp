@@ -261,14 +261,29 @@ void TimelineView::setUpTabOrder()
     setFocusChain(chain);
 }
 
-TimelineData TimelineView::compute(
-    std::shared_ptr<const Trace> trace, const Machine &machine, const std::function<bool()> &cancelled)
+std::shared_ptr<const SimulationPlan> TimelinePlanCache::planFor(const std::shared_ptr<const Trace> &trace)
+{
+    if (trace->instructionCount() > kMaxInstructions)
+        return nullptr; // each simulation builds its own (see the header)
+    const std::lock_guard lock(m_mutex);
+    if (!m_plan || m_trace.lock() != trace) {
+        m_plan.reset(); // the old trace's first: both at once could be 40 MB at 10⁶ instructions
+        m_plan = std::make_shared<const SimulationPlan>(*trace);
+        m_trace = trace;
+    }
+    return m_plan;
+}
+
+TimelineData TimelineView::compute(std::shared_ptr<const Trace> trace, const Machine &machine,
+    const std::function<bool()> &cancelled, TimelinePlanCache *plans)
 {
     TimelineData data;
     data.stages.jobStart = steadyNanoseconds();
     data.trace = std::move(trace);
     data.machine = machine;
-    auto result = std::make_shared<Result>(simulate(*data.trace, machine, cancelled));
+    const std::shared_ptr<const SimulationPlan> plan = plans ? plans->planFor(data.trace) : nullptr;
+    auto result = std::make_shared<Result>(
+        plan ? simulate(*data.trace, *plan, machine, cancelled) : simulate(*data.trace, machine, cancelled));
     if (result->error && result->error->kind == SimulationError::Kind::Cancelled)
         return data; // no result: superseded
     data.stages.simulated = steadyNanoseconds();
@@ -489,7 +504,7 @@ void TimelineView::startUpdate()
                 m_pool.start([request = *ghost, guard = QPointer<TimelineView>(this)] { runGhost(request, guard); });
         }
         const std::int64_t handedOver = steadyNanoseconds();
-        TimelineData data = compute(m_document->sharedTrace(), m_document->machine());
+        TimelineData data = compute(m_document->sharedTrace(), m_document->machine(), {}, m_plans.get());
         data.stages.requested = m_requestedAt;
         data.stages.handedOver = handedOver;
         m_deliveredAt = steadyNanoseconds();
@@ -507,7 +522,7 @@ void TimelineView::startUpdate()
     m_pool.clear();
     const TimelineData::Stages stages { m_requestedAt, steadyNanoseconds() };
     m_pool.start([trace = m_document->sharedTrace(), machine = m_document->machine(), generation, ghost, step,
-                     latest = m_latest, shownAt = m_shownAt, feedbackMs = m_feedbackMs, stages,
+                     latest = m_latest, shownAt = m_shownAt, feedbackMs = m_feedbackMs, stages, plans = m_plans,
                      guard = QPointer<TimelineView>(this)] {
         // A long simulation stops as soon as a newer request is made, so the
         // newest one starts at once instead of after it (10⁶ instructions:
@@ -518,7 +533,7 @@ void TimelineView::startUpdate()
             return latest->load(std::memory_order_relaxed) != generation
                 && steadyMilliseconds() - shownAt->load(std::memory_order_relaxed) < feedbackMs->load();
         };
-        TimelineData data = compute(trace, machine, superseded);
+        TimelineData data = compute(trace, machine, superseded, plans.get());
         if (!data.result)
             return;
         data.stages.requested = stages.requested;
@@ -611,7 +626,7 @@ void TimelineView::flushPendingUpdate()
     m_latest->store(m_generation);
     if (const std::optional<GhostRequest> ghost = ghostRequest())
         m_ghosts[ghost->id] = compute(ghost->trace, ghost->machine);
-    apply(compute(m_document->sharedTrace(), m_document->machine()));
+    apply(compute(m_document->sharedTrace(), m_document->machine(), {}, m_plans.get()));
     if (!sensitivityWanted())
         return;
     // Exports and screenshots want the tornado drawn: at once for a short trace

@@ -26,6 +26,7 @@
 #include <atomic>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 
 class QCheckBox;
@@ -45,6 +46,24 @@ class SnapshotBar;
 class TimelineDocument;
 class TimelinePanel;
 class TimelineTableModel;
+
+// The simulation plan (roofline::verrocchio::SimulationPlan) of the newest
+// trace, built by whichever thread first simulates that trace and shared by
+// every later simulation of it: one pass over the trace per trace instead of
+// per slider step. Not for traces past kMaxInstructions: a plan held is 20 bytes
+// per instruction, and at 10⁶ instructions those 20 MB would take the studio
+// past its 200 MB (docs/performance.md); their simulations build their own.
+class TimelinePlanCache {
+public:
+    static constexpr std::size_t kMaxInstructions = 300000;
+    std::shared_ptr<const roofline::verrocchio::SimulationPlan> planFor(
+        const std::shared_ptr<const roofline::verrocchio::Trace> &trace);
+
+private:
+    std::mutex m_mutex;
+    std::weak_ptr<const roofline::verrocchio::Trace> m_trace;
+    std::shared_ptr<const roofline::verrocchio::SimulationPlan> m_plan;
+};
 
 class TimelineView : public ModelView {
     Q_OBJECT
@@ -143,9 +162,10 @@ public:
 
     // Simulation, bars and critical path of a trace on a machine: pure, runs in
     // the worker. With `cancelled` it gives up (returns no result) once that
-    // returns true.
+    // returns true; with `plans` the trace's plan comes from there.
     static TimelineData compute(std::shared_ptr<const roofline::verrocchio::Trace> trace,
-        const roofline::verrocchio::Machine &machine, const std::function<bool()> &cancelled = {});
+        const roofline::verrocchio::Machine &machine, const std::function<bool()> &cancelled = {},
+        TimelinePlanCache *plans = nullptr);
 
 signals:
     void updated(); // after every result drawn
@@ -237,6 +257,8 @@ private:
     bool feedbackDue() const;
     // The newest generation, read by the worker to give up a superseded sensitivity.
     std::shared_ptr<std::atomic<quint64>> m_latest = std::make_shared<std::atomic<quint64>>(0);
+    // The current trace's plan, for the worker and the GUI thread alike.
+    std::shared_ptr<TimelinePlanCache> m_plans = std::make_shared<TimelinePlanCache>();
     QThreadPool m_pool; // one thread: requests queue behind the running one
     QThreadPool m_disposal; // frees replaced results off the GUI thread
 };

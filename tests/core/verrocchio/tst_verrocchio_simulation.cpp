@@ -4,12 +4,14 @@
 #include "builders.h"
 #include "testutils.h"
 #include "verrocchio/estimate.h"
+#include "verrocchio/io.h"
 #include "verrocchio/simulation.h"
 #include "verrocchio/synthetic.h"
 
 #include <QTest>
 
 #include <chrono>
+#include <filesystem>
 
 using namespace roofline::verrocchio;
 using testbuild::ProgramBuilder;
@@ -464,6 +466,59 @@ private slots:
         const Result r = simulate(trace, unitMachine(1));
         QVERIFY(!r.ok());
         QCOMPARE(r.error->kind, SimulationError::Kind::InvalidInput);
+    }
+
+    // A plan built once gives on every machine the result a simulation
+    // without one gives, bit for bit: the examples, the test traces, flag
+    // errors, warnings, deadlocks and barriers; a plan of another trace is
+    // not used.
+    void planGivesTheSameResult()
+    {
+        std::vector<Trace> traces;
+        for (const char *dir : { ROOFLINE_EXAMPLES_DIR "/verrocchio", ROOFLINE_SOURCE_DIR "/tests/core/verrocchio/data" }) {
+            for (const auto &file : std::filesystem::directory_iterator(dir)) {
+                const auto ext = file.path().extension();
+                if (ext != ".txt" && ext != ".json")
+                    continue;
+                TraceLoadResult loaded = loadTraceFile(file.path().string());
+                if (loaded.trace)
+                    traces.push_back(*loaded.trace);
+            }
+        }
+        QVERIFY(traces.size() >= 5);
+        traces.push_back(syntheticVectorAdd(20000, 2));
+        traces.emplace_back();
+        ProgramBuilder(traces.back(), 0).set(Pipe::MTE2, Pipe::V, 3).work(Pipe::MTE2, 1).set(Pipe::MTE2, Pipe::V, 3);
+        traces.emplace_back();
+        ProgramBuilder(traces.back(), 0).work(Pipe::M, 2).wait(Pipe::MTE2, Pipe::M).work(Pipe::M, 1);
+        traces.emplace_back();
+        ProgramBuilder(traces.back(), 0).set(Pipe::MTE2, Pipe::V, 3);
+        traces.emplace_back();
+        ProgramBuilder(traces.back(), 0).barrier().barrier().work(Pipe::V, 2).barrier();
+        ProgramBuilder(traces.back(), 1).work(Pipe::MTE2, 3).barrier().work(Pipe::MTE3, 1);
+        std::size_t errors = 0, warnings = 0;
+        for (const Trace &trace : traces) {
+            const SimulationPlan plan(trace);
+            QVERIFY(plan.fits(trace));
+            for (Machine machine : { ascend310(), unitMachine(1, 0.5) }) {
+                machine.coreCount = std::max<int>(machine.coreCount, int(trace.cores.size()));
+                for (double bus : { 5.0, 40.0 }) {
+                    machine.busGBps = bus;
+                    const Result plain = simulate(trace, machine);
+                    QVERIFY(simulate(trace, plan, machine) == plain);
+                    errors += plain.error ? 1 : 0;
+                    warnings += plain.warnings.empty() ? 0 : 1;
+                }
+            }
+        }
+        QVERIFY(errors >= 8 && warnings >= 4); // the error and warning paths were compared too
+        // A plan of another trace is ignored: the trace's own is built.
+        const SimulationPlan other(traces.back());
+        const Trace &first = traces.front();
+        QVERIFY(!other.fits(first));
+        Machine machine = ascend310();
+        machine.coreCount = std::max<int>(machine.coreCount, int(first.cores.size()));
+        QVERIFY(simulate(first, other, machine) == simulate(first, machine));
     }
 
     void deterministic()
