@@ -246,16 +246,28 @@ int NnmeterPlot::kernelAt(const QPointF &pixel) const
     return k >= 0 && std::size_t(k) < m_values.size() ? k : -1;
 }
 
+int NnmeterPlot::legendWidth(int columns) const
+{
+    // Filled row by row (foColumnsFirst): entry i goes to column i % columns.
+    std::vector<int> widths(std::size_t(std::max(columns, 1)), 0);
+    int n = 0;
+    for (int i = 0; i < legend->itemCount(); ++i)
+        if (const QCPAbstractLegendItem *item = legend->item(i)) { // an emptied cell is null
+            int &w = widths[std::size_t(n++ % columns)];
+            w = std::max(w, item->minimumOuterSizeHint().width());
+        }
+    int total = legend->margins().left() + legend->margins().right() + plotLayout()->margins().left()
+                + plotLayout()->margins().right() + legend->columnSpacing() * (std::min(n, columns) - 1);
+    for (int w : widths)
+        total += w;
+    return total;
+}
+
 void NnmeterPlot::fitLegendToWidth(int width)
 {
-    int widest = 0;
-    for (int i = 0; i < legend->itemCount(); ++i)
-        if (const QCPAbstractLegendItem *item = legend->item(i)) // an emptied cell is null
-            widest = std::max(widest, item->minimumOuterSizeHint().width());
-    const QMargins outer = legend->margins();
-    const int room = width - outer.left() - outer.right() - plotLayout()->margins().left() - plotLayout()->margins().right();
-    const int spacing = legend->columnSpacing();
-    const int wrap = widest > 0 ? std::clamp((room + spacing) / (widest + spacing), 1, 4) : 4;
+    int wrap = 1;
+    while (wrap < 4 && legendWidth(wrap + 1) <= width)
+        ++wrap;
     if (wrap == legend->wrap())
         return;
     legend->setWrap(wrap);

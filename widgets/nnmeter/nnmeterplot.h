@@ -49,6 +49,8 @@ public:
     // Up to four legend entries a row, fewer when `width` pixels cannot hold them
     // (a narrow chart keeps its legend inside and leaves the kernel tree room).
     void fitLegendToWidth(int width);
+    // The width the legend needs with `columns` entries a row (the entries as they are now).
+    int legendWidth(int columns) const;
 
 signals:
     void kernelClicked(int kernel);

@@ -668,7 +668,8 @@ void NnmeterView::rebuildTree()
     const bool measuredShown = std::any_of(m_kernelMeasured.begin(), m_kernelMeasured.end(), [](double ms) { return ms >= 0; });
     m_tree->setColumnHidden(3, !measuredShown);
     m_tree->setColumnHidden(2, measuredShown);
-    m_tree->setMinimumWidth(measuredShown ? 400 : 250);
+    // The minimum stays 250 px (400 with the measured column made the window wider than
+    // 1280 px); fitTreeToNames() gives the tree what its names need where there is room.
     // Lay the rows out now, not in the next paint: laid out while painting, the
     // tree changed its scroll bars' range, which repainted it a second time
     // (roofline-bench --paints: the tree's viewport painted twice per toggle).
@@ -691,8 +692,10 @@ void NnmeterView::fitTreeToNames()
     const int total = m_treeSplitter->width() - m_treeSplitter->handleWidth();
     if (total <= 0)
         return;
-    // At most half of the row: the chart keeps at least as much.
-    const int tree = std::clamp(m_treeWanted, m_tree->minimumWidth(), std::max(m_tree->minimumWidth(), total / 2));
+    // At most half of the row, and the chart keeps room for its legend in two columns
+    // (with the measured column shown, the tree would take it all).
+    const int chart = std::max(total / 2, m_plot->legendWidth(2) + 24);
+    const int tree = std::clamp(m_treeWanted, m_tree->minimumWidth(), std::max(m_tree->minimumWidth(), total - chart));
     if (std::abs(m_tree->width() - tree) <= 1)
         return;
     m_plot->fitLegendToWidth(total - tree); // before: the legend's row sets the chart's minimum width
