@@ -640,8 +640,15 @@ void NnmeterView::rebuildTree()
         items.append(item);
     }
     m_tree->addTopLevelItems(items);
+    // With per-kernel timings the Measured column takes the Share column's place (the tree stays
+    // readable at 1280 px: at 250 px the four columns left no room for the kernel names).
+    const bool measuredShown = std::any_of(m_kernelMeasured.begin(), m_kernelMeasured.end(), [](double ms) { return ms >= 0; });
+    m_tree->setColumnHidden(3, !measuredShown);
+    m_tree->setColumnHidden(2, measuredShown);
+    // The minimum stays 250 px (400 with the measured column made the window wider than
+    // 1280 px); fitTreeToNames() gives the tree what its names need where there is room.
     {
-        // Wide enough for the longest kernel name ("#112 dwconv-bn-relu6"): at
+        // Wide enough for the longest kernel name and the columns now shown ("#112 dwconv-bn-relu6"): at
         // the splitter's first sizes the names were cut off at 1280 and 1920 px.
         // Measured once per kernel type with the longest number ("#" and as many zeros:
         // the font's digits are of one width), not once per row: ViT has 355 rows.
@@ -663,13 +670,6 @@ void NnmeterView::rebuildTree()
             fitTreeToNames();
         }
     }
-    // With per-kernel timings the Measured column takes the Share column's place (the tree stays
-    // readable at 1280 px: at 250 px the four columns left no room for the kernel names).
-    const bool measuredShown = std::any_of(m_kernelMeasured.begin(), m_kernelMeasured.end(), [](double ms) { return ms >= 0; });
-    m_tree->setColumnHidden(3, !measuredShown);
-    m_tree->setColumnHidden(2, measuredShown);
-    // The minimum stays 250 px (400 with the measured column made the window wider than
-    // 1280 px); fitTreeToNames() gives the tree what its names need where there is room.
     // Lay the rows out now, not in the next paint: laid out while painting, the
     // tree changed its scroll bars' range, which repainted it a second time
     // (roofline-bench --paints: the tree's viewport painted twice per toggle).
