@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <exception>
+#include <thread>
 
 namespace roofline::amaix {
 
@@ -76,55 +78,96 @@ std::pair<double, double> validRange(Parameter::Kind kind)
 
 } // namespace
 
-std::vector<Sensitivity> sensitivity(
-    const Network &network, const Accelerator &accelerator, const Options &options, double relativeStep)
+std::vector<Sensitivity> sensitivity(const Network &network, const Accelerator &accelerator, const Options &options,
+                                     double relativeStep, unsigned threads)
 {
     std::vector<Sensitivity> rows;
     if (!std::isfinite(relativeStep) || relativeStep <= 0)
         return rows;
     relativeStep = std::min(relativeStep, 0.95);
-    Result result;
-    evaluate(network, accelerator, options, result);
-    if (!result.ok())
+    Result base;
+    evaluate(network, accelerator, options, base);
+    if (!base.ok())
         return rows;
-    const double baseNs = result.totalNs;
+    const double baseNs = base.totalNs;
     const std::string type = activeDataType(network, accelerator, options);
-    Accelerator moved = accelerator;
-    for (const SettableParameter &info : settableParameters(accelerator, type)) {
+    std::vector<SettableParameter> infos;
+    std::vector<Parameter> parameters;
+    for (SettableParameter &info : settableParameters(accelerator, type)) {
         Diagnostics ignored;
-        const std::optional<Parameter> parameter = resolveParameter(accelerator, info.pointer, ignored);
-        if (!parameter)
-            continue;
-        Sensitivity row;
-        row.pointer = info.pointer;
-        row.label = info.label;
-        row.value = parameter->get(accelerator);
-        // Plain variables, not a structured binding: clang 14 (the fuzz preset)
-        // cannot capture bindings in a lambda.
-        const auto range = validRange(parameter->kind);
-        const double lo = range.first, hi = range.second;
-        auto at = [&](double factor, double &value, double &ns, bool &feasible) {
-            value = std::clamp(row.value * factor, lo, hi);
-            if (info.integer)
-                value = std::clamp(std::round(value), std::max(lo, 1.0), hi);
-            ns = baseNs;
-            if (value == row.value)
-                return;
-            parameter->set(moved, value);
-            Diagnostics check;
-            validate(moved, check);
-            feasible = !check.hasErrors();
-            if (feasible) {
-                evaluate(network, moved, options, result);
-                feasible = result.ok();
-                if (feasible)
-                    ns = result.totalNs;
-            }
-            parameter->set(moved, row.value);
-        };
-        at(1 - relativeStep, row.lowValue, row.lowNs, row.lowFeasible);
-        at(1 + relativeStep, row.highValue, row.highNs, row.highFeasible);
-        rows.push_back(std::move(row));
+        if (std::optional<Parameter> parameter = resolveParameter(accelerator, info.pointer, ignored)) {
+            infos.push_back(std::move(info));
+            parameters.push_back(*parameter);
+        }
+    }
+    rows.resize(infos.size());
+    // Rows [begin, end), each evaluated with the parameter moved down and up
+    // on a private copy of the accelerator (evaluate() shares nothing).
+    auto fill = [&](std::size_t begin, std::size_t end) {
+        Accelerator moved = accelerator;
+        Result result;
+        for (std::size_t k = begin; k < end; ++k) {
+            const SettableParameter &info = infos[k];
+            const Parameter &parameter = parameters[k];
+            Sensitivity &row = rows[k];
+            row.pointer = info.pointer;
+            row.label = info.label;
+            row.value = parameter.get(accelerator);
+            // Plain variables, not a structured binding: clang 14 (the fuzz preset)
+            // cannot capture bindings in a lambda.
+            const auto range = validRange(parameter.kind);
+            const double lo = range.first, hi = range.second;
+            auto at = [&](double factor, double &value, double &ns, bool &feasible) {
+                value = std::clamp(row.value * factor, lo, hi);
+                if (info.integer)
+                    value = std::clamp(std::round(value), std::max(lo, 1.0), hi);
+                ns = baseNs;
+                if (value == row.value)
+                    return;
+                parameter.set(moved, value);
+                Diagnostics check;
+                validate(moved, check);
+                feasible = !check.hasErrors();
+                if (feasible) {
+                    evaluate(network, moved, options, result);
+                    feasible = result.ok();
+                    if (feasible)
+                        ns = result.totalNs;
+                }
+                parameter.set(moved, row.value);
+            };
+            at(1 - relativeStep, row.lowValue, row.lowNs, row.lowFeasible);
+            at(1 + relativeStep, row.highValue, row.highNs, row.highFeasible);
+        }
+    };
+    threads = unsigned(std::clamp<std::size_t>(threads, 1, rows.size() / 2 + 1));
+    if (threads <= 1) {
+        fill(0, rows.size());
+    } else {
+        // Contiguous shares; the caller's thread takes the first.
+        // A helper's exception (out of memory) is rethrown here, as the
+        // single-threaded call would throw it.
+        std::vector<std::thread> helpers;
+        std::vector<std::exception_ptr> failures(threads);
+        const std::size_t share = (rows.size() + threads - 1) / threads;
+        for (unsigned t = 1; t < threads; ++t)
+            helpers.emplace_back([&, t] {
+                try {
+                    fill(std::min(rows.size(), t * share), std::min(rows.size(), (t + 1) * share));
+                } catch (...) {
+                    failures[t] = std::current_exception();
+                }
+            });
+        try {
+            fill(0, std::min(rows.size(), share));
+        } catch (...) {
+            failures[0] = std::current_exception();
+        }
+        for (std::thread &helper : helpers)
+            helper.join();
+        for (const std::exception_ptr &failure : failures)
+            if (failure)
+                std::rethrow_exception(failure);
     }
     std::stable_sort(
         rows.begin(), rows.end(), [](const Sensitivity &a, const Sensitivity &b) { return a.swing() > b.swing(); });

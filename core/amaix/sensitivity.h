@@ -56,7 +56,11 @@ struct Sensitivity {
 // number's range is clamped to the range; one that validate() rejects (e.g. a
 // CBUF entry smaller than the atom) or that makes the network infeasible (a
 // layer no longer fits the CBUF) keeps the current time and is flagged.
-std::vector<Sensitivity> sensitivity(
-    const Network &network, const Accelerator &accelerator, const Options &options, double relativeStep = 0.1);
+//
+// `threads` > 1 shares the parameters' evaluations among that many threads
+// (the view's live tornado uses both cores; a sweep that already runs on every
+// core passes 1); the rows are the same whatever the count.
+std::vector<Sensitivity> sensitivity(const Network &network, const Accelerator &accelerator, const Options &options,
+                                     double relativeStep = 0.1, unsigned threads = 1);
 
 } // namespace roofline::amaix

@@ -42,6 +42,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <thread>
 
 namespace studio {
 
@@ -656,7 +657,10 @@ void AmaixView::updateSensitivity(bool evenIfHidden)
 {
     if ((!evenIfHidden && m_tabs->currentWidget() != m_sensitivity) || m_network.layers.empty() || m_accelerator.units.empty())
         return;
-    m_sensitivityRows = sensitivity(m_network, m_accelerator, m_document->evaluationOptions(), m_sensitivityStep);
+    // Both cores (up to four): the tornado is redrawn on every slider step
+    // while it is shown, and its evaluations were most of the step's time.
+    const unsigned threads = std::clamp(std::thread::hardware_concurrency(), 1u, 4u);
+    m_sensitivityRows = sensitivity(m_network, m_accelerator, m_document->evaluationOptions(), m_sensitivityStep, threads);
     const TimeUnit unit = timeUnitFor(m_result.ok() ? m_result.totalNs : 0);
     std::vector<SensitivityChart::Row> rows;
     for (const Sensitivity &r : m_sensitivityRows) {

@@ -223,6 +223,13 @@ private slots:
         QCOMPARE(entry->lowNs, evaluate(net, tight, options).totalNs);
         // An infeasible configuration has no sensitivity.
         QVERIFY(sensitivity(amaixtest::network("vgg16.json"), acc, options, 0.1).empty());
+        // Shared among threads (the view's live tornado): the same rows, in the same order,
+        // whatever the count, the tight accelerator's flags too.
+        for (unsigned threads : { 2u, 3u, 4u, 14u, 64u }) {
+            QVERIFY(sensitivity(net, acc, options, 0.1, threads) == rows);
+            QVERIFY(sensitivity(net, tight, options, 0.1, threads) == tightRows);
+        }
+        QVERIFY(sensitivity(amaixtest::network("vgg16.json"), acc, options, 0.1, 2).empty());
     }
 
     void comparison()
