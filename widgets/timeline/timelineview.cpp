@@ -723,14 +723,19 @@ void TimelineView::updateReadout()
     if (r.error)
         text += QStringLiteral("<span style='color:#b00020'><b>Simulation stopped:</b> %1</span><br>")
                     .arg(QString::fromStdString(r.error->message).toHtmlEscaped());
-    text += tr("<b>Total %1</b> &nbsp; bus contention %2 (%3 intervals) &nbsp; stalled waits %4 &nbsp; "
-               "critical path %5 steps &nbsp; %6 instructions on %7")
-                .arg(time(r.totalNs), time(r.contentionNs))
-                .arg(r.contention.size())
-                .arg(r.stalls.size())
-                .arg(r.criticalPath.size())
+    // Two short lines rather than one long one: at 1280×800 the one line
+    // wrapped in the middle ("… instructions on 2 / cores"). Each line fits the
+    // chart's width there for a 10⁶-instruction trace (tst_timelineview_plot::
+    // readoutLinesFitAt1280x800).
+    text += tr("<b>Total %1</b> for %2 instructions on %3 &nbsp; critical path %4 steps")
+                .arg(time(r.totalNs))
                 .arg(m_data.trace->instructionCount())
-                .arg(m_data.trace->cores.size() == 1 ? tr("1 core") : tr("%1 cores").arg(m_data.trace->cores.size()));
+                .arg(m_data.trace->cores.size() == 1 ? tr("1 core") : tr("%1 cores").arg(m_data.trace->cores.size()))
+                .arg(r.criticalPath.size());
+    text += QStringLiteral("<br>") + tr("Bus contention %1 in %2 intervals &nbsp; %3 stalled waits")
+                                         .arg(time(r.contentionNs))
+                                         .arg(r.contention.size())
+                                         .arg(r.stalls.size());
     text += QStringLiteral("<br>") + tr("Utilisation (busy / total):");
     const std::size_t cores = r.cores.size();
     for (Pipe pipe : kLaneOrder) {

@@ -341,6 +341,34 @@ private slots:
         QVERIFY(std::any_of(groups.begin(), groups.end(), [](const BarGroup &g) { return g.merged(); }));
     }
 
+    // At 1280×800 every line of the readout reads whole for a 10⁵-instruction
+    // trace on two cores: none of them wraps at the width the layout gives the
+    // readout (the summary line used to break in "… instructions on 2 / cores").
+    void readoutLinesFitAt1280x800()
+    {
+        MainWindow window;
+        window.resize(1280, 800);
+        window.show();
+        TimelineView *view = timelineOf(window);
+        window.setCurrentView(view);
+        view->document()->setTrace(syntheticVectorAdd(100000, 2), QString());
+        view->flushPendingUpdate();
+        QCoreApplication::processEvents(); // the layout of the new text
+        QLabel *readout = view->readout();
+        const QString text = readout->text();
+        QVERIFY2(text.contains(QStringLiteral("100000 instructions on 2 cores")), qPrintable(text));
+        QVERIFY2(text.contains(QStringLiteral("Utilisation")), qPrintable(text));
+        QVERIFY(readout->width() > 300 && readout->width() < 1280);
+        const int unwrapped = readout->heightForWidth(100000);
+        QVERIFY2(readout->heightForWidth(readout->width()) == unwrapped,
+            qPrintable(QStringLiteral("%1 px wide: %2 px high, %3 px unwrapped: %4")
+                           .arg(readout->width())
+                           .arg(readout->heightForWidth(readout->width()))
+                           .arg(unwrapped)
+                           .arg(text)));
+        QCOMPARE(readout->height(), unwrapped); // and the layout gave it that height: nothing clipped
+    }
+
     void exportSvgHasOneRectPerGroup_data()
     {
         QTest::addColumn<int>("instructions"); // 0: the example
