@@ -7,6 +7,7 @@
 #include <atomic>
 #include <cerrno>
 #include <cstring>
+#include <memory>
 
 namespace roofline {
 
@@ -51,6 +52,8 @@ AtomicFile::~AtomicFile()
         ::close(m_fd);
         if (!m_unnamed)
             ::unlink(m_temporary.c_str());
+    } else if (m_prepared) {
+        ::unlink(m_temporary.c_str());
     }
 }
 
@@ -82,7 +85,7 @@ bool AtomicFile::write(const char *data, std::size_t size)
     return m_fd >= 0;
 }
 
-bool AtomicFile::commit()
+bool AtomicFile::prepare()
 {
     if (m_fd < 0) {
         if (m_error.empty()) {
@@ -109,6 +112,20 @@ bool AtomicFile::commit()
             ::unlink(m_temporary.c_str());
         return false;
     }
+    m_prepared = true;
+    return true;
+}
+
+bool AtomicFile::publish()
+{
+    if (!m_prepared) {
+        if (m_error.empty()) {
+            m_reason = "cannot write the file";
+            m_error = m_path + ": " + m_reason;
+        }
+        return false;
+    }
+    m_prepared = false;
     if (::rename(m_temporary.c_str(), m_path.c_str()) != 0) {
         fail("cannot replace the file", errno);
         ::unlink(m_temporary.c_str());
@@ -123,6 +140,24 @@ std::string writeFileAtomically(const std::string &path, std::string_view bytes)
     if (file.write(bytes))
         file.commit();
     return file.error();
+}
+
+std::string writeFilesAtomically(const std::vector<std::pair<std::string, std::string>> &files)
+{
+    std::vector<std::unique_ptr<AtomicFile>> staged;
+    staged.reserve(files.size());
+    for (const auto &[path, bytes] : files) {
+        auto file = std::make_unique<AtomicFile>(path);
+        if (!file->write(bytes) || !file->prepare())
+            return file->error(); // the staged ones are removed as `staged` goes
+        staged.push_back(std::move(file));
+    }
+    // Renames only from here on: none of them writes data, so the set is
+    // replaced as a whole unless the folder itself changes under us.
+    for (auto &file : staged)
+        if (!file->publish())
+            return file->error();
+    return {};
 }
 
 } // namespace roofline

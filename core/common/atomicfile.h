@@ -9,6 +9,8 @@
 
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 namespace roofline {
 
@@ -25,7 +27,13 @@ public:
     bool write(const char *data, std::size_t size);
     bool write(std::string_view bytes) { return write(bytes.data(), bytes.size()); }
     // Syncs, closes and renames over the destination; false with error() on failure.
-    bool commit();
+    bool commit() { return prepare() && publish(); }
+    // commit() in two steps, for a set of files (writeFilesAtomically):
+    // prepare() syncs and closes the bytes under a temporary name beside the
+    // destination, publish() renames that over the destination. A prepared
+    // file that is never published is removed by the destructor.
+    bool prepare();
+    bool publish();
     // "PATH: why", empty while all is well.
     const std::string &error() const { return m_error; }
     // The reason alone ("cannot write the file: No space left on device").
@@ -38,12 +46,21 @@ private:
     std::string m_path;
     std::string m_temporary;
     int m_fd = -1;
-    bool m_unnamed = false; // O_TMPFILE: named m_temporary only in commit()
+    bool m_unnamed = false; // O_TMPFILE: named m_temporary only in prepare()
+    bool m_prepared = false; // m_temporary holds the synced bytes, not yet renamed
     std::string m_error;
     std::string m_reason;
 };
 
 // Writes `bytes` to `path` through AtomicFile; returns "" or "PATH: why".
 std::string writeFileAtomically(const std::string &path, std::string_view bytes);
+
+// A set of files that belong together (the kernel lab's device, rules,
+// predictors and measurements): every file is written and synced under its
+// temporary name first, and only when all of them are on disk are they
+// renamed over their destinations, in the given order (a file that names the
+// others goes last). A write that fails anywhere (a full disk, a read-only
+// folder) replaces none of them. Returns "" or the first "PATH: why".
+std::string writeFilesAtomically(const std::vector<std::pair<std::string, std::string>> &files);
 
 } // namespace roofline

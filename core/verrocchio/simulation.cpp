@@ -86,6 +86,7 @@ struct SimulationPlan::Data
         std::uint32_t nextSet = kNone; // waits: the set_flag after its partner on the same flag (binary-flag check)
         std::int32_t partner = -1;     // flags: the matching wait_flag or set_flag (Timing::flag)
         Kind kind = Kind::Work;
+        std::uint8_t partnerPipe = 0;  // set_flags: the pipe of the matching wait_flag
         std::uint16_t key = 0;         // flags: flagKey()
     };
     struct Core
@@ -104,6 +105,7 @@ struct SimulationPlan::Data
 
     explicit Data(const Trace &trace);
 };
+static_assert(sizeof(SimulationPlan::Data::Entry) == 20); // the plan's 20 bytes per instruction
 
 namespace {
 
@@ -111,7 +113,7 @@ using Entry = SimulationPlan::Data::Entry;
 
 struct PipeState
 {
-    const Entry *head = nullptr; // the running or next instruction; null: none left
+    std::uint32_t head = kNone;  // the running or next instruction; kNone: none left
     bool busy = false;           // a work instruction is running
     double freeAt = 0;
     std::int32_t last = -1;      // the previous instruction on the pipe
@@ -120,8 +122,8 @@ struct PipeState
 struct CoreState
 {
     const Entry *entries = nullptr; // per instruction: the plan's
-    std::uint32_t indexOf(const Entry *e) const { return static_cast<std::uint32_t>(e - entries); }
-    const Entry *entry(std::uint32_t index) const { return index == kNone ? nullptr : entries + index; }
+    Timing *timings = nullptr;      // per instruction: the result's (sized once, in prepare())
+    double *busyNs = nullptr;       // the result's, per pipe
     std::array<PipeState, kPipeCount> pipes;
     std::span<const std::uint32_t> barriers; // barrier k closes segment k (the plan's)
     std::vector<std::uint32_t> remaining;  // per segment: instructions not yet ended
@@ -181,14 +183,14 @@ private:
     void startWork(std::uint32_t core, std::size_t pipe, std::uint32_t index, double now);
     void beginTransfer(std::uint32_t core, std::size_t pipe, std::uint32_t index, double now);
     void finishTransfer(std::uint32_t slot, double now);
-    void complete(std::uint32_t core, std::size_t pipe, double now);
+    template<Instruction::Kind kind>
+    [[gnu::always_inline]] inline void complete(std::uint32_t core, std::size_t pipe, double now);
     void refreshReady(CoreState &state, const Timing *timings, std::size_t pipe);
     [[gnu::noinline, gnu::cold]] void failFlagAlreadySet(std::uint32_t core, std::uint32_t set, std::uint32_t wait,
                                                          double now);
     static void noteEnd(CoreState &state, std::uint32_t index, double end);
     void closeSegments(CoreState &state, Timing *timings, double now);
-    void progressGroup(std::size_t group, double now);
-    void assignRates(std::size_t group, double now);
+    void retime(std::size_t group, double now, std::uint32_t started);
     void recordContention(double now);
     void dropOpenContention();
     void push(double time, Event::Type type, std::uint32_t core, std::uint32_t index, std::size_t pipe);
@@ -213,6 +215,8 @@ private:
     std::array<std::vector<std::uint32_t>, 2> m_active; // slots in their data phase, per bus group
     std::array<std::uint32_t, 2> m_nextEnd{kNone, kNone}; // per bus group: the slot that ends first
     std::array<double, 2> m_groupCapacity{};
+    // Per bus group: at least two transfers and one of them below its Th_u.
+    std::array<bool, 2> m_groupContended{false, false};
     // The contention interval under way, if any; its shares are already at the
     // end of m_result.shares, from m_contentionFirstShare on.
     bool m_contended = false;
@@ -289,11 +293,13 @@ void Simulator::prepare()
         }
         m_result.cores[c].startNs = static_cast<double>(c) * m_machine.skewNs;
         state.entries = planned.entries.data();
+        state.timings = timings.data();
+        state.busyNs = m_result.cores[c].busyNs.data();
         state.barriers = planned.barriers;
         state.remaining = planned.remaining;
         state.lastSetRun.fill(kNone);
         for (std::size_t p = 0; p < kPipeCount; ++p)
-            state.pipes[p].head = state.entry(planned.first[p]);
+            state.pipes[p].head = planned.first[p];
         state.lastEnd.assign(state.remaining.size(), 0);
         state.lastIndex.assign(state.remaining.size(), -1);
         state.openTime.assign(state.remaining.size(), 0);
@@ -320,7 +326,7 @@ void Simulator::advance(std::uint32_t core, double now)
     CoreState &state = m_cores[core];
     if (!state.started)
         return;
-    Timing *timings = m_result.cores[core].instructions.data();
+    Timing *timings = state.timings;
     bool progress = true;
     while (progress && !m_result.error) {
         progress = false;
@@ -333,8 +339,8 @@ void Simulator::advance(std::uint32_t core, double now)
                 break;
             p += static_cast<unsigned>(std::countr_zero(rest));
             PipeState &pipe = state.pipes[p];
-            const Entry &entry = *pipe.head;
-            const std::uint32_t i = state.indexOf(pipe.head);
+            const std::uint32_t i = pipe.head;
+            const Entry &entry = state.entries[i];
             const std::uint32_t segment = entry.segment;
             Timing &t = timings[i];
             // Record the start once; waits keep it while they stall.
@@ -363,12 +369,12 @@ void Simulator::advance(std::uint32_t core, double now)
                 startWork(core, p, i, now);
                 break;
             case Kind::SetFlag:
-                complete(core, p, now);
+                complete<Kind::SetFlag>(core, p, now);
                 progress = true;
                 break;
             case Kind::WaitFlag:
                 if (t.flag >= 0 && timings[t.flag].executed) {
-                    complete(core, p, now);
+                    complete<Kind::WaitFlag>(core, p, now);
                     progress = true;
                 } else {
                     t.end = -1; // marks "stalled at the head of its pipe"
@@ -414,57 +420,56 @@ void Simulator::beginTransfer(std::uint32_t core, std::size_t pipe, std::uint32_
     const std::size_t group = m_machine.busMode == BusMode::Separate && in.pipe == Pipe::MTE3 ? 1 : 0;
     t = Transfer{core, index, static_cast<std::uint8_t>(pipe), group, in.size, in.size, 0,
                  m_machine.pipes[pipe].throughput, now, 0, 0};
-    progressGroup(group, now);
     m_active[group].push_back(slot);
-    assignRates(group, now);
+    retime(group, now, slot);
     recordContention(now);
 }
 
 void Simulator::finishTransfer(std::uint32_t slot, double now)
 {
     const Transfer t = m_transfers[slot];
-    progressGroup(t.group, now);
     auto &active = m_active[t.group];
     active.erase(std::find(active.begin(), active.end(), slot));
     m_freeSlots.push_back(slot);
-    assignRates(t.group, now);
+    retime(t.group, now, kNone);
     recordContention(now);
-    complete(t.core, t.pipe, now);
+    complete<Kind::Work>(t.core, t.pipe, now);
 }
 
-// Bytes moved since the last change, at the rates of that period.
-void Simulator::progressGroup(std::size_t group, double now)
-{
-    for (std::uint32_t slot : m_active[group]) {
-        Transfer &t = m_transfers[slot];
-        t.remaining -= t.rate * (now - t.lastUpdate);
-        if (t.remaining <= t.size * 1e-12)
-            t.remaining = 0; // rounding: it ends now
-        t.lastUpdate = now;
-    }
-}
-
-// Equal shares of the group's capacity, each capped by its pipe's Th_u
-// (models.md 3.3); every active transfer gets a new end time.
-void Simulator::assignRates(std::size_t group, double now)
+// After a transfer of the group started or ended: each active transfer's
+// bytes moved since the last change (at the rates of that period), then equal
+// shares of the group's capacity, each capped by its pipe's Th_u (models.md
+// 3.3), and a new end time. One pass; a transfer that ended is already out of
+// the list, and `started` (one that starts now, or kNone) has moved nothing.
+void Simulator::retime(std::size_t group, double now, std::uint32_t started)
 {
     const auto &active = m_active[group];
     m_nextEnd[group] = kNone;
+    m_groupContended[group] = false;
     if (active.empty())
         return;
     const double share = m_groupCapacity[group] / static_cast<double>(active.size());
     double first = 0;
+    bool slowed = false;
     for (std::uint32_t slot : active) {
         Transfer &t = m_transfers[slot];
+        if (slot != started) {
+            t.remaining -= t.rate * (now - t.lastUpdate);
+            if (t.remaining <= t.size * 1e-12)
+                t.remaining = 0; // rounding: it ends now
+            t.lastUpdate = now;
+        }
         t.rate = std::min(t.cap, share);
         t.endTime = now + t.remaining / t.rate;
         t.endSeq = m_seq++;
+        slowed = slowed || earlier(t.rate, t.cap);
         // Sequence numbers rise along the loop: among equal times the first wins.
         if (m_nextEnd[group] == kNone || t.endTime < first) {
             m_nextEnd[group] = slot;
             first = t.endTime;
         }
     }
+    m_groupContended[group] = active.size() >= 2 && slowed;
 }
 
 // A simulation stopped by an error leaves the interval under way unrecorded.
@@ -486,15 +491,8 @@ void Simulator::recordContention(double now)
             m_result.shares.resize(m_contentionFirstShare); // an empty interval: no record
         }
     }
-    m_contended = false;
-    for (const auto &group : m_active) {
-        if (group.size() < 2 || m_contended)
-            continue;
-        for (std::uint32_t slot : group) {
-            const Transfer &t = m_transfers[slot];
-            m_contended = m_contended || earlier(t.rate, t.cap);
-        }
-    }
+    // Rates change only in retime(), which notes whether its group is contended.
+    m_contended = m_groupContended[0] || m_groupContended[1];
     if (!m_contended)
         return;
     m_contentionStart = now;
@@ -508,13 +506,15 @@ void Simulator::recordContention(double now)
 }
 
 // Ends the instruction at the head of the pipe.
-void Simulator::complete(std::uint32_t core, std::size_t p, double now)
+// Specialised by kind: advance() completes flags, the events complete work.
+template<Kind kind>
+inline void Simulator::complete(std::uint32_t core, std::size_t p, double now)
 {
     CoreState &state = m_cores[core];
     PipeState &pipe = state.pipes[p];
-    const Entry &entry = *pipe.head;
-    const std::uint32_t index = state.indexOf(pipe.head);
-    Timing *timings = m_result.cores[core].instructions.data();
+    const std::uint32_t index = pipe.head;
+    const Entry &entry = state.entries[index];
+    Timing *timings = state.timings;
     Timing &t = timings[index];
     t.executed = true;
     t.end = now;
@@ -523,22 +523,22 @@ void Simulator::complete(std::uint32_t core, std::size_t p, double now)
     pipe.busy = false;
     pipe.freeAt = now;
     pipe.last = static_cast<std::int32_t>(index);
-    pipe.head = state.entry(entry.next);
-    if (pipe.head && pipe.head->segment <= state.firstOpen)
+    pipe.head = entry.next;
+    if (pipe.head != kNone && state.entries[pipe.head].segment <= state.firstOpen)
         state.ready |= 1u << p; // a fresh instruction: never a stalled wait
     else
         state.ready &= ~(1u << p);
-    if (entry.kind == Kind::Work)
-        m_result.cores[core].busyNs[p] += now - t.start;
-    if (entry.kind == Kind::SetFlag) {
+    if constexpr (kind == Kind::Work)
+        state.busyNs[p] += now - t.start;
+    if constexpr (kind == Kind::SetFlag) {
         state.lastSetRun[entry.key] = index;
         if (t.flag >= 0 && timings[t.flag].end < 0) {
             // Its wait_flag stalls at the head of its pipe: now it can go on.
-            refreshReady(state, timings, pipeIndex(m_trace.cores[core].instructions[t.flag].pipe));
+            refreshReady(state, timings, entry.partnerPipe);
         }
     }
 
-    if (entry.kind == Kind::WaitFlag) {
+    if constexpr (kind == Kind::WaitFlag) {
         if (earlier(t.start, now))
             m_result.stalls.push_back({core, index, t.start, now});
         // The flag is binary: the next set on this key must not come before this
@@ -609,9 +609,9 @@ void Simulator::noteEnd(CoreState &state, std::uint32_t index, double end)
 void Simulator::refreshReady(CoreState &state, const Timing *timings, std::size_t p)
 {
     const PipeState &pipe = state.pipes[p];
-    bool ready = !pipe.busy && pipe.head && pipe.head->segment <= state.firstOpen;
-    if (ready && pipe.head->kind == Kind::WaitFlag) {
-        const Timing &t = timings[state.indexOf(pipe.head)];
+    bool ready = !pipe.busy && pipe.head != kNone && state.entries[pipe.head].segment <= state.firstOpen;
+    if (ready && state.entries[pipe.head].kind == Kind::WaitFlag) {
+        const Timing &t = timings[pipe.head];
         ready = !(t.end < 0) || (t.flag >= 0 && timings[t.flag].executed);
     }
     if (ready)
@@ -642,9 +642,9 @@ void Simulator::reportDeadlock()
         // The first stalled wait in program order explains the rest of the core.
         std::uint32_t first = kNone;
         for (const PipeState &pipe : m_cores[c].pipes) {
-            if (pipe.head) {
-                const std::uint32_t i = m_cores[c].indexOf(pipe.head);
-                if (pipe.head->kind == Kind::WaitFlag && timings[i].end < 0)
+            if (pipe.head != kNone) {
+                const std::uint32_t i = pipe.head;
+                if (m_cores[c].entries[i].kind == Kind::WaitFlag && timings[i].end < 0)
                     first = std::min(first, i);
             }
         }
@@ -763,7 +763,7 @@ Result Simulator::run()
                 advance(e.core, e.time);
                 break;
             case Event::Type::WorkEnd:
-                complete(e.core, e.pipe, e.time);
+                complete<Kind::Work>(e.core, e.pipe, e.time);
                 advance(e.core, e.time);
                 break;
             case Event::Type::DataStart:
@@ -837,6 +837,7 @@ SimulationPlan::Data::Data(const Trace &trace)
             const std::size_t pairs = std::min(keySets.size(), keyWaits.size());
             for (std::size_t k = 0; k < pairs; ++k) {
                 core.entries[keySets[k]].partner = static_cast<std::int32_t>(keyWaits[k]);
+                core.entries[keySets[k]].partnerPipe = static_cast<std::uint8_t>(pipeIndex(program[keyWaits[k]].pipe));
                 core.entries[keyWaits[k]].partner = static_cast<std::int32_t>(keySets[k]);
             }
             for (std::size_t k = 0; k < keyWaits.size() && k + 1 < keySets.size(); ++k)

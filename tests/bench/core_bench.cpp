@@ -28,6 +28,7 @@
 #include <nlohmann/json.hpp>
 #include "verrocchio/simulation.h"
 #include "verrocchio/synthetic.h"
+#include "../core/verrocchio/resultdigest.h"
 
 #include <algorithm>
 #include <chrono>
@@ -143,146 +144,11 @@ void benchSimulate(std::size_t n, int cores, int iterations)
                 p.median * 1e3, p.p90 * 1e3, p.min * 1e3, count / p.median / 1e6, b.median * 1e3);
 }
 
-// FNV-1a over every field of a result: equal digests before and after a
-// change of the simulator mean the same timings to the last bit.
-struct Digest
-{
-    std::uint64_t h = 1469598103934665603ull;
-    template<typename T>
-    void add(const T &v)
-    {
-        unsigned char bytes[sizeof(T)];
-        std::memcpy(bytes, &v, sizeof(T));
-        for (unsigned char b : bytes)
-            h = (h ^ b) * 1099511628211ull;
-    }
-    void add(const std::string &s)
-    {
-        for (char c : s)
-            add(c);
-        add(s.size());
-    }
-};
-
-std::uint64_t digest(const Result &r)
-{
-    Digest d;
-    d.add(r.error.has_value());
-    if (r.error) {
-        d.add(int(r.error->kind));
-        d.add(r.error->core);
-        d.add(r.error->instruction);
-        d.add(r.error->message);
-    }
-    d.add(r.totalNs);
-    for (const CoreResult &c : r.cores) {
-        for (const Timing &t : c.instructions) {
-            d.add(t.executed);
-            d.add(t.start);
-            d.add(t.end);
-            d.add(t.cause);
-            d.add(t.causeKind);
-            d.add(t.flag);
-        }
-        for (double b : c.busyNs)
-            d.add(b);
-        d.add(c.startNs);
-        d.add(c.endNs);
-    }
-    for (const Stall &s : r.stalls) {
-        d.add(s.core);
-        d.add(s.instruction);
-        d.add(s.start);
-        d.add(s.end);
-    }
-    for (const ContentionInterval &c : r.contention) {
-        d.add(c.start);
-        d.add(c.end);
-        d.add(c.firstShare);
-        d.add(c.shareCount);
-    }
-    for (const Share &s : r.shares) {
-        d.add(s.core);
-        d.add(s.instruction);
-        d.add(s.rateGBps);
-    }
-    d.add(r.contentionNs);
-    for (const PathStep &p : r.criticalPath) {
-        d.add(p.core);
-        d.add(p.instruction);
-        d.add(p.via);
-    }
-    for (const std::string &w : r.warnings)
-        d.add(w);
-    return d.h;
-}
-
-// Random programs: work of random sizes (some zero) on random pipes, flags
-// mostly in set-then-wait pairs but some unmatched or out of order, and
-// barriers, so that deadlocks and flag errors are digested too.
-Trace randomTrace(std::mt19937 &rng, std::size_t length, int cores)
-{
-    Trace trace;
-    trace.name = "random";
-    std::uniform_int_distribution<int> pipe(0, int(kPipeCount) - 1), percent(0, 99), event(0, 1);
-    std::uniform_real_distribution<double> size(0, 8192);
-    for (int c = 0; c < cores; ++c) {
-        CoreProgram program;
-        std::vector<Instruction> pendingWaits;
-        while (program.instructions.size() < length) {
-            Instruction in;
-            const int roll = percent(rng);
-            if (roll < 55) {
-                in.pipe = kAllPipes[std::size_t(pipe(rng))];
-                in.size = percent(rng) < 5 ? 0 : std::floor(size(rng));
-            } else if (roll < 80) {
-                in.kind = Instruction::Kind::SetFlag;
-                in.pipe = kAllPipes[std::size_t(pipe(rng))];
-                in.other = kAllPipes[std::size_t(pipe(rng))];
-                in.eventId = std::uint8_t(event(rng));
-                Instruction wait = in;
-                wait.kind = Instruction::Kind::WaitFlag;
-                std::swap(wait.pipe, wait.other);
-                if (percent(rng) < 97)
-                    pendingWaits.push_back(wait);
-            } else if (roll < 95 && !pendingWaits.empty()) {
-                const std::size_t k = percent(rng) < 90 ? 0 : pendingWaits.size() - 1;
-                in = pendingWaits[k];
-                pendingWaits.erase(pendingWaits.begin() + std::ptrdiff_t(k));
-            } else if (roll < 98) {
-                in.kind = Instruction::Kind::Barrier;
-            } else {
-                continue;
-            }
-            program.instructions.push_back(in);
-        }
-        for (const Instruction &wait : pendingWaits)
-            program.instructions.push_back(wait);
-        trace.cores.push_back(std::move(program));
-    }
-    return trace;
-}
-
 // Many machines × traces: half duplex and separate buses, with and without
 // Init, skewed cores, a slow bus (contention everywhere), one to four cores.
 void printDigests(bool quick)
 {
-    std::vector<std::pair<std::string, Machine>> machines;
-    machines.emplace_back("ascend310", ascend310());
-    Machine m = ascend310();
-    m.busMode = BusMode::Separate;
-    m.readGBps = 40;
-    m.writeGBps = 25;
-    machines.emplace_back("separate", m);
-    m = ascend310();
-    m.pipe(Pipe::MTE2).initNs = 0;
-    m.pipe(Pipe::MTE3).initNs = 0;
-    m.skewNs = 0;
-    machines.emplace_back("no-init", m);
-    m = ascend310();
-    m.busGBps = 7.5;
-    m.skewNs = 33.3;
-    machines.emplace_back("slow-bus", m);
+    std::vector<std::pair<std::string, Machine>> machines = digestMachines();
     std::uint64_t all = 1469598103934665603ull;
     for (std::size_t n : {std::size_t(100), std::size_t(12345), quick ? std::size_t(20000) : std::size_t(300000)}) {
         for (int cores : {1, 2, 4}) {

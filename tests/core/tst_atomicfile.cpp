@@ -125,6 +125,48 @@ private slots:
         QCOMPARE(entries(dir.path()), QStringList{QStringLiteral("out.json")});
     }
 
+    // A set of files written as one (the kernel lab's device, rules and
+    // measurements): when any of them cannot be written, none of the previous
+    // set is replaced, whichever file it is; when all can, all are replaced.
+    void fileSetIsReplacedAsAWhole_data()
+    {
+        QTest::addColumn<int>("largeFile"); // which file is too large for the limit, -1: none
+        QTest::newRow("first file too large") << 0;
+        QTest::newRow("middle file too large") << 1;
+        QTest::newRow("last file too large") << 2;
+        QTest::newRow("all fit") << -1;
+    }
+    void fileSetIsReplacedAsAWhole()
+    {
+        QFETCH(int, largeFile);
+        QTemporaryDir dir;
+        const QStringList names{QStringLiteral("rules.json"), QStringLiteral("kernels.csv"),
+                                QStringLiteral("device.json")};
+        std::vector<std::pair<std::string, std::string>> set;
+        for (int i = 0; i < names.size(); ++i) {
+            const std::string path = dir.filePath(names[i]).toStdString();
+            writePlain(path, "previous " + std::to_string(i));
+            set.emplace_back(path, i == largeFile ? std::string(1 << 20, 'x') : "new " + std::to_string(i));
+        }
+        std::string error;
+        {
+            FileSizeLimit limit(4096);
+            if (!limit.ok())
+                QSKIP("cannot set RLIMIT_FSIZE here");
+            error = writeFilesAtomically(set);
+        }
+        if (largeFile < 0) {
+            QVERIFY2(error.empty(), error.c_str());
+        } else {
+            QCOMPARE(error, set[std::size_t(largeFile)].first + ": cannot write the file: File too large");
+        }
+        for (int i = 0; i < names.size(); ++i)
+            QCOMPARE(readAll(set[std::size_t(i)].first),
+                     (largeFile < 0 ? "new " : "previous ") + std::to_string(i));
+        QCOMPARE(entries(dir.path()), (QStringList{QStringLiteral("device.json"), QStringLiteral("kernels.csv"),
+                                                   QStringLiteral("rules.json")}));
+    }
+
     // A process killed in the middle of a write (the studio's autosave, when
     // the machine goes down) leaves the old file and nothing beside it.
     void killedWhileWritingLeavesNothing()

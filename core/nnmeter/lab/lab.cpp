@@ -789,15 +789,17 @@ std::string writeLabFiles(const LabResult &r, const std::string &directory, cons
     if (ec)
         return directory + ": cannot create the folder: " + ec.message();
     const auto files = labFiles(r, prefix);
-    // The device file names the others: it goes last, so it never points at a file not yet written.
+    // One set: all written and synced before any replaces its predecessor, so
+    // a full disk or a read-only folder leaves the previous run's files as a
+    // whole. The device file names the others: it is renamed last.
     const std::string deviceName = prefix + ".device.json";
+    std::vector<std::pair<std::string, std::string>> set;
     for (const auto &[name, text] : files)
         if (name != deviceName)
-            if (std::string e = roofline::writeFileAtomically((fs::path(directory) / name).string(), text); !e.empty())
-                return e;
+            set.emplace_back((fs::path(directory) / name).string(), text);
     if (const auto device = files.find(deviceName); device != files.end())
-        return roofline::writeFileAtomically((fs::path(directory) / deviceName).string(), device->second);
-    return {};
+        set.emplace_back((fs::path(directory) / deviceName).string(), device->second);
+    return roofline::writeFilesAtomically(set);
 }
 
 } // namespace roofline::nnmeter::lab
