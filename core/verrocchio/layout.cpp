@@ -33,29 +33,38 @@ TimelineBars timelineBars(const Trace &trace, const Result &result)
     TimelineBars out;
     const std::size_t cores = std::min({ trace.cores.size(), result.cores.size(), Bar::kMaxLanes / kPipeCount });
     const std::size_t lanes = cores * kPipeCount;
-    auto isBar = [](const Instruction &in, const Timing &t) {
-        return t.executed && in.kind == Instruction::Kind::Work && t.end >= t.start;
-    };
-    auto isStall = [&](const Stall &s) {
-        return s.core < cores && s.instruction < trace.cores[s.core].instructions.size() && s.end > s.start;
-    };
-    // Each instruction's lane, one byte each: the stalls and contention
-    // shares below look instructions up in time order, and at 10⁶
-    // instructions a 1 MB table stays in cache where the 24 MB trace did not.
+    // Each instruction's lane position (bits 0-6) and whether it is a work bar
+    // (bit 7), one byte each: the second pass reads these and the timings, not
+    // the 32-byte instructions again, and the stalls and contention shares below
+    // look instructions up in time order, where at 10⁶ instructions a 1 MB
+    // table stays in cache and the 24 MB trace did not.
+    constexpr std::uint8_t kIsBar = 0x80;
     std::vector<std::vector<std::uint8_t>> position(cores);
+    std::vector<std::size_t> programSize(cores);
     std::vector<std::size_t> workCount(lanes, 0), stallCount(lanes, 0);
     for (std::size_t c = 0; c < cores; ++c) {
-        const auto &program = trace.cores[c].instructions;
-        const auto &timings = result.cores[c].instructions;
-        position[c].resize(program.size());
-        for (std::size_t i = 0; i < program.size(); ++i) {
-            position[c][i] = static_cast<std::uint8_t>(lanePosition(program[i].pipe));
-            if (i < timings.size() && isBar(program[i], timings[i]))
-                ++workCount[c * kPipeCount + position[c][i]];
+        const Instruction *program = trace.cores[c].instructions.data();
+        const Timing *timings = result.cores[c].instructions.data();
+        const std::size_t n = trace.cores[c].instructions.size();
+        const std::size_t timed = std::min(n, result.cores[c].instructions.size());
+        programSize[c] = n;
+        position[c].resize(n);
+        std::uint8_t *pos = position[c].data();
+        std::size_t *count = workCount.data() + c * kPipeCount;
+        for (std::size_t i = 0; i < n; ++i) {
+            const std::size_t pipe = pipeIndex(program[i].pipe);
+            const std::uint8_t lane = pipe < kPipeCount ? kPositionOfPipe[pipe] : 0;
+            const bool bar = i < timed && timings[i].executed && program[i].kind == Instruction::Kind::Work
+                && timings[i].end >= timings[i].start;
+            pos[i] = bar ? std::uint8_t(lane | kIsBar) : lane;
+            count[lane] += bar ? 1 : 0;
         }
     }
     const auto laneAt = [&](std::size_t core, std::size_t instruction) {
-        return core * kPipeCount + position[core][instruction];
+        return core * kPipeCount + (position[core][instruction] & ~kIsBar);
+    };
+    auto isStall = [&](const Stall &s) {
+        return s.core < cores && s.instruction < programSize[s.core] && s.end > s.start;
     };
     for (const Stall &s : result.stalls) {
         if (isStall(s))
@@ -69,14 +78,17 @@ TimelineBars timelineBars(const Trace &trace, const Result &result)
     std::vector<std::size_t> stallNext(lanes);
     for (std::size_t lane = 0; lane < lanes; ++lane)
         stallNext[lane] = out.laneBegin[lane] + workCount[lane];
+    Bar *bars = out.bars.data();
     for (std::size_t c = 0; c < cores; ++c) {
-        const auto &program = trace.cores[c].instructions;
-        const auto &timings = result.cores[c].instructions;
-        for (std::size_t i = 0; i < program.size() && i < timings.size(); ++i) {
-            if (!isBar(program[i], timings[i]))
+        const Timing *timings = result.cores[c].instructions.data();
+        const std::uint8_t *pos = position[c].data();
+        std::size_t *next = workNext.data() + c * kPipeCount;
+        const auto laneBase = static_cast<std::uint32_t>(c * kPipeCount);
+        for (std::size_t i = 0; i < programSize[c]; ++i) {
+            if (!(pos[i] & kIsBar))
                 continue;
-            const auto lane = static_cast<std::uint32_t>(c * kPipeCount + position[c][i]);
-            out.bars[workNext[lane]++] = { timings[i].start, timings[i].end, static_cast<std::uint32_t>(i), lane,
+            const std::uint8_t p = pos[i] & ~kIsBar;
+            bars[next[p]++] = { timings[i].start, timings[i].end, static_cast<std::uint32_t>(i), laneBase + p,
                 Bar::Kind::Work };
         }
     }
@@ -84,9 +96,10 @@ TimelineBars timelineBars(const Trace &trace, const Result &result)
         if (!isStall(s))
             continue;
         const auto lane = static_cast<std::uint32_t>(laneAt(s.core, s.instruction));
-        out.bars[stallNext[lane]++] = { s.start, s.end, s.instruction, lane, Bar::Kind::Stall };
+        bars[stallNext[lane]++] = { s.start, s.end, s.instruction, lane, Bar::Kind::Stall };
     }
     const auto byStart = [](const Bar &a, const Bar &b) { return a.start < b.start; };
+    std::vector<Bar> firstRun; // the work bars of the lane being merged
     for (std::size_t lane = 0; lane < lanes; ++lane) {
         const auto first = out.bars.begin() + std::ptrdiff_t(out.laneBegin[lane]);
         const auto middle = first + std::ptrdiff_t(workCount[lane]);
@@ -96,7 +109,12 @@ TimelineBars timelineBars(const Trace &trace, const Result &result)
             std::stable_sort(first, middle, byStart);
         if (!std::is_sorted(middle, last, byStart))
             std::stable_sort(middle, last, byStart);
-        std::inplace_merge(first, middle, last, byStart);
+        if (first == middle || middle == last || !byStart(*middle, *(middle - 1)))
+            continue; // one run, or the stalls all start after the work: already in order
+        // A stable merge through one reused buffer (std::inplace_merge takes a
+        // temporary buffer per lane): on equal starts the work bar comes first.
+        firstRun.assign(first, middle);
+        std::merge(firstRun.begin(), firstRun.end(), middle, last, first, byStart);
     }
 
     // Contention per lane, drawn on every redraw: joined here, once per result,
@@ -104,7 +122,7 @@ TimelineBars timelineBars(const Trace &trace, const Result &result)
     std::vector<std::vector<TimelineBars::Span>> spans(lanes);
     for (const ContentionInterval &interval : result.contention) {
         for (const Share &share : result.sharesOf(interval)) {
-            if (share.core >= cores || share.instruction >= trace.cores[share.core].instructions.size())
+            if (share.core >= cores || share.instruction >= programSize[share.core])
                 continue;
             auto &lane = spans[laneAt(share.core, share.instruction)];
             if (!lane.empty() && interval.start <= lane.back().end)

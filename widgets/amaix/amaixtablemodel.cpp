@@ -6,6 +6,7 @@
 #include <QFont>
 
 #include <cmath>
+#include <utility>
 
 namespace studio {
 
@@ -18,7 +19,7 @@ AmaixTableModel::AmaixTableModel(QObject *parent)
 
 void AmaixTableModel::setModel(const Network *network, const Accelerator *accelerator,
                                const std::vector<LayerSummary> *layers, double totalNs, std::vector<double> baselineNs,
-                               std::vector<double> measuredNs)
+                               std::vector<double> measuredNs, bool numbersOnly)
 {
     std::vector<int> rowLayers(layers->size());
     for (std::size_t i = 0; i < layers->size(); ++i)
@@ -31,13 +32,74 @@ void AmaixTableModel::setModel(const Network *network, const Accelerator *accele
     m_accelerator = accelerator;
     m_layers = layers;
     m_rowLayers = std::move(rowLayers);
-    m_totalNs = totalNs;
-    m_baselineNs = std::move(baselineNs);
-    m_measuredNs = std::move(measuredNs);
-    if (!sameRows)
+    const double totalBefore = std::exchange(m_totalNs, totalNs);
+    std::vector<double> baselineBefore = std::exchange(m_baselineNs, std::move(baselineNs));
+    std::vector<double> measuredBefore = std::exchange(m_measuredNs, std::move(measuredNs));
+    if (!sameRows) {
         endResetModel();
-    else if (!m_rowLayers.empty())
+    } else if (numbersOnly && m_shown.size() == layers->size()) {
+        announceChangedCells(m_shown, totalBefore, baselineBefore, measuredBefore);
+    } else if (!m_rowLayers.empty()) {
         emit dataChanged(index(0, 0), index(rowCount() - 1, ColumnCount - 1));
+    }
+    m_shown = *layers;
+}
+
+namespace {
+
+bool sameNumber(double a, double b)
+{
+    return a == b || (std::isnan(a) && std::isnan(b));
+}
+
+} // namespace
+
+void AmaixTableModel::announceChangedCells(const std::vector<LayerSummary> &before, double totalBefore,
+                                           const std::vector<double> &baselineBefore,
+                                           const std::vector<double> &measuredBefore)
+{
+    // A slider move changes a few columns (time, performance, share, bound,
+    // the sheet estimate) of many rows: announced as runs of rows per column,
+    // so a view repaints those cells, not every one it shows (each range's
+    // own rectangle). Names and types do not change without numbersOnly false.
+    const int rows = rowCount();
+    std::vector<char> rowStyle(static_cast<std::size_t>(rows)); // the row's grey (pipelined, on the host) changed: every cell
+    for (int row = 0; row < rows; ++row) {
+        const LayerSummary &a = before[std::size_t(row)], &b = (*m_layers)[std::size_t(row)];
+        rowStyle[std::size_t(row)] = a.pipelined != b.pipelined || a.onHost != b.onHost;
+    }
+    auto differs = [&](int row, int column) {
+        if (rowStyle[std::size_t(row)])
+            return true;
+        const LayerSummary &a = before[std::size_t(row)], &b = (*m_layers)[std::size_t(row)];
+        switch (column) {
+        case Name:
+        case Type: return false;
+        case Unit: return a.unit != b.unit;
+        case Bound: return a.bound != b.bound;
+        case Mode: return a.mode != b.mode;
+        default:
+            return !sameNumber(numberOf(a, column, totalBefore, baselineBefore, measuredBefore),
+                               numberOf(b, column, m_totalNs, m_baselineNs, m_measuredNs));
+        }
+    };
+    std::vector<std::pair<int, std::pair<int, int>>> runs; // column, first row, last row
+    for (int column = 0; column < ColumnCount && runs.size() <= kMaxRuns; ++column) {
+        for (int row = 0; row < rows; ++row) {
+            if (!differs(row, column))
+                continue;
+            const int first = row;
+            while (row + 1 < rows && differs(row + 1, column))
+                ++row;
+            runs.push_back({column, {first, row}});
+        }
+    }
+    if (runs.size() > kMaxRuns) { // scattered all over: one range
+        emit dataChanged(index(0, 0), index(rows - 1, ColumnCount - 1));
+        return;
+    }
+    for (const auto &[column, span] : runs)
+        emit dataChanged(index(span.first, column), index(span.second, column));
 }
 
 int AmaixTableModel::rowCount(const QModelIndex &parent) const
@@ -61,7 +123,12 @@ int AmaixTableModel::rowOfLayer(int layer) const
 
 double AmaixTableModel::number(int row, int column) const
 {
-    const LayerSummary &l = (*m_layers)[std::size_t(row)];
+    return numberOf((*m_layers)[std::size_t(row)], column, m_totalNs, m_baselineNs, m_measuredNs);
+}
+
+double AmaixTableModel::numberOf(const LayerSummary &l, int column, double totalNs,
+                                 const std::vector<double> &baselineNs, const std::vector<double> &measuredNs)
+{
     const double nan = std::nan("");
     switch (column) {
     case Ops: return l.ops;
@@ -72,12 +139,12 @@ double AmaixTableModel::number(int row, int column) const
     case Intensity: return l.intensity();
     case Performance: return l.onHost ? nan : l.performance();
     case Time: return l.timeNs / 1000;
-    case Share: return m_totalNs > 0 ? 100 * l.timeNs / m_totalNs : 0;
+    case Share: return totalNs > 0 ? 100 * l.timeNs / totalNs : 0;
     case Tiles: return l.tiles;
     case Baseline:
-        return std::size_t(l.layer) < m_baselineNs.size() ? m_baselineNs[std::size_t(l.layer)] / 1000 : nan;
+        return std::size_t(l.layer) < baselineNs.size() ? baselineNs[std::size_t(l.layer)] / 1000 : nan;
     case Measured:
-        return std::size_t(l.layer) < m_measuredNs.size() ? m_measuredNs[std::size_t(l.layer)] / 1000 : nan;
+        return std::size_t(l.layer) < measuredNs.size() ? measuredNs[std::size_t(l.layer)] / 1000 : nan;
     default: return nan;
     }
 }

@@ -353,7 +353,7 @@ void AmaixView::refresh()
     m_plot->setModel(&net, &acc, options, &m_result, &m_layers);
     {
         m_selecting = true;
-        m_model->setModel(&net, &acc, &m_layers, m_result.totalNs, baselineNs, m_measuredNs);
+        m_model->setModel(&net, &acc, &m_layers, m_result.totalNs, baselineNs, m_measuredNs, !structural);
         m_selecting = false;
     }
     if (structural && m_document->state().network.get() != m_columnsSizedFor) {

@@ -61,6 +61,20 @@ const QStaticText &FastTextDelegate::layoutOf(const QString &text, const QFont &
     return m_current.emplace(text, std::move(laidOut)).first->second;
 }
 
+bool FastTextDelegate::styleDrawsSomething(const QStyleOptionViewItem &opt)
+{
+    // What CE_ItemViewItem draws besides the text (QCommonStyle, which Fusion
+    // and the platform styles on Linux use): a selection or background brush,
+    // a check box, an icon, a focus frame; hover in some styles. A plain cell
+    // (most cells of a table during a drag) has none of these, and the view
+    // has painted its base and alternating row colour already: asking the
+    // style for it cost about half of the delegate's time (docs/performance.md).
+    constexpr QStyle::State drawn = QStyle::State_Selected | QStyle::State_HasFocus | QStyle::State_MouseOver;
+    return (opt.state & drawn) || opt.backgroundBrush.style() != Qt::NoBrush
+        || (opt.features & (QStyleOptionViewItem::HasCheckIndicator | QStyleOptionViewItem::HasDecoration))
+        || !opt.icon.isNull();
+}
+
 void FastTextDelegate::paint(QPainter *painter, const QStyleOptionViewItem &option, const QModelIndex &index) const
 {
     QStyleOptionViewItem opt(option);
@@ -69,7 +83,8 @@ void FastTextDelegate::paint(QPainter *painter, const QStyleOptionViewItem &opti
     opt.text.clear(); // the style draws background, selection and focus; the text comes below
     const QWidget *widget = opt.widget;
     QStyle *style = widget ? widget->style() : QApplication::style();
-    style->drawControl(QStyle::CE_ItemViewItem, &opt, painter, widget);
+    if (m_styleDrawsEveryCell || styleDrawsSomething(opt))
+        style->drawControl(QStyle::CE_ItemViewItem, &opt, painter, widget);
     if (text.isEmpty())
         return;
 

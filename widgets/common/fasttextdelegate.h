@@ -37,6 +37,11 @@ public:
 
     // A repaint starts (called on each paint event of the view's viewport).
     void beginRepaint() const;
+    // Whether the style's item panel is drawn for every cell (true: as
+    // QStyledItemDelegate does), or only for cells with something to show
+    // there (the default: a selection, a background, a check box, an icon, the
+    // focus). Tests compare the two pictures.
+    void setStyleDrawsEveryCell(bool on) { m_styleDrawsEveryCell = on; }
     // Laid-out texts held (both generations), and how many were laid out so far: for tests.
     std::size_t cachedTexts() const { return m_current.size() + m_previous.size(); }
     std::size_t layouts() const { return m_layouts; }
@@ -45,6 +50,7 @@ protected:
     bool eventFilter(QObject *watched, QEvent *event) override;
 
 private:
+    static bool styleDrawsSomething(const QStyleOptionViewItem &opt);
     const QStaticText &layoutOf(const QString &text, const QFont &font) const;
 
     using Cache = std::unordered_map<QString, QStaticText>;
@@ -54,6 +60,7 @@ private:
     mutable std::size_t m_lastAsked = 0; // ... and in the one before
     mutable std::size_t m_layouts = 0;
     mutable QFont m_font;
+    bool m_styleDrawsEveryCell = false;
 };
 
 } // namespace studio

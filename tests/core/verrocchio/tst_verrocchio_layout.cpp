@@ -1,12 +1,16 @@
 // Timeline geometry without a window: lane order, the bars of a simulated
 // trace, and level-of-detail merging on data coordinates and a pixel width.
 #include "builders.h"
+#include "resultdigest.h"
 #include "testutils.h"
 #include "verrocchio/layout.h"
 #include "verrocchio/simulation.h"
 #include "verrocchio/synthetic.h"
 
 #include <QTest>
+
+#include <algorithm>
+#include <random>
 
 using namespace roofline::verrocchio;
 using testbuild::ProgramBuilder;
@@ -25,6 +29,62 @@ TimelineBars oneLane(const std::vector<double> &spans)
         bars.bars.push_back({ spans[i], spans[i + 1], std::uint32_t(i / 2), 0, Bar::Kind::Work });
     bars.laneBegin.push_back(bars.bars.size());
     return bars;
+}
+
+// timelineBars() built the plain way, as its contract reads: per lane, the
+// work bars in program order and the stalls in the result's order, each run
+// sorted by start (stable), then merged with work first on equal starts;
+// contention as the union of each lane's intervals.
+TimelineBars referenceBars(const Trace &trace, const Result &result)
+{
+    const std::size_t cores = std::min({ trace.cores.size(), result.cores.size(), Bar::kMaxLanes / kPipeCount });
+    const std::size_t lanes = cores * kPipeCount;
+    std::vector<std::vector<Bar>> work(lanes), stalls(lanes);
+    const auto lane = [&](std::size_t c, std::size_t i) {
+        return std::uint32_t(laneOf(c, trace.cores[c].instructions[i].pipe));
+    };
+    for (std::size_t c = 0; c < cores; ++c) {
+        const auto &program = trace.cores[c].instructions;
+        const auto &timings = result.cores[c].instructions;
+        for (std::size_t i = 0; i < program.size() && i < timings.size(); ++i) {
+            const Timing &t = timings[i];
+            if (t.executed && program[i].kind == Instruction::Kind::Work && t.end >= t.start)
+                work[lane(c, i)].push_back({ t.start, t.end, std::uint32_t(i), lane(c, i), Bar::Kind::Work });
+        }
+    }
+    for (const Stall &s : result.stalls) {
+        if (s.core < cores && s.instruction < trace.cores[s.core].instructions.size() && s.end > s.start)
+            stalls[lane(s.core, s.instruction)].push_back(
+                { s.start, s.end, s.instruction, lane(s.core, s.instruction), Bar::Kind::Stall });
+    }
+    const auto byStart = [](const Bar &a, const Bar &b) { return a.start < b.start; };
+    TimelineBars out;
+    out.laneBegin.push_back(0);
+    for (std::size_t l = 0; l < lanes; ++l) {
+        std::stable_sort(work[l].begin(), work[l].end(), byStart);
+        std::stable_sort(stalls[l].begin(), stalls[l].end(), byStart);
+        std::merge(work[l].begin(), work[l].end(), stalls[l].begin(), stalls[l].end(), std::back_inserter(out.bars),
+            byStart);
+        out.laneBegin.push_back(out.bars.size());
+    }
+    std::vector<std::vector<TimelineBars::Span>> spans(lanes);
+    for (const ContentionInterval &c : result.contention) {
+        for (const Share &s : result.sharesOf(c)) {
+            if (s.core >= cores || s.instruction >= trace.cores[s.core].instructions.size())
+                continue;
+            auto &spansOfLane = spans[lane(s.core, s.instruction)];
+            if (!spansOfLane.empty() && c.start <= spansOfLane.back().end)
+                spansOfLane.back().end = std::max(spansOfLane.back().end, c.end);
+            else
+                spansOfLane.push_back({ c.start, c.end });
+        }
+    }
+    out.contentionBegin.push_back(0);
+    for (const auto &l : spans) {
+        out.contention.insert(out.contention.end(), l.begin(), l.end());
+        out.contentionBegin.push_back(out.contention.size());
+    }
+    return out;
 }
 
 } // namespace
@@ -100,6 +160,67 @@ private slots:
         for (const BarGroup &g : groups)
             members += g.count;
         QCOMPARE(members, bars.bars.size());
+    }
+
+    // timelineBars() (one pass over the trace, lane and "is a bar" kept per
+    // instruction in a byte, runs merged through one buffer) against the plain
+    // per-lane build: random traces of one to three cores on four machines
+    // (among them a slow bus: contention throughout; deadlocks and flag errors
+    // leave instructions unexecuted), the synthetic trace on one, two and four
+    // cores, and results edited to take the guard paths (stalls out of order,
+    // a stall starting where a work bar starts, stalls of no instruction or no
+    // core, a core's timings cut short, fewer result cores than trace cores).
+    void barsMatchThePlainBuild()
+    {
+        const auto machines = digestMachines();
+        std::mt19937 rng(27);
+        std::size_t withContention = 0, withStalls = 0, failed = 0;
+        for (int k = 0; k < 300; ++k) {
+            const int cores = 1 + k % 3;
+            const Trace trace = randomTrace(rng, 10 + std::size_t(k % 5) * 50, cores);
+            Machine machine = machines[std::size_t(k) % machines.size()].second;
+            machine.coreCount = std::max(machine.coreCount, cores);
+            const Result r = simulate(trace, machine);
+            QVERIFY(timelineBars(trace, r) == referenceBars(trace, r));
+            withContention += r.contention.empty() ? 0 : 1;
+            withStalls += r.stalls.empty() ? 0 : 1;
+            failed += r.ok() ? 0 : 1;
+        }
+        QVERIFY(withContention > 30 && withStalls > 30 && failed > 30);
+        for (int cores : { 1, 2, 4 }) {
+            const Trace trace = syntheticVectorAdd(12345, cores);
+            Machine machine = machines.back().second; // the slow bus
+            machine.coreCount = std::max(machine.coreCount, cores);
+            const Result r = simulate(trace, machine);
+            QVERIFY(cores == 1 || !r.contention.empty());
+            const TimelineBars bars = timelineBars(trace, r);
+            QVERIFY(bars == referenceBars(trace, r));
+            QVERIFY(bars.bars.size() > 4000);
+        }
+        // Edited results.
+        Trace trace = syntheticVectorAdd(600, 2);
+        Machine machine = machines.back().second;
+        Result r = simulate(trace, machine);
+        QVERIFY(r.stalls.size() > 20);
+        std::reverse(r.stalls.begin(), r.stalls.end());
+        const Stall first = r.stalls.back();
+        r.stalls.push_back({ first.core, first.instruction, 0, 1 }); // out of order, and before the lane's first work
+        std::uint32_t work = 0;
+        while (trace.cores[first.core].instructions[work].pipe != trace.cores[first.core].instructions[first.instruction].pipe
+            || trace.cores[first.core].instructions[work].kind != Instruction::Kind::Work)
+            ++work;
+        const Timing &w = r.cores[first.core].instructions[work];
+        r.stalls.push_back({ first.core, first.instruction, w.start, w.start + 1 }); // ties with a work bar
+        r.stalls.push_back({ 0, 1u << 30, 0, 5 });                                   // no such instruction
+        r.stalls.push_back({ 9, 0, 0, 5 });                                          // no such core
+        r.stalls.push_back({ first.core, first.instruction, 3, 3 });                 // empty: not drawn
+        QVERIFY(timelineBars(trace, r) == referenceBars(trace, r));
+        r.cores[1].instructions.resize(r.cores[1].instructions.size() / 2);
+        QVERIFY(timelineBars(trace, r) == referenceBars(trace, r));
+        r.cores.resize(1);
+        const TimelineBars oneCore = timelineBars(trace, r);
+        QVERIFY(oneCore == referenceBars(trace, r));
+        QCOMPARE(oneCore.laneCount(), kPipeCount);
     }
 
     // The per-lane contention spans are exactly the union of the contention

@@ -8,7 +8,10 @@
 #include <QApplication>
 #include <QImage>
 #include <QPainter>
+#include <QPixmap>
+#include <QProxyStyle>
 #include <QStandardItemModel>
+#include <QStyleFactory>
 #include <QTableWidget>
 #include <QTest>
 
@@ -46,6 +49,46 @@ struct Table
         return true;
     }
 };
+
+// Fusion, counting the item panels it is asked to draw.
+class CountingStyle : public QProxyStyle
+{
+public:
+    CountingStyle()
+        : QProxyStyle(QStyleFactory::create(QStringLiteral("Fusion")))
+    {
+    }
+    void drawControl(ControlElement element, const QStyleOption *option, QPainter *painter,
+                     const QWidget *widget) const override
+    {
+        if (element == CE_ItemViewItem)
+            ++panels;
+        QProxyStyle::drawControl(element, option, painter, widget);
+    }
+    mutable int panels = 0;
+};
+
+// Cells of every kind a style draws something for, between plain ones:
+// alternating rows, a background colour, a check box, an icon, a foreground
+// colour, a selected row and the focused current cell.
+void fillVariedTable(QTableWidget &table)
+{
+    table.setAlternatingRowColors(true);
+    for (int r = 0; r < kRows; ++r)
+        for (int c = 0; c < kColumns; ++c)
+            table.setItem(r, c, new QTableWidgetItem(QStringLiteral("%1 µs").arg(r * 13.25 + c)));
+    table.item(1, 1)->setBackground(QColor(255, 244, 214));
+    table.item(2, 0)->setCheckState(Qt::Checked);
+    table.item(2, 1)->setCheckState(Qt::Unchecked);
+    QPixmap swatch(12, 12);
+    swatch.fill(Qt::darkCyan);
+    table.item(3, 0)->setIcon(QIcon(swatch));
+    table.item(4, 2)->setForeground(QColor(110, 110, 110));
+    table.item(5, 4)->setText(QStringLiteral("a text far too long for its column, ended with an ellipsis"));
+    table.selectRow(6);
+    table.setCurrentCell(7, 3, QItemSelectionModel::NoUpdate); // focus there, the selection stays
+    table.setFocus();
+}
 
 } // namespace
 
@@ -98,6 +141,55 @@ private slots:
             t.repaint();
         }
         QCOMPARE(t.delegate->layouts(), before);
+    }
+
+    // Plain cells skip the style's item panel (nothing to draw there): the
+    // picture is the same pixel for pixel as with the panel drawn for every
+    // cell, in the light and the dark palette, and the style is asked only
+    // for the cells that show something in it (fails when every cell asks).
+    void plainCellsSkipTheStyleWithTheSamePicture_data()
+    {
+        QTest::addColumn<bool>("dark");
+        QTest::newRow("light palette") << false;
+        QTest::newRow("dark palette") << true;
+    }
+    void plainCellsSkipTheStyleWithTheSamePicture()
+    {
+        QFETCH(bool, dark);
+        CountingStyle style;
+        QTableWidget table(kRows, kColumns);
+        table.setStyle(&style);
+        table.viewport()->setStyle(&style);
+        if (dark) {
+            QPalette p = style.standardPalette();
+            p.setColor(QPalette::Base, QColor(30, 30, 30));
+            p.setColor(QPalette::AlternateBase, QColor(45, 45, 45));
+            p.setColor(QPalette::Text, QColor(230, 230, 230));
+            p.setColor(QPalette::Highlight, QColor(42, 130, 218));
+            table.setPalette(p);
+        }
+        auto *delegate = new FastTextDelegate(&table);
+        table.setItemDelegate(delegate);
+        table.resize(700, 500);
+        fillVariedTable(table);
+        table.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&table));
+
+        delegate->setStyleDrawsEveryCell(true);
+        style.panels = 0;
+        const QImage every = table.viewport()->grab().toImage();
+        const int panelsEvery = style.panels;
+        delegate->setStyleDrawsEveryCell(false);
+        style.panels = 0;
+        const QImage some = table.viewport()->grab().toImage();
+        const int panelsSome = style.panels;
+
+        QCOMPARE(some.size(), every.size());
+        QVERIFY2(some == every, "the cells without the style's panel differ from the cells with it");
+        QCOMPARE(panelsEvery, kRows * kColumns);
+        // The background, the two check boxes, the icon, the selected row's
+        // five cells and the current cell (focus).
+        QCOMPARE(panelsSome, 1 + 2 + 1 + kColumns + 1);
     }
 
     // A delegate whose parent is not an item view gets no repaints: bounded all the same.
