@@ -7,7 +7,7 @@
 // and with the snapshot and the sensitivity tab shown (a review's use).
 //
 //   QT_QPA_PLATFORM=offscreen roofline-bench [--quick] [--iterations N] [--ips N]
-//       [--instructions N] [--layers N] [--nnmeter-networks N] [--nnmeter-toggles-only] [--paints]
+//       [--instructions N] [--layers N] [--nnmeter-networks N] [--nnmeter-toggles-only] [--paints] [--steps]
 //       [--only gables|timeline|amaix|import|brouwer|nnmeter]
 //
 // "Slider to replot" is measured from QSlider::setValue() (what a drag does)
@@ -16,7 +16,8 @@
 // gives the wall time and the GUI thread's CPU time of the same updates: on a
 // machine shared with other work the wall time also counts waiting for a
 // core, the CPU time does not. --paints adds what each update repainted and
-// laid out, per widget class.
+// laid out, per widget class; --steps lists the slowest updates of a series
+// with what each changed (Brouwer: the memory, the swapping layers).
 #include "common/allocator.h"
 #include "amaix/io.h"
 #include "amaix/sweep.h"
@@ -62,6 +63,15 @@
 #include <QCheckBox>
 #include <QTreeWidget>
 #include <QPaintEvent>
+
+#if __has_include(<valgrind/callgrind.h>)
+#include <valgrind/callgrind.h> // per-move dumps under callgrind (no-ops otherwise)
+#define BENCH_CALLGRIND_ZERO() CALLGRIND_ZERO_STATS
+#define BENCH_CALLGRIND_DUMP(name) CALLGRIND_DUMP_STATS_AT(name)
+#else
+#define BENCH_CALLGRIND_ZERO()
+#define BENCH_CALLGRIND_DUMP(name)
+#endif
 
 #include <algorithm>
 #include <array>
@@ -176,13 +186,75 @@ private:
     std::map<QString, Entry> m_entries;
 };
 
+// What one update repainted and which widgets received a layout request
+// (--steps): the pixels painted and the classes, for the slowest updates' lines.
+class StepCensus : public QObject
+{
+public:
+    StepCensus() { qApp->installEventFilter(this); }
+    ~StepCensus() override { qApp->removeEventFilter(this); }
+    std::string take()
+    {
+        std::string layouts;
+        for (const auto &[name, count] : m_layouts)
+            layouts += " " + name + (count > 1 ? "×" + std::to_string(count) : std::string());
+        std::vector<std::pair<std::string, long long>> painted(m_painted.begin(), m_painted.end());
+        std::sort(painted.begin(), painted.end(), [](const auto &a, const auto &b) { return a.second > b.second; });
+        std::string largest;
+        for (std::size_t i = 0; i < std::min<std::size_t>(4, painted.size()); ++i)
+            largest += " " + painted[i].first + " " + std::to_string(painted[i].second);
+        char text[96];
+        std::snprintf(text, sizeof text, "painted %7lld px in %3d paints (largest:", m_area, m_paints);
+        m_area = 0;
+        m_paints = 0;
+        m_layouts.clear();
+        m_painted.clear();
+        return text + largest + "); layout requests:" + (layouts.empty() ? std::string(" none") : layouts);
+    }
+
+protected:
+    bool eventFilter(QObject *object, QEvent *event) override
+    {
+        if (!object->isWidgetType())
+            return false;
+        if (event->type() == QEvent::Paint) {
+            const QRect r = static_cast<QPaintEvent *>(event)->rect();
+            m_area += qint64(r.width()) * r.height();
+            m_painted[name(object)] += qint64(r.width()) * r.height();
+            ++m_paints;
+        } else if (event->type() == QEvent::LayoutRequest) {
+            ++m_layouts[name(object)];
+        }
+        return false;
+    }
+    // "QWidget<BrouwerPanel": a plain QWidget by its parent (and its name, "qt_scrollarea_viewport")
+    static std::string name(QObject *object)
+    {
+        std::string n = object->metaObject()->className();
+        if (n == "QWidget" && !object->objectName().isEmpty())
+            n += "(" + object->objectName().toStdString() + ")";
+        if (n.rfind("QWidget", 0) == 0 && object->parent())
+            n += std::string("<") + object->parent()->metaObject()->className();
+        const std::size_t colons = n.find("studio::");
+        return colons == std::string::npos ? n : n.erase(colons, 8);
+    }
+
+private:
+    long long m_area = 0;
+    int m_paints = 0;
+    std::map<std::string, int> m_layouts;
+    std::map<std::string, long long> m_painted;
+};
+
 bool g_census = false; // --paints
 bool g_nnmeterTogglesOnly = false; // --nnmeter-toggles-only: no stage timings (callgrind of the toggles alone)
+bool g_steps = false;  // --steps: the slowest updates of each series, with what each changed
 
 // One series of updates: wall time and the GUI thread's CPU time of each.
 struct Timings
 {
     std::vector<double> wall, cpu;
+    std::vector<std::string> what; // per update, when the view says (--steps)
     std::shared_ptr<EventCensus> census = g_census ? std::make_shared<EventCensus>() : nullptr;
 };
 
@@ -195,6 +267,18 @@ void printTimings(const std::string &label, const Timings &t)
                 label.c_str(), w.median, w.p90, w.p99, w.max, c.median, c.p90, c.p99, c.max, t.wall.size());
     if (t.census)
         t.census->print("paint events and layout requests", int(t.wall.size()));
+    if (g_steps && t.what.size() == t.cpu.size()) {
+        std::vector<std::size_t> order(t.cpu.size());
+        for (std::size_t i = 0; i < order.size(); ++i)
+            order[i] = i;
+        std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return t.cpu[a] > t.cpu[b]; });
+        std::printf("  slowest updates (GUI CPU, wall ms):\n");
+        for (std::size_t k = 0; k < std::min<std::size_t>(12, order.size()); ++k)
+            std::printf("    #%-4zu %6.2f %6.2f  %s\n", order[k], t.cpu[order[k]], t.wall[order[k]], t.what[order[k]].c_str());
+        std::printf("  the median update:\n");
+        const std::size_t m = order[order.size() / 2];
+        std::printf("    #%-4zu %6.2f %6.2f  %s\n", m, t.cpu[m], t.wall[m], t.what[m].c_str());
+    }
     std::fflush(stdout);
 }
 
@@ -726,6 +810,20 @@ void benchNnmeter(int iterations, int networkCount)
 // layers) with the seed's Table 2 (both regimes): the memory slider moved
 // across 16 MiB – 1 GiB, so layers switch regime, to a finished replot of the
 // bars, the curve's current point, the table and the readout.
+// One memory move to its finished replot. Under callgrind each move is a dump
+// of its own (callgrind.out.PID.N, in the order of the moves), e.g.
+//   valgrind --tool=callgrind roofline-bench --only brouwer --iterations 40 --steps
+[[gnu::noinline]] void brouwerMove(studio::BrouwerView *view, QSlider *slider, int position)
+{
+    const quint64 before = view->updateCount();
+    BENCH_CALLGRIND_ZERO();
+    slider->setValue(position);
+    while (view->updateCount() == before)
+        QApplication::processEvents();
+    QApplication::processEvents(); // the paint events
+    BENCH_CALLGRIND_DUMP("brouwer memory move");
+}
+
 void benchBrouwer(int iterations)
 {
     studio::MainWindow window;
@@ -743,23 +841,37 @@ void benchBrouwer(int iterations)
             doc->selectDevice(int(i));
     }
     view->flushPendingUpdate();
-    QApplication::processEvents();
+    // Until the window is laid out: each layout that activates posts the next request to its
+    // parent, which one pass of processEvents() leaves for the next (the first moves paid for it).
+    const auto settle = [] {
+        for (int i = 0; i < 10; ++i)
+            QApplication::processEvents();
+    };
+    settle();
     QSlider *slider = view->panel()->memorySlider();
     const int top = studio::BrouwerPanel::memoryScale().toPosition(1024.0 * 1024 * 1024);
     auto drag = [&] {
         Timings t;
         QElapsedTimer timer;
+        std::unique_ptr<StepCensus> census;
+        if (g_steps)
+            census = std::make_unique<StepCensus>();
         for (int i = 0; i < iterations; ++i) {
             const int position = (i * 37) % top;
-            const quint64 before = view->updateCount();
+            const int from = slider->value();
+            const int swappingBefore = view->result().swappingLayers;
             const double cpu0 = threadCpuMs();
             timer.start();
-            slider->setValue(position == slider->value() ? position + 1 : position);
-            while (view->updateCount() == before)
-                QApplication::processEvents();
-            QApplication::processEvents(); // the paint events
+            brouwerMove(view, slider, position == from ? position + 1 : position);
             t.wall.push_back(double(timer.nsecsElapsed()) / 1e6);
             t.cpu.push_back(threadCpuMs() - cpu0);
+            if (g_steps) {
+                char what[160];
+                std::snprintf(what, sizeof what, "position %4d -> %4d (%8.1f MiB), swapping layers %3d -> %3d, bars' time unit %s",
+                              from, slider->value(), doc->params().availableBytes / (1024.0 * 1024), swappingBefore,
+                              view->result().swappingLayers, qPrintable(view->barsPlot()->timeUnit()));
+                t.what.emplace_back(std::string(what) + "\n           " + census->take());
+            }
         }
         return t;
     };
@@ -785,9 +897,10 @@ void benchBrouwer(int iterations)
     });
     printStage("curve: replot, snapshot compared", iterations, [&] { view->curvePlot()->replot(); });
     printStage("bars: replot, snapshot compared", iterations, [&] { view->barsPlot()->replot(); });
+    settle();
     printTimings("brouwer SoS_GoogleNet, snapshot compared", drag());
     view->tabs()->setCurrentWidget(view->sensitivityChart());
-    QApplication::processEvents();
+    settle();
     printTimings("brouwer SoS_GoogleNet, snapshot + sensitivity shown", drag());
     view->tabs()->setCurrentIndex(0);
 }
@@ -911,11 +1024,13 @@ int main(int argc, char **argv)
             g_nnmeterTogglesOnly = true;
         else if (std::strcmp(argv[i], "--paints") == 0)
             g_census = true; // what each update repaints and lays out
+        else if (std::strcmp(argv[i], "--steps") == 0)
+            g_steps = true; // the slowest updates, with what they changed
         else if (std::strcmp(argv[i], "--only") == 0 && i + 1 < argc)
             only = QString::fromLocal8Bit(argv[++i]);
         else {
             std::fprintf(stderr, "usage: roofline-bench [--quick] [--iterations N] [--ips N] [--instructions N] "
-                                 "[--layers N] [--nnmeter-networks N] [--nnmeter-toggles-only] [--paints] [--only gables|timeline|amaix|import|brouwer|nnmeter]\n");
+                                 "[--layers N] [--nnmeter-networks N] [--nnmeter-toggles-only] [--paints] [--steps] [--only gables|timeline|amaix|import|brouwer|nnmeter]\n");
             return 2;
         }
     }

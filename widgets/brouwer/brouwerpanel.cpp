@@ -6,6 +6,7 @@
 #include "brouwer/io.h"
 #include "brouwerdocument.h"
 #include "cachedlabel.h"
+#include "richreadoutlabel.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -96,6 +97,11 @@ BrouwerPanel::BrouwerPanel(BrouwerDocument *document, QWidget *parent)
                                           .arg(bytesPerElement)));
     m_memoryReadout->setMinimumWidth(widest + 2 * m_memoryReadout->margin() + 4);
     m_memoryReadout->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    // And a height of its own, one line's: a new text then asks the label for no size at all
+    // (a selectable label lays its text out for each size hint).
+    m_memoryReadout->setText(QStringLiteral("1023.99 MiB = 1.074 × 10⁹ elements of 4 B"));
+    m_memoryReadout->setFixedHeight(m_memoryReadout->sizeHint().height());
+    m_memoryReadout->clear();
     mform->addRow(QString(), new ReadoutHost(m_memoryReadout)); // new text: no window relayout (readouthost.h)
     m_bytesPerElement = new QDoubleSpinBox(memory);
     m_bytesPerElement->setRange(BrouwerDocument::kMinBytesPerElement, BrouwerDocument::kMaxBytesPerElement);
@@ -129,10 +135,9 @@ BrouwerPanel::BrouwerPanel(BrouwerDocument *document, QWidget *parent)
     meas->addLayout(measRow);
     layout->addWidget(measured);
 
-    m_readout = new CachedLabel(this);
-    m_readout->setTextFormat(Qt::RichText);
-    m_readout->setWordWrap(true);
-    m_readout->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    // New text on every memory move: laid out once per text, never shorter while the memory
+    // moves (richreadoutlabel.h); its context menu copies it.
+    m_readout = new RichReadoutLabel(this);
     m_readout->setMinimumWidth(260);
     layout->addWidget(new ReadoutHost(m_readout));
     layout->addStretch(1);
@@ -253,7 +258,12 @@ void BrouwerPanel::refresh()
 
 void BrouwerPanel::setReadout(const QString &html)
 {
-    m_readout->setText(html);
+    m_readout->setHtml(html);
+}
+
+void BrouwerPanel::resetReadoutHeight()
+{
+    m_readout->resetHeight();
 }
 
 } // namespace studio

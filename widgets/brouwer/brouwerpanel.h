@@ -6,6 +6,7 @@
 #pragma once
 
 #include "parameterslider.h"
+#include "richreadoutlabel.h"
 
 #include <QWidget>
 
@@ -33,6 +34,9 @@ public:
 
     void refresh(); // controls follow the document (no signals back)
     void setReadout(const QString &html);
+    // The readout keeps the tallest height it needed while the memory moves (its wrapped lines
+    // come and go with the numbers); after a new network, device or element size it may shrink.
+    void resetReadoutHeight();
 
     QComboBox *networkBox() const { return m_network; }
     QComboBox *deviceBox() const { return m_device; }
@@ -46,7 +50,7 @@ public:
     QPushButton *openMeasurementsButton() const { return m_openMeasured; }
     QPushButton *clearMeasurementsButton() const { return m_clearMeasured; }
     QLabel *measurementsLabel() const { return m_measuredLabel; }
-    QLabel *readout() const { return m_readout; }
+    RichReadoutLabel *readout() const { return m_readout; }
 
 signals:
     void message(const QString &text); // an error to show (empty: clear)
@@ -71,7 +75,7 @@ private:
     QPushButton *m_openMeasured = nullptr;
     QPushButton *m_clearMeasured = nullptr;
     QLabel *m_measuredLabel = nullptr;
-    QLabel *m_readout = nullptr;
+    RichReadoutLabel *m_readout = nullptr;
     bool m_updating = false;
 };
 

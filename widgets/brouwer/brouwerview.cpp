@@ -1,5 +1,6 @@
 #include "brouwerview.h"
 #include "readouthost.h"
+#include "richreadoutlabel.h"
 
 #include "brouwer/goalseek.h"
 #include "brouwer/io.h"
@@ -128,9 +129,7 @@ BrouwerView::BrouwerView(BrouwerDocument *document, QWidget *parent)
     setSensitivityStep(m_sensitivityStep); // names the tab
 
     m_snapshotBar = new SnapshotBar(this);
-    m_comparisonLabel = new CachedLabel(this);
-    m_comparisonLabel->setWordWrap(true);
-    m_comparisonLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_comparisonLabel = new RichReadoutLabel(this); // new text on every move, never shorter (richreadoutlabel.h)
     m_comparisonLabel->setToolTip(tr("The current configuration against the compared snapshot: total time and "
                                      "swapping layers"));
     m_comparisonLabel->hide();
@@ -291,6 +290,8 @@ void BrouwerView::refreshStructure()
     m_layers = &s.network->layers;
     m_device = s.device.get();
     m_seedShape = isSeedShapeDevice(s.devicePath);
+    m_panel->resetReadoutHeight(); // another network, device or element size: the readouts may shrink
+    m_comparisonLabel->resetHeight();
     const bool smeared = s.smeared;
     m_curveData = memoryCurve(*m_device, *m_layers, s.params.bytesPerElement, BrouwerDocument::kMinMemory,
                               BrouwerDocument::kMaxMemory, kCurveSamples);
@@ -362,7 +363,7 @@ void BrouwerView::refresh()
     m_curve->setCurrent(s.params.availableBytes, m_result.totalMs(smeared));
     m_layerModel->setResult(m_result, smeared);
     m_panel->setReadout(readoutHtml());
-    m_comparisonLabel->setText(m_comparisonText);
+    m_comparisonLabel->setPlainText(m_comparisonText);
     m_comparisonLabel->setVisible(!m_comparisonText.isEmpty());
     m_bars->replot(QCustomPlot::rpQueuedReplot);
     m_curve->replotChanged(); // a memory move: the current point's layer only
@@ -429,6 +430,7 @@ void BrouwerView::updateComparison()
     const BrouwerState &b = snapshot.state;
     const bool smeared = m_document->smeared();
     if (m_comparedIndex != compared || m_comparedFor != this) {
+        m_comparisonLabel->resetHeight(); // another snapshot: the comparison may shrink
         m_comparedIndex = compared;
         m_comparedFor = this;
         m_comparedResult = roofline::brouwer::evaluate(*b.device, b.network->layers, b.params);

@@ -12,6 +12,7 @@
 #include "brouwer/fit.h"
 #include "brouwer/model.h"
 #include "modelview.h"
+#include "richreadoutlabel.h"
 #include "sensitivitychart.h"
 
 #include <memory>
@@ -85,7 +86,7 @@ public:
     QTableWidget *coefficientTable() const { return m_coefficients; }
     GoalSeekPanel *goalSeekPanel() const { return m_goalSeek; }
     SnapshotBar *snapshotBar() const { return m_snapshotBar; }
-    QLabel *comparisonLabel() const { return m_comparisonLabel; }
+    RichReadoutLabel *comparisonLabel() const { return m_comparisonLabel; }
     QLabel *messageLabel() const { return m_message; }
     QString comparisonText() const { return m_comparisonText; }
 
@@ -136,7 +137,7 @@ private:
     QTableWidget *m_coefficients = nullptr;
     GoalSeekPanel *m_goalSeek = nullptr;
     SnapshotBar *m_snapshotBar = nullptr;
-    QLabel *m_comparisonLabel = nullptr;
+    RichReadoutLabel *m_comparisonLabel = nullptr;
     QLabel *m_message = nullptr;
     QString m_comparisonText;
 

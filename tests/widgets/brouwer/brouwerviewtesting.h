@@ -88,6 +88,16 @@ inline double barValue(QCPBars *bars, int index)
     return 0;
 }
 
+inline int networkIndex(const BrouwerDocument &doc, const QString &name)
+{
+    const auto &networks = doc.networks();
+    for (std::size_t i = 0; i < networks.size(); ++i) {
+        if (networks[i]->name == name)
+            return int(i);
+    }
+    return -1;
+}
+
 inline int deviceIndex(const BrouwerDocument &doc, const QString &suffix)
 {
     const auto &devices = doc.devices();

@@ -9,10 +9,13 @@
 #include "preferences.h"
 #include "units.h"
 
+#include <QAction>
+#include <QClipboard>
 #include <QFontMetrics>
 #include <QPaintEvent>
 #include <QSet>
 
+#include <climits>
 #include <functional>
 
 // Counts the events of one type a widget receives.
@@ -95,7 +98,9 @@ private slots:
         // One bar per layer in each series; load + exec stacked equal the core's layer totals.
         const int n = int(core.layers.size());
         QCOMPARE(n, 19);
-        QCOMPARE(view->barsPlot()->loadStandard()->data()->size(), n);
+        // Each layer in the series of its regime only (no bars of height 0).
+        QCOMPARE(view->barsPlot()->loadStandard()->data()->size() + view->barsPlot()->loadSwapping()->data()->size(), n);
+        QCOMPARE(view->barsPlot()->execStandard()->data()->size() + view->barsPlot()->execSwapping()->data()->size(), n);
         for (int i = 0; i < n; ++i) {
             const double stacked = barValue(view->barsPlot()->loadStandard(), i) + barValue(view->barsPlot()->loadSwapping(), i)
                 + barValue(view->barsPlot()->execStandard(), i) + barValue(view->barsPlot()->execSwapping(), i);
@@ -329,6 +334,76 @@ private slots:
         QApplication::processEvents();
         QCOMPARE(curve->wholeReplots(), whole + 1);
         QVERIFY(curveReplots.count() >= 1);
+    }
+
+    // The rich-text readout under the memory slider (SoS_GoogleNet on Table 2, the bench's
+    // case): a new text is laid out once, the readout never clips its text, and once it has
+    // needed its tallest height the memory moves lay out no more of the panel, although the
+    // number of wrapped lines comes and goes (a 3-digit MiB, a long layer name). A new network
+    // gives the readout its own height again; its context menu copies the text.
+    void memoryMoveLaysTheReadoutOutOnceAndNotThePanel()
+    {
+        MainWindow window;
+        window.resize(1400, 900);
+        window.show();
+        BrouwerView *view = brouwerView(window);
+        window.setCurrentView(view);
+        BrouwerDocument *doc = view->document();
+        doc->selectNetwork(networkIndex(*doc, QStringLiteral("SoS_GoogleNet")));
+        doc->selectDevice(deviceIndex(*doc, QStringLiteral("seed-table2-fe.json")));
+        view->flushPendingUpdate();
+        const auto settle = [] {
+            for (int i = 0; i < 10; ++i) // each layout that activates posts the next request
+                QApplication::processEvents();
+        };
+        settle();
+        RichReadoutLabel *readout = view->panel()->readout();
+        QVERIFY(readout->isVisible());
+        QSlider *slider = view->panel()->memorySlider();
+        const SliderScale scale = BrouwerPanel::memoryScale();
+        const int top = scale.toPosition(1024.0 * 1048576);
+        const auto documentHeight = [&] { return int(std::ceil(readout->document()->size().height())); };
+        int lowest = INT_MAX, highest = 0;
+        const auto sweep = [&](bool grown) {
+            for (int i = 0; i < 40; ++i) {
+                const int position = (i * 37) % top;
+                const quint64 before = view->updateCount();
+                const int layouts = readout->layouts(), width = readout->width();
+                slider->setValue(position == slider->value() ? position + 1 : position);
+                if (!waitForUpdate(view, before))
+                    return QStringLiteral("no update");
+                settle();
+                // The new text, at the width it has. (While it grows, the panel's layout and its scroll area
+                // ask for its height at other widths too.)
+                if (grown && (readout->layouts() > layouts + 1 || readout->width() != width))
+                    return QStringLiteral("%1 layouts at move %2").arg(readout->layouts() - layouts).arg(i);
+                if (readout->height() < documentHeight() || !readout->text().contains(QStringLiteral("per inference")))
+                    return QStringLiteral("clipped: %1 px for %2 at move %3").arg(readout->height()).arg(documentHeight()).arg(i);
+                lowest = std::min(lowest, documentHeight());
+                highest = std::max(highest, documentHeight());
+            }
+            return QString();
+        };
+        QCOMPARE(sweep(false), QString()); // the readout grows to the tallest height these moves need
+        QVERIFY2(highest > lowest, "the sweep must change the number of wrapped lines");
+        int panelLayouts = 0;
+        EventCounter counter(view->panel(), QEvent::LayoutRequest, &panelLayouts);
+        QCOMPARE(sweep(true), QString());
+        QCOMPARE(panelLayouts, 0); // with the label's own height each change relaid the panel out
+        QVERIFY(readout->height() > documentHeight() || readout->height() == highest);
+
+        // Another network: the readout takes the height its text needs.
+        doc->selectNetwork(networkIndex(*doc, QStringLiteral("AgeNet")));
+        view->flushPendingUpdate();
+        settle();
+        QCOMPARE(readout->height(), documentHeight());
+        QVERIFY(readout->text().contains(QStringLiteral("per inference")));
+
+        QCOMPARE(readout->contextMenuPolicy(), Qt::ActionsContextMenu);
+        QCOMPARE(readout->actions().size(), 1);
+        readout->actions().first()->trigger();
+        QCOMPARE(QApplication::clipboard()->text(), readout->document()->toPlainText());
+        QVERIFY(QApplication::clipboard()->text().contains(QStringLiteral("per inference")));
     }
 
     // A memory move through the real slider announces only the layer table's cells that
