@@ -7,7 +7,7 @@
 // and with the snapshot and the sensitivity tab shown (a review's use).
 //
 //   QT_QPA_PLATFORM=offscreen roofline-bench [--quick] [--iterations N] [--ips N]
-//       [--instructions N] [--layers N] [--nnmeter-networks N] [--paints] [--steps]
+//       [--instructions N] [--layers N] [--nnmeter-networks N] [--nnmeter-toggles-only] [--paints] [--steps]
 //       [--only gables|timeline|amaix|import|brouwer|nnmeter]
 //
 // "Slider to replot" is measured from QSlider::setValue() (what a drag does)
@@ -247,6 +247,7 @@ private:
 };
 
 bool g_census = false; // --paints
+bool g_nnmeterTogglesOnly = false; // --nnmeter-toggles-only: no stage timings (callgrind of the toggles alone)
 bool g_steps = false;  // --steps: the slowest updates of each series, with what each changed
 
 // One series of updates: wall time and the GUI thread's CPU time of each.
@@ -710,27 +711,55 @@ void benchNnmeter(int iterations, int networkCount)
         QCheckBox *b = view->panel()->ruleBox("conv_bn");
         if (!a || !b)
             continue;
-        std::vector<double> untilUpdated; // click → the view's update done (before layout and paint)
-        quint64 refreshes = 0;            // the view's updates the clicks caused (one each, unless something echoes)
+        // Each toggle's GUI-thread CPU in three phases: the click itself (the check box, the
+        // document's edit, the undo step and whoever listens to the stack), the view's update
+        // (read when the view emits updated(), so inside the same event-loop pass), and the
+        // rest (layout and paint). Read at the signal: the loop below returns from
+        // processEvents() only after the paint that the same pass of posted events runs.
+        std::vector<double> clickCpu, updateCpu, paintCpu, untilUpdated;
+        quint64 refreshes = 0; // the view's updates the clicks caused (one each, unless something echoes)
+        QElapsedTimer timer;
+        double cpuStart = 0, atUpdateCpu = -1, atUpdateWall = -1;
         auto toggles = [&] {
             Timings t;
+            clickCpu.clear();
+            updateCpu.clear();
+            paintCpu.clear();
             untilUpdated.clear();
-            QElapsedTimer timer;
             for (int i = 0; i < iterations; ++i) {
                 QCheckBox *box = (i % 2) ? a : b;
                 const quint64 before = view->updateCount();
-                const double cpuStart = threadCpuMs();
+                atUpdateCpu = atUpdateWall = -1;
+                cpuStart = threadCpuMs();
                 timer.start();
                 box->click();
+                const double clicked = threadCpuMs();
                 while (view->updateCount() == before)
                     QApplication::processEvents();
-                untilUpdated.push_back(double(timer.nsecsElapsed()) / 1e6);
-                QApplication::processEvents(); // the paint events
+                QApplication::processEvents(); // the paint events, if the pass above left any
                 t.wall.push_back(double(timer.nsecsElapsed()) / 1e6);
-                t.cpu.push_back(threadCpuMs() - cpuStart);
+                const double end = threadCpuMs();
+                t.cpu.push_back(end - cpuStart);
+                clickCpu.push_back(clicked - cpuStart);
+                updateCpu.push_back(atUpdateCpu - clicked);
+                paintCpu.push_back(end - atUpdateCpu);
+                untilUpdated.push_back(atUpdateWall);
                 refreshes += view->updateCount() - before;
             }
             return t;
+        };
+        // (after `toggles`, which stays lambda #1 for callgrind's --toggle-collect)
+        const auto atUpdate = QObject::connect(view, &studio::NnmeterView::updated, view, [&] {
+            if (atUpdateCpu < 0) {
+                atUpdateCpu = threadCpuMs();
+                atUpdateWall = double(timer.nsecsElapsed()) / 1e6;
+            }
+        });
+        const auto printPhases = [&] {
+            const Stats c = summarize(clickCpu), u = summarize(updateCpu), p = summarize(paintCpu), w = summarize(untilUpdated);
+            std::printf("         GUI CPU by phase, median / p99: click (edit, undo step) %5.2f / %5.2f, view update %5.2f / %5.2f, "
+                        "layout + paint %5.2f / %5.2f ms; wall until the view updated %5.2f / %5.2f ms\n",
+                        c.median, c.p99, u.median, u.p99, p.median, p.p99, w.median, w.p99);
         };
         const auto label = [&](const char *what) {
             return "nnmeter " + name + ", " + what;
@@ -741,35 +770,39 @@ void benchNnmeter(int iterations, int networkCount)
         };
         printTimings(label("rule -> finished replot"), toggles());
         printRefreshes();
-        const Stats u = summarize(untilUpdated);
-        std::printf("         of which until the view updated (before layout and paint) median %6.2f  p99 %6.2f ms\n", u.median, u.p99);
-        printStage("detect + predict (core)", iterations, [&] {
-            const nnmeter::Prediction p = nnmeter::predictNetwork(view->document()->network(), view->document()->device(),
-                                                                  view->document()->rules());
-            (void)p;
-        });
-        printStage("kernel chart: replot", iterations, [&] { view->plot()->replot(); });
-        printStage("kernel tree: repaint", iterations, [&] { view->kernelTree()->viewport()->repaint(); });
-        printStage("whole window repaint", iterations, [&] { window.repaint(); });
-        printStage("view: whole update, no paint", iterations, [&] {
-            view->document()->setMultiInbound(!view->document()->rules().multiInbound);
-            view->flushPendingUpdate();
-        });
-        printStage("panel: refresh", iterations, [&] { view->panel()->refresh(); });
+        printPhases();
+        if (!g_nnmeterTogglesOnly) {
+            printStage("detect + predict (core)", iterations, [&] {
+                const nnmeter::Prediction p = nnmeter::predictNetwork(view->document()->network(), view->document()->device(),
+                                                                      view->document()->rules());
+                (void)p;
+            });
+            printStage("kernel chart: replot", iterations, [&] { view->plot()->replot(); });
+            printStage("kernel tree: repaint", iterations, [&] { view->kernelTree()->viewport()->repaint(); });
+            printStage("whole window repaint", iterations, [&] { window.repaint(); });
+            printStage("view: whole update, no paint", iterations, [&] {
+                view->document()->setMultiInbound(!view->document()->rules().multiInbound);
+                view->flushPendingUpdate();
+            });
+            printStage("panel: refresh", iterations, [&] { view->panel()->refresh(); });
+        }
         // With a snapshot compared (the ghost line, two sets of totals).
         view->document()->pinSnapshot();
         view->flushPendingUpdate();
         QApplication::processEvents();
         printTimings(label("snapshot compared"), toggles());
         printRefreshes();
+        printPhases();
         view->bottomTabs()->setCurrentWidget(view->sensitivityChart());
         QApplication::processEvents();
         printTimings(label("snapshot + sensitivity shown"), toggles());
         printRefreshes();
+        printPhases();
         view->bottomTabs()->setCurrentIndex(0);
         view->document()->removeSnapshot(0);
         view->document()->resetRules();
         view->flushPendingUpdate();
+        QObject::disconnect(atUpdate);
     }
 }
 
@@ -987,6 +1020,8 @@ int main(int argc, char **argv)
             layers = std::clamp(std::atoi(argv[++i]), 1, 5000); // the synthetic network's size
         else if (std::strcmp(argv[i], "--nnmeter-networks") == 0 && i + 1 < argc)
             nnmeterNetworks = std::clamp(std::atoi(argv[++i]), 1, 3); // e.g. one network for callgrind
+        else if (std::strcmp(argv[i], "--nnmeter-toggles-only") == 0)
+            g_nnmeterTogglesOnly = true;
         else if (std::strcmp(argv[i], "--paints") == 0)
             g_census = true; // what each update repaints and lays out
         else if (std::strcmp(argv[i], "--steps") == 0)
@@ -995,7 +1030,7 @@ int main(int argc, char **argv)
             only = QString::fromLocal8Bit(argv[++i]);
         else {
             std::fprintf(stderr, "usage: roofline-bench [--quick] [--iterations N] [--ips N] [--instructions N] "
-                                 "[--layers N] [--nnmeter-networks N] [--paints] [--steps] [--only gables|timeline|amaix|import|brouwer|nnmeter]\n");
+                                 "[--layers N] [--nnmeter-networks N] [--nnmeter-toggles-only] [--paints] [--steps] [--only gables|timeline|amaix|import|brouwer|nnmeter]\n");
             return 2;
         }
     }

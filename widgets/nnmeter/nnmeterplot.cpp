@@ -3,7 +3,9 @@
 #include "units.h"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
+#include <optional>
 
 namespace studio {
 
@@ -43,11 +45,105 @@ protected:
         QCPTextElement::draw(painter);
         mText = full;
     }
+    // Measured once per text and font: QCustomPlot's layout asks the title for its minimum
+    // size about fifteen times per replot, and each time QCPTextElement laid the text out
+    // (0.6 M instructions per rule toggle, callgrind).
     QSize minimumOuterSizeHint() const override
     {
-        QSize size = QCPTextElement::minimumOuterSizeHint();
-        size.setWidth(std::min(size.width(), 80));
-        return size;
+        if (!m_size || mText != m_text || mFont != m_font || mMargins != m_margins) {
+            QSize size = QCPTextElement::minimumOuterSizeHint();
+            size.setWidth(std::min(size.width(), 80));
+            m_size = size;
+            m_text = mText;
+            m_font = mFont;
+            m_margins = mMargins;
+            if (m_counter)
+                ++*m_counter;
+        }
+        return *m_size;
+    }
+
+public:
+    void setCounter(int *counter) { m_counter = counter; }
+
+private:
+    mutable std::optional<QSize> m_size;
+    mutable QString m_text;
+    mutable QFont m_font;
+    mutable QMargins m_margins;
+    int *m_counter = nullptr; // counts the measurements (for tests)
+};
+
+// A legend entry that measures its text once per name and font. QCPLegend is a layout
+// grid: every replot asks each entry for its minimum size about ten times (the grid's rows
+// and columns, the plot layout asking the legend, fitLegendToWidth()), and each time
+// QCPPlottableLegendItem laid its name out again: 2 M instructions per rule toggle.
+class CachedLegendItem : public QCPPlottableLegendItem
+{
+public:
+    CachedLegendItem(QCPLegend *legend, QCPAbstractPlottable *plottable, int *counter)
+        : QCPPlottableLegendItem(legend, plottable)
+        , m_counter(counter)
+    {
+    }
+
+protected:
+    QSize minimumOuterSizeHint() const override
+    {
+        const QString name = mPlottable->name();
+        const QFont font = getFont();
+        if (!m_size || name != m_name || font != m_font || mMargins != m_margins
+            || mParentLegend->iconSize() != m_iconSize || mParentLegend->iconTextPadding() != m_padding) {
+            m_size = QCPPlottableLegendItem::minimumOuterSizeHint();
+            m_name = name;
+            m_font = font;
+            m_margins = mMargins;
+            m_iconSize = mParentLegend->iconSize();
+            m_padding = mParentLegend->iconTextPadding();
+            ++*m_counter;
+        }
+        return *m_size;
+    }
+
+private:
+    mutable std::optional<QSize> m_size;
+    mutable QString m_name;
+    mutable QFont m_font;
+    mutable QMargins m_margins;
+    mutable QSize m_iconSize;
+    mutable int m_padding = 0;
+    int *m_counter; // counts the measurements (for tests)
+};
+
+// Bars of one solid colour without an outline, each filled as a rectangle: QCPBars draws each
+// bar as a polygon (the raster engine's polygon rasterizer, one blended span per pixel row);
+// QPainter::fillRect() of an axis-aligned rectangle in an opaque colour, not antialiased, is
+// the raster engine's rectangle fill. With an outline, a brush that is not solid or a
+// selection it draws as QCPBars does.
+class SolidBars : public QCPBars
+{
+public:
+    using QCPBars::QCPBars;
+
+protected:
+    void draw(QCPPainter *painter) override
+    {
+        if (mPen.style() != Qt::NoPen || mBrush.style() != Qt::SolidPattern || !mSelection.isEmpty() || !mKeyAxis
+            || !mValueAxis) {
+            QCPBars::draw(painter);
+            return;
+        }
+        if (mDataContainer->isEmpty())
+            return;
+        QCPBarsDataContainer::const_iterator begin, end;
+        getVisibleDataBounds(begin, end);
+        const QColor color = mBrush.color();
+        applyDefaultAntialiasingHint(painter);
+        for (auto it = begin; it != end; ++it) {
+            if (std::isnan(it->value))
+                continue;
+            painter->fillRect(getBarRect(it->key, it->value).normalized(), color);
+        }
     }
 };
 
@@ -59,8 +155,11 @@ NnmeterPlot::NnmeterPlot(QWidget *parent)
     setMinimumHeight(220);
     setPlottingHint(QCP::phImmediateRefresh, false);
     setAntialiasedElements(QCP::aeNone);
+    setAutoAddPlottableToLegend(false); // the legend holds CachedLegendItems (syncLegend)
     plotLayout()->insertRow(0);
-    m_title = new ElidedTitle(this, QString(), QFont(font().family(), 11, QFont::Bold));
+    auto *title = new ElidedTitle(this, QString(), QFont(font().family(), 11, QFont::Bold));
+    title->setCounter(&m_textMeasurements);
+    m_title = title;
     plotLayout()->addElement(0, 0, m_title);
     xAxis->setLabel(tr("kernel, in execution order (#)"));
     for (QCPAxis *axis : {xAxis, yAxis}) {
@@ -95,6 +194,10 @@ NnmeterPlot::NnmeterPlot(QWidget *parent)
     // ResNet-50's ~250 steps (callgrind: 30 M instructions a stroke, 43 % of the
     // nn-Meter bench); one pixel wide it takes the cosmetic stroker, 1/10 of that.
     m_ghost->setPen(QPen(QColor(125, 125, 125), 1));
+    // Not antialiased: the step line is horizontal and vertical segments, which antialiasing
+    // only spread over two pixel rows; drawn so it cost 2.8 M instructions a replot (callgrind),
+    // without it a fraction of that.
+    m_ghost->setAntialiased(false);
     m_ghost->removeFromLegend();
     m_measured = addGraph();
     m_measured->setLineStyle(QCPGraph::lsNone);
@@ -154,10 +257,9 @@ void NnmeterPlot::setPrediction(const Prediction &prediction, const QString &tit
     m_unit = unit.name;
     yAxis->setLabel(tr("predicted latency per kernel (%1)").arg(m_unit));
 
-    // One bar series per coloured type, one for the rest.
-    for (QCPBars *b : m_bars)
-        removePlottable(b);
-    m_bars.clear();
+    // One bar series per coloured type, one for the rest. The series are kept from one
+    // prediction to the next (new data, name and colour), so their legend entries and the
+    // sizes those measured stay; only a change in their number adds or removes some.
     const std::size_t colored = std::min<std::size_t>(m_types.size(), maxColoredTypes);
     std::vector<QVector<double>> keys(colored + 1), values(colored + 1);
     m_kernelTypes.assign(kernels.size(), QString());
@@ -174,23 +276,36 @@ void NnmeterPlot::setPrediction(const Prediction &prediction, const QString &tit
     int otherCount = 0;
     for (std::size_t t = colored; t < order.size(); ++t)
         otherCount += order[t].second.second;
+    std::size_t used = 0;
     for (std::size_t s = 0; s <= colored; ++s) {
         if (keys[s].isEmpty())
             continue;
-        auto *bars = new QCPBars(xAxis, yAxis);
+        if (used == m_bars.size()) {
+            auto *bars = new SolidBars(xAxis, yAxis);
+            // No outline: the raster engine strokes a bar's tall edges pixel by pixel (one span per
+            // row), which was 40 % of the bars' cost; a rule toggle of ResNet-50 took 8 % fewer
+            // instructions without it (docs/performance.md). The 0.8-wide bars leave a gap between.
+            bars->setPen(Qt::NoPen);
+            bars->setWidth(0.8);
+            bars->setSelectable(QCP::stNone);
+            // Not antialiased: a plottable is by default (setAntialiasedElements(aeNone) above only
+            // stops forcing it), and an antialiased rectangle is rasterized as a polygon with
+            // coverage per pixel, 30 k instructions a bar; the bars are axis-aligned, so
+            // antialiasing only blurred their edges.
+            bars->setAntialiased(false);
+            m_bars.push_back(bars);
+        }
+        QCPBars *bars = m_bars[used++];
         const QColor color = s < colored ? kPalette[s] : kOther;
         const int count = s < colored ? order[s].second.second : otherCount;
         bars->setName(s < colored ? QStringLiteral("%1 (%2)").arg(m_types[s]).arg(count)
                                   : QStringLiteral("%1 (%2)").arg(otherTypes()).arg(count));
-        // No outline: the raster engine strokes a bar's tall edges pixel by pixel (one span per
-        // row), which was 40 % of the bars' cost; a rule toggle of ResNet-50 took 8 % fewer
-        // instructions without it (docs/performance.md). The 0.8-wide bars leave a gap between.
-        bars->setPen(Qt::NoPen);
         bars->setBrush(color);
-        bars->setWidth(0.8);
         bars->setData(keys[s], values[s], true);
-        bars->setSelectable(QCP::stNone);
-        m_bars.push_back(bars);
+    }
+    while (m_bars.size() > used) {
+        removePlottable(m_bars.back()); // its legend entry goes with it
+        m_bars.pop_back();
     }
     QVector<double> gk, gv;
     for (std::size_t i = 0; i < ghostMs.size(); ++i) {
@@ -199,10 +314,6 @@ void NnmeterPlot::setPrediction(const Prediction &prediction, const QString &tit
     }
     m_ghost->setData(gk, gv, true);
     m_ghost->setName(tr("snapshot \"%1\"").arg(ghostName));
-    if (gk.isEmpty())
-        m_ghost->removeFromLegend();
-    else
-        m_ghost->addToLegend();
 
     QVector<double> mk, mv;
     for (std::size_t i = 0; i < measuredMs.size() && i < kernels.size(); ++i)
@@ -214,10 +325,12 @@ void NnmeterPlot::setPrediction(const Prediction &prediction, const QString &tit
     yAxis->setLabel(mk.isEmpty() ? tr("predicted latency per kernel (%1)").arg(m_unit)
                                  : tr("latency per kernel (%1): bars predicted").arg(m_unit));
     m_measured->setName(tr("measured in a network run (%1 kernels)").arg(mk.size()));
-    if (mk.isEmpty())
-        m_measured->removeFromLegend();
-    else
-        m_measured->addToLegend();
+    std::vector<QCPAbstractPlottable *> entries(m_bars.begin(), m_bars.end());
+    if (!gk.isEmpty())
+        entries.push_back(m_ghost);
+    if (!mk.isEmpty())
+        entries.push_back(m_measured);
+    syncLegend(entries);
 
     m_title->setText(title);
     fitLegendToWidth(width());
@@ -227,6 +340,27 @@ void NnmeterPlot::setPrediction(const Prediction &prediction, const QString &tit
     if (m_selected >= int(kernels.size()))
         m_selected = -1;
     setSelectedKernel(m_selected);
+}
+
+void NnmeterPlot::syncLegend(const std::vector<QCPAbstractPlottable *> &entries)
+{
+    // The entries in this order, each a CachedLegendItem; the legend is rebuilt only when
+    // the list differs (a series added or removed, the snapshot or measurements shown or not).
+    bool same = true;
+    int n = 0;
+    for (int i = 0; i < legend->itemCount() && same; ++i) {
+        auto *item = qobject_cast<QCPPlottableLegendItem *>(legend->item(i));
+        if (!item)
+            continue; // an emptied cell of the wrapped grid
+        same = std::size_t(n) < entries.size() && item->plottable() == entries[std::size_t(n)];
+        ++n;
+    }
+    if (same && std::size_t(n) == entries.size())
+        return;
+    legend->clearItems();
+    for (QCPAbstractPlottable *p : entries)
+        legend->addItem(new CachedLegendItem(legend, p, &m_textMeasurements)); // the legend's font and text colour
+    legend->setFillOrder(legend->fillOrder(), true);
 }
 
 void NnmeterPlot::setSelectedKernel(int kernel)

@@ -46,6 +46,10 @@ public:
     QCPBars *barsOf(const QString &type) const; // nullptr if not shown
     int kernelAt(const QPointF &pixel) const;   // the bar under a pixel, or -1
 
+    // How often the title and the legend entries laid their texts out to measure them: once per
+    // new text (QCustomPlot's layout asks each about ten times per replot). For tests.
+    int textMeasurements() const { return m_textMeasurements; }
+
     // Up to four legend entries a row, fewer when `width` pixels cannot hold them
     // (a narrow chart keeps its legend inside and leaves the kernel tree room).
     void fitLegendToWidth(int width);
@@ -60,7 +64,10 @@ protected:
     void resizeEvent(QResizeEvent *event) override;
 
 private:
+    void syncLegend(const std::vector<QCPAbstractPlottable *> &entries);
+
     QCPTextElement *m_title = nullptr;
+    int m_textMeasurements = 0;
     QCPGraph *m_ghost = nullptr;
     QCPGraph *m_measured = nullptr;
     QCPBars *m_highlight = nullptr;

@@ -77,6 +77,35 @@ private:
     std::function<void()> m_resized;
 };
 
+// The readout: a rich-text label that lays its new text out once per paint, not twice.
+// QLabel lays a rich text out in its first paint after setText(); the layout reports the
+// document's new extent through the label's text control, which calls update() on the label
+// from inside its paint, so the label (4 lines, a 1.3 M-instruction layout and draw) was
+// painted a second time in a later pass (roofline-bench: 1.3–2.3 paints per rule toggle).
+// Here the text control's signals are held while the label paints. Selecting the text with
+// the mouse still repaints it (those updates come from mouse events, outside the paint).
+class ReadoutLabel : public QLabel
+{
+public:
+    using QLabel::QLabel;
+    int paints() const { return m_paints; }
+
+protected:
+    void paintEvent(QPaintEvent *event) override
+    {
+        ++m_paints;
+        QObject *control = nullptr;
+        for (QObject *child : children())
+            if (child->inherits("QWidgetTextControl"))
+                control = child;
+        const QSignalBlocker hold(control);
+        QLabel::paintEvent(event);
+    }
+
+private:
+    int m_paints = 0;
+};
+
 const QString kDefaultDevice = QStringLiteral(":/examples/nnmeter/cortexa76_tflite_cpu.device.json");
 const QString kDefaultNetwork = QStringLiteral(":/examples/amaix/resnet50.json");
 
@@ -185,7 +214,7 @@ NnmeterView::NnmeterView(NnmeterDocument *document, QWidget *parent)
     m_panelScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     m_panelScroll->setMinimumWidth(m_panel->sizeHint().width() + 24);
 
-    m_readout = new QLabel(this);
+    m_readout = new ReadoutLabel(this);
     m_readout->setTextFormat(Qt::RichText);
     m_readout->setWordWrap(true);
     m_readout->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -476,7 +505,13 @@ void NnmeterView::refresh()
     if (const int compared = m_document->comparedSnapshot(); compared >= 0) {
         const auto &snapshot = m_document->snapshots()[std::size_t(compared)];
         if (snapshot.state.network) {
-            m_ghost = predictNetwork(*snapshot.state.network, snapshot.state.device, snapshot.state.device.rules);
+            // A snapshot's state never changes, so its prediction is kept until the snapshots or
+            // the compared one change (snapshotsChanged), not made again on every rule toggle.
+            if (!m_ghostValid) {
+                m_ghost = predictNetwork(*snapshot.state.network, snapshot.state.device, snapshot.state.device.rules);
+                m_ghostValid = true;
+                ++m_ghostPredictions;
+            }
             m_hasGhost = true;
             for (const KernelPrediction &k : m_ghost.kernels)
                 ghostMs.push_back(k.ms);
@@ -548,19 +583,25 @@ namespace {
 class KernelItem : public QTreeWidgetItem
 {
 public:
-    KernelItem(const QStringList &texts, const Kernel &kernel, const KernelPrediction &prediction)
-        : QTreeWidgetItem(texts)
-        , m_type(QString::fromStdString(kernel.type))
-        , m_operators(int(kernel.layers.size()))
-        , m_source(prediction.source)
-        , m_computeBound(prediction.computeBound)
-        , m_bytes(kernel.bytes)
-        , m_flops(kernel.flops)
-        , m_hw(kernel.hw)
-        , m_cin(kernel.cin)
-        , m_cout(kernel.cout)
+    KernelItem() = default;
+
+    // The kernel this row shows now (the row is reused from one detection to the next).
+    void setKernel(const Kernel &kernel, const KernelPrediction &prediction)
     {
+        if (m_typeStd != kernel.type) {
+            m_typeStd = kernel.type;
+            m_type = QString::fromStdString(kernel.type);
+        }
+        m_operators = int(kernel.layers.size());
+        m_source = prediction.source;
+        m_computeBound = prediction.computeBound;
+        m_bytes = kernel.bytes;
+        m_flops = kernel.flops;
+        m_hw = kernel.hw;
+        m_cin = kernel.cin;
+        m_cout = kernel.cout;
     }
+    const QString &type() const { return m_type; }
 
     QVariant data(int column, int role) const override
     {
@@ -581,24 +622,34 @@ public:
     }
 
 private:
+    std::string m_typeStd;
     QString m_type;
-    int m_operators;
-    Source m_source;
-    bool m_computeBound;
-    double m_bytes, m_flops;
-    decltype(Kernel::hw) m_hw;
-    decltype(Kernel::cin) m_cin;
-    decltype(Kernel::cout) m_cout;
+    int m_operators = 0;
+    Source m_source = Source::Analytical;
+    bool m_computeBound = false;
+    double m_bytes = 0, m_flops = 0;
+    decltype(Kernel::hw) m_hw{};
+    decltype(Kernel::cin) m_cin{};
+    decltype(Kernel::cout) m_cout{};
 };
 
 // An operator's row under its kernel: its layer name as the tooltip, when asked for.
 class OperatorItem : public QTreeWidgetItem
 {
 public:
-    OperatorItem(QTreeWidgetItem *kernel, const QString &name, const QString &type)
-        : QTreeWidgetItem(kernel, {QStringLiteral("%1 (%2)").arg(name, type), QString(), QString()})
-        , m_name(name)
+    explicit OperatorItem(int layer = -1)
+        : m_layer(layer)
     {
+    }
+    int layer() const { return m_layer; }
+    // Shows `layer` of `net` (the row is reused: nothing is formatted when it shows that layer already).
+    void setLayer(const network::Network &net, int layer)
+    {
+        if (layer == m_layer && !text(0).isEmpty())
+            return;
+        m_layer = layer;
+        m_name = QString::fromStdString(net.layers[std::size_t(layer)].name);
+        setText(0, QStringLiteral("%1 (%2)").arg(m_name, QString::fromStdString(operatorType(net, std::size_t(layer)))));
     }
     QVariant data(int column, int role) const override
     {
@@ -608,6 +659,7 @@ public:
     }
 
 private:
+    int m_layer;
     QString m_name;
 };
 
@@ -615,31 +667,77 @@ private:
 
 void NnmeterView::rebuildTree()
 {
+    // The rows are reused from one detection to the next, their texts set with the model's
+    // signals blocked (one repaint of the viewport below instead of a dataChanged per cell):
+    // clearing the tree and making ~100 kernel rows and ~175 operator rows anew was most of
+    // rebuilding it (callgrind, a rule toggle of ResNet-50). Only a change in the number of
+    // kernels or of a kernel's operators inserts or removes rows (with the model's signals).
     const QSignalBlocker block(m_tree);
-    m_tree->clear();
     const network::Network &net = m_document->network();
+    if (m_treeNetwork != m_document->state().network) {
+        // Another network: its rows have nothing in common with the last one's, and the tree's
+        // wanted width starts again from its names (a rule toggle only ever widens it).
+        m_tree->clear();
+        m_treeNetwork = m_document->state().network;
+        m_treeWanted = 0;
+    }
     const Prediction &p = m_prediction;
     const double total = p.kernelSumMs > 0 ? p.kernelSumMs : 1;
-    QList<QTreeWidgetItem *> items;
-    items.reserve(qsizetype(p.detection.kernels.size()));
-    for (std::size_t i = 0; i < p.detection.kernels.size(); ++i) {
-        const Kernel &k = p.detection.kernels[i];
-        const KernelPrediction &kp = p.kernels[i];
-        const double measuredMs = i < m_kernelMeasured.size() ? m_kernelMeasured[i] : -1;
-        auto *item = new KernelItem({QStringLiteral("#%1 %2").arg(i + 1).arg(QString::fromStdString(k.type)), msText(kp.ms),
-                                     shareText(100 * kp.ms / total),
-                                     measuredMs < 0 ? QString()
-                                     : measuredMs > 0 ? tr("%1 (%2)").arg(msText(measuredMs), percent(kp.ms / measuredMs - 1))
-                                                      : msText(measuredMs)},
-                                    k, kp);
-        item->setData(0, Qt::DecorationRole, swatch(m_plot->colorOf(QString::fromStdString(k.type))));
-        for (int layer : k.layers) {
-            const auto &l = net.layers[std::size_t(layer)];
-            new OperatorItem(item, QString::fromStdString(l.name), QString::fromStdString(operatorType(net, std::size_t(layer))));
+    const int count = int(p.detection.kernels.size());
+    while (m_tree->topLevelItemCount() > count)
+        delete m_tree->takeTopLevelItem(m_tree->topLevelItemCount() - 1);
+    const int reused = m_tree->topLevelItemCount();
+    QList<QTreeWidgetItem *> added;
+    std::vector<KernelItem *> items(std::size_t(count), nullptr);
+    {
+        const QSignalBlocker modelSignals(m_tree->model());
+        for (int i = 0; i < count; ++i) {
+            const Kernel &k = p.detection.kernels[std::size_t(i)];
+            const KernelPrediction &kp = p.kernels[std::size_t(i)];
+            KernelItem *item = i < reused ? static_cast<KernelItem *>(m_tree->topLevelItem(i)) : new KernelItem;
+            items[std::size_t(i)] = item;
+            if (i >= reused)
+                added.append(item);
+            const double measuredMs = std::size_t(i) < m_kernelMeasured.size() ? m_kernelMeasured[std::size_t(i)] : -1;
+            const QString before = item->type();
+            item->setKernel(k, kp);
+            if (item->type() != before || item->text(0).isEmpty()) // row i is always "#i+1": only a new type changes it
+                item->setText(0, QStringLiteral("#%1 %2").arg(i + 1).arg(item->type()));
+            item->setData(0, Qt::DecorationRole, swatch(m_plot->colorOf(item->type()))); // colours follow the types' shares
+            item->setText(1, msText(kp.ms));
+            item->setText(2, shareText(100 * kp.ms / total));
+            item->setText(3, measuredMs < 0 ? QString()
+                             : measuredMs > 0 ? tr("%1 (%2)").arg(msText(measuredMs), percent(kp.ms / measuredMs - 1))
+                                              : msText(measuredMs));
+            if (i < reused && item->isExpanded())
+                item->setExpanded(false); // as a new row: another kernel may be in this place now
+            // The operators: the rows there are show the first members.
+            const int have = std::min(item->childCount(), int(k.layers.size()));
+            for (int c = 0; c < have; ++c)
+                static_cast<OperatorItem *>(item->child(c))->setLayer(net, k.layers[std::size_t(c)]);
         }
-        items.append(item);
     }
-    m_tree->addTopLevelItems(items);
+    // Rows inserted and removed with the model's signals, so the view follows.
+    for (int i = 0; i < count; ++i) {
+        KernelItem *item = items[std::size_t(i)];
+        const Kernel &k = p.detection.kernels[std::size_t(i)];
+        const int want = int(k.layers.size());
+        if (item->childCount() > want) {
+            while (item->childCount() > want)
+                delete item->takeChild(item->childCount() - 1);
+        } else if (item->childCount() < want) {
+            QList<QTreeWidgetItem *> children;
+            for (int c = item->childCount(); c < want; ++c) {
+                auto *op = new OperatorItem;
+                op->setLayer(net, k.layers[std::size_t(c)]);
+                children.append(op);
+            }
+            item->addChildren(children);
+        }
+    }
+    if (!added.isEmpty())
+        m_tree->addTopLevelItems(added);
+    m_tree->viewport()->update(); // the texts set above, with the model's signals blocked
     // With per-kernel timings the Measured column takes the Share column's place (the tree stays
     // readable at 1280 px: at 250 px the four columns left no room for the kernel names).
     const bool measuredShown = std::any_of(m_kernelMeasured.begin(), m_kernelMeasured.end(), [](double ms) { return ms >= 0; });
@@ -653,7 +751,7 @@ void NnmeterView::rebuildTree()
         // Measured once per kernel type with the longest number ("#" and as many zeros:
         // the font's digits are of one width), not once per row: ViT has 355 rows.
         const QFontMetrics metrics(m_tree->font());
-        const QString number = QStringLiteral("#%1 ").arg(QString(QString::number(items.size()).size(), QLatin1Char('0')));
+        const QString number = QStringLiteral("#%1 ").arg(QString(QString::number(count).size(), QLatin1Char('0')));
         std::set<std::string_view> types;
         for (const Kernel &k : p.detection.kernels)
             types.insert(k.type);
@@ -675,13 +773,11 @@ void NnmeterView::rebuildTree()
     // (roofline-bench --paints: the tree's viewport painted twice per toggle).
     m_tree->doItemsLayout();
     m_tree->header()->doItemsLayout();
-    if (m_selected >= int(items.size()))
+    if (m_selected >= count)
         m_selected = -1;
-    if (m_selected >= 0) {
-        m_selecting = true;
-        m_tree->setCurrentItem(items[m_selected]);
-        m_selecting = false;
-    }
+    m_selecting = true;
+    m_tree->setCurrentItem(m_selected >= 0 ? items[std::size_t(m_selected)] : nullptr);
+    m_selecting = false;
     m_plot->setSelectedKernel(m_selected);
 }
 
@@ -972,11 +1068,17 @@ SnapshotBar *NnmeterView::makeSnapshotBar()
         bar->setSnapshots(names, m_document->comparedSnapshot());
     };
     connect(m_document, &NnmeterDocument::snapshotsChanged, this, sync);
+    connect(m_document, &NnmeterDocument::snapshotsChanged, this, [this] { m_ghostValid = false; });
     sync();
     return bar;
 }
 
 // ---------------------------------------------------------------- ModelView
+
+int NnmeterView::readoutPaints() const
+{
+    return static_cast<const ReadoutLabel *>(m_readout)->paints();
+}
 
 QString NnmeterView::title() const
 {

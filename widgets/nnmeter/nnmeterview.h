@@ -112,12 +112,17 @@ public:
     // The "Kernel lab" tab: builds predictors for this machine (nnmeterlab.h).
     NnmeterLabPanel *labPanel() const { return m_lab; }
     QLabel *readout() const { return m_readout; }
+    int readoutPaints() const; // paint events the readout has had (for tests)
     QLabel *messageLabel() const { return m_message; }
     SnapshotBar *snapshotBar() const { return m_snapshotBar; }
     QString comparisonText() const { return m_comparisonText; }
     // What is shown, as the core computed it.
     const roofline::nnmeter::Prediction &prediction() const { return m_prediction; }
     quint64 updateCount() const { return m_updateCount; }
+    // How often the compared snapshot was predicted: once per snapshot compared, not per update (for tests).
+    quint64 ghostPredictions() const { return m_ghostPredictions; }
+    // The width the kernel tree asks for to show every kernel's name whole (for tests).
+    int treeWantedWidth() const { return m_treeWanted; }
     int selectedKernel() const { return m_selected; }
     void selectKernel(int kernel); // in the tree and the chart; -1: none
 
@@ -149,7 +154,8 @@ private:
     QScrollArea *m_panelScroll = nullptr;
     QTreeWidget *m_tree = nullptr;
     QSplitter *m_treeSplitter = nullptr; // the tree beside the chart
-    int m_treeWanted = 0; // the width that shows every kernel's name whole (only grows)
+    int m_treeWanted = 0; // the width that shows every kernel's name whole (only grows, until the network changes)
+    std::shared_ptr<const roofline::network::Network> m_treeNetwork; // the network the tree's rows show
     bool m_treeSizedByUser = false; // the user moved the splitter: leave the widths to them
     QCustomPlot *m_totals = nullptr;
     LazyReplot *m_totalsReplot = nullptr;
@@ -176,6 +182,8 @@ private:
     roofline::nnmeter::Prediction m_prediction;
     roofline::nnmeter::Prediction m_ghost; // the compared snapshot's
     bool m_hasGhost = false;
+    bool m_ghostValid = false; // m_ghost is the compared snapshot's (until the snapshots change)
+    quint64 m_ghostPredictions = 0;
     std::vector<roofline::nnmeter::Sensitivity> m_sensitivityRows;
     QHash<QRgb, QPixmap> m_swatches;
     int m_selected = -1;

@@ -141,6 +141,113 @@ private slots:
         }
     }
 
+    void ruleToggleDoesNoWorkTwice()
+    {
+        // What a rule toggle no longer does (issue 12, docs/performance.md 2026-11-27 afternoon):
+        // predict the compared snapshot again, lay the chart's legend and title texts out about
+        // ten times each, reset the tree's model (every row made anew), paint the readout twice;
+        // and the bars, now filled as rectangles, are drawn in their types' colours.
+        NnmeterView view(new NnmeterDocument);
+        view.resize(1400, 900);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        view.document()->pinSnapshot(QStringLiteral("fused"));
+        QCOMPARE(view.document()->comparedSnapshot(), 0);
+        view.flushPendingUpdate();
+        QCoreApplication::processEvents();
+        const quint64 ghost = view.ghostPredictions();
+        QVERIFY(ghost >= 1);
+        QTreeWidget *tree = view.kernelTree();
+        int resets = 0;
+        connect(tree->model(), &QAbstractItemModel::modelReset, this, [&] { ++resets; });
+        const int measured = view.plot()->textMeasurements();
+        const int paints = view.readoutPaints();
+        QCheckBox *boxes[] = {view.panel()->ruleBox("bn_relu"), view.panel()->ruleBox("conv_bn")};
+        QVERIFY(boxes[0] && boxes[1]);
+        const int toggles = 4;
+        for (int i = 0; i < toggles; ++i) {
+            const quint64 updates = view.updateCount();
+            boxes[i % 2]->click();
+            QVERIFY(waitForUpdate(&view, updates));
+            QCoreApplication::processEvents(); // the paint
+        }
+        QCOMPARE(view.ghostPredictions(), ghost); // the snapshot did not change
+        QCOMPARE(resets, 0);
+        // Each toggle lays out at most each legend entry's name and the title once (they change
+        // with the kernel counts); QCustomPlot's layout asked each about ten times per replot.
+        const int entries = view.plot()->legend->itemCount() + 1;
+        QVERIFY2(view.plot()->textMeasurements() - measured <= toggles * entries,
+                 qPrintable(QStringLiteral("%1 text measurements in %2 toggles, %3 entries")
+                                .arg(view.plot()->textMeasurements() - measured)
+                                .arg(toggles)
+                                .arg(entries)));
+        QVERIFY2(view.readoutPaints() - paints <= toggles, qPrintable(QString::number(view.readoutPaints() - paints)));
+        // The rows reused show the kernels as detected now, each with its operators.
+        const Prediction &p = view.prediction();
+        QVERIFY(p == corePrediction(view.document()));
+        QCOMPARE(tree->topLevelItemCount(), int(p.detection.kernels.size()));
+        const roofline::network::Network &net = view.document()->network();
+        for (int k = 0; k < tree->topLevelItemCount(); ++k) {
+            const Kernel &kernel = p.detection.kernels[std::size_t(k)];
+            QTreeWidgetItem *row = tree->topLevelItem(k);
+            QCOMPARE(row->text(0), QStringLiteral("#%1 %2").arg(k + 1).arg(QString::fromStdString(kernel.type)));
+            QVERIFY(row->toolTip(0).startsWith(QString::fromStdString(kernel.type) + QLatin1Char(':')));
+            QCOMPARE(row->childCount(), int(kernel.layers.size()));
+            for (int c = 0; c < row->childCount(); ++c)
+                QCOMPARE(row->child(c)->toolTip(0), QString::fromStdString(net.layers[std::size_t(kernel.layers[std::size_t(c)])].name));
+        }
+        // The tallest bar, in the middle of its height, has its type's colour.
+        const std::vector<double> &bars = view.plot()->barValues();
+        const std::size_t tallest = std::size_t(std::max_element(bars.begin(), bars.end()) - bars.begin());
+        const QImage image = view.plot()->grab().toImage();
+        const QPoint middle(int(view.plot()->xAxis->coordToPixel(double(tallest + 1))),
+                            int(view.plot()->yAxis->coordToPixel(bars[tallest] / 2)));
+        const QColor expected = view.plot()->colorOf(QString::fromStdString(p.detection.kernels[tallest].type));
+        QCOMPARE(QColor(image.pixel(middle)).rgb(), expected.rgb());
+        // A snapshot no longer compared, and compared again: predicted once more.
+        view.document()->setComparedSnapshot(-1);
+        view.flushPendingUpdate();
+        view.document()->setComparedSnapshot(0);
+        view.flushPendingUpdate();
+        QCOMPARE(view.ghostPredictions(), ghost + 1);
+        QVERIFY(view.comparisonText().contains(QStringLiteral("fused")));
+    }
+
+    void treeWidthFollowsTheNetwork()
+    {
+        // The tree's wanted width grows with the kernel names a rule toggle brings (the chart
+        // must not jump), and starts again when another network is opened: a network with
+        // short names after one with long names gets its narrower tree back.
+        NnmeterView view(new NnmeterDocument);
+        view.resize(1920, 1080);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        const int resnet = view.treeWantedWidth();
+        QVERIFY(resnet > 0);
+        QString error;
+        QVERIFY2(view.panel()->openPath(onnxFixture("mobilenet_v3_small"), &error, nullptr), qPrintable(error));
+        view.flushPendingUpdate();
+        const int mobilenet = view.treeWantedWidth();
+        QVERIFY2(mobilenet > resnet, qPrintable(QStringLiteral("%1 vs %2").arg(mobilenet).arg(resnet)));
+        // A rule toggle never narrows it.
+        const quint64 updates = view.updateCount();
+        view.panel()->unitBox("se")->click();
+        QVERIFY(waitForUpdate(&view, updates));
+        QVERIFY(view.treeWantedWidth() >= mobilenet);
+        QCoreApplication::processEvents();
+        const int wideTree = view.kernelTree()->width();
+        QVERIFY2(view.panel()->openPath(QStringLiteral(":/examples/amaix/resnet50.json"), &error, nullptr), qPrintable(error));
+        view.flushPendingUpdate();
+        QCoreApplication::processEvents();
+        QCOMPARE(view.treeWantedWidth(), resnet);
+        QVERIFY2(view.kernelTree()->width() < wideTree,
+                 qPrintable(QStringLiteral("%1 vs %2").arg(view.kernelTree()->width()).arg(wideTree)));
+        // Undo goes back to MobileNetV3 and its wider tree.
+        view.undoStack()->undo();
+        view.flushPendingUpdate();
+        QVERIFY(view.treeWantedWidth() > resnet);
+    }
+
     void multiOutboundAndUnitsRedetect()
     {
         NnmeterView view(new NnmeterDocument);
