@@ -61,6 +61,9 @@ std::string writeFileAtomically(const std::string &path, std::string_view bytes)
 // renamed over their destinations, in the given order (a file that names the
 // others goes last). A write that fails anywhere (a full disk, a read-only
 // folder) replaces none of them. Returns "" or the first "PATH: why".
+// Unlike a single AtomicFile, a process killed between the last write and the
+// renames leaves the synced temporaries ("NAME.tmp-PID-N") beside their
+// destinations; the destinations themselves are still the previous set.
 std::string writeFilesAtomically(const std::vector<std::pair<std::string, std::string>> &files);
 
 } // namespace roofline
