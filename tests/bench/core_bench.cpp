@@ -165,22 +165,10 @@ void printDigests(bool quick)
         }
     }
     // Random traces: many end in a deadlock or a flag error, which must stay as they were.
-    std::mt19937 rng(15);
-    std::uint64_t random = 1469598103934665603ull;
-    std::size_t errors = 0, planDiffers = 0;
-    for (int k = 0; k < (quick ? 50 : 2000); ++k) {
-        const int cores = 1 + k % 3;
-        const Trace trace = randomTrace(rng, 10 + std::size_t(k % 7) * 40, cores);
-        Machine machine = machines[std::size_t(k) % machines.size()].second;
-        machine.coreCount = std::max(machine.coreCount, cores);
-        const Result r = simulate(trace, machine);
-        errors += r.ok() ? 0 : 1;
-        random = (random ^ digest(r)) * 1099511628211ull;
-        planDiffers += simulate(trace, SimulationPlan(trace), machine) == r ? 0 : 1;
-    }
-    std::printf("digest random traces (%zu of them stopped on an error) %016llx\n", errors,
-                static_cast<unsigned long long>(random));
-    std::printf("digest random traces simulated with a plan: %zu differ\n", planDiffers);
+    const RandomTraceDigest random = digestRandomTraces(quick ? 50 : 2000);
+    std::printf("digest random traces (%zu of them stopped on an error) %016llx\n", random.errors,
+                static_cast<unsigned long long>(random.digest));
+    std::printf("digest random traces simulated with a plan: %zu differ\n", random.planDiffers);
     // The shipped examples.
     for (const char *dir : {"/examples/verrocchio", "/tests/core/verrocchio/data"}) {
         std::vector<std::filesystem::path> files;

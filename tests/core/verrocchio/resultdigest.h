@@ -7,6 +7,7 @@
 #include "verrocchio/simulation.h"
 #include "verrocchio/trace.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -158,6 +159,34 @@ inline std::vector<std::pair<std::string, Machine>> digestMachines()
     m.skewNs = 33.3;
     machines.emplace_back("slow-bus", m);
     return machines;
+}
+
+// The random traces both the bench (2000 of them) and the test (the first 500)
+// digest: one to three cores, 10 to 250 instructions a core, the digest
+// machines in turn; simulated with and without a plan.
+struct RandomTraceDigest
+{
+    std::uint64_t digest = 1469598103934665603ull; // of every result, in order
+    std::size_t errors = 0; // results that stopped on an error (deadlock, flag)
+    std::size_t planDiffers = 0; // results that differ when simulated with a plan
+};
+
+inline RandomTraceDigest digestRandomTraces(int count)
+{
+    const std::vector<std::pair<std::string, Machine>> machines = digestMachines();
+    std::mt19937 rng(15);
+    RandomTraceDigest out;
+    for (int k = 0; k < count; ++k) {
+        const int cores = 1 + k % 3;
+        const Trace trace = randomTrace(rng, 10 + std::size_t(k % 7) * 40, cores);
+        Machine machine = machines[std::size_t(k) % machines.size()].second;
+        machine.coreCount = std::max(machine.coreCount, cores);
+        const Result r = simulate(trace, machine);
+        out.errors += r.ok() ? 0 : 1;
+        out.digest = (out.digest ^ digest(r)) * 1099511628211ull;
+        out.planDiffers += simulate(trace, SimulationPlan(trace), machine) == r ? 0 : 1;
+    }
+    return out;
 }
 
 } // namespace roofline::verrocchio
