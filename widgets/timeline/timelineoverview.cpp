@@ -15,6 +15,7 @@ TimelineOverview::TimelineOverview(TimelinePlot *timeline, QWidget *parent)
     , m_timeline(timeline)
 {
     setNotAntialiasedElements(QCP::aeAll);
+    setPlottingHint(QCP::phImmediateRefresh, false); // painted with the window, as the timeline is
     setFixedHeight(64);
     xAxis->setVisible(false);
     yAxis->setVisible(false);

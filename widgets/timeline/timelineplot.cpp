@@ -27,6 +27,10 @@ TimelinePlot::TimelinePlot(QWidget *parent)
 {
     qRegisterMetaType<InstructionRef>();
     setNoAntialiasingOnDrag(true);
+    // Painted with the rest of the window, once per update: an immediate
+    // repaint() per replot painted the window in several passes, and the
+    // readout under the plot in each (docs/performance.md).
+    setPlottingHint(QCP::phImmediateRefresh, false);
     setAntialiasedElements(QCP::aeAxes | QCP::aeItems | QCP::aeLegendItems);
     setNotAntialiasedElements(QCP::aePlottables | QCP::aeGrid | QCP::aeSubGrid);
     setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);

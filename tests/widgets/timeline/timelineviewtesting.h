@@ -9,6 +9,7 @@
 // each tst_*.cpp beside it tests one group of features.
 #pragma once
 
+#include "eventcounter.h"
 #include "mainwindow.h"
 #include "parameterslider.h"
 #include "sensitivitychart.h"

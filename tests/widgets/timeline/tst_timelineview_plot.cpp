@@ -369,6 +369,52 @@ private slots:
         QCOMPARE(readout->height(), unwrapped); // and the layout gave it that height: nothing clipped
     }
 
+    // A slider step paints the window once, the timeline, its overview and
+    // the readout under them each once: the two plots are painted with the
+    // rest of the window. With an immediate repaint() per replot each plot
+    // painted the window in a pass of its own, and the readout, which has
+    // new text, in each pass (docs/performance.md).
+    void sliderStepPaintsTheWindowOnce()
+    {
+        MainWindow window;
+        window.resize(1280, 800);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        TimelineView *view = timelineOf(window);
+        window.setCurrentView(view);
+        view->setSyncInstructions(0); // through the worker, as a long trace goes
+        const auto settle = [] {
+            for (int i = 0; i < 5; ++i)
+                QCoreApplication::processEvents();
+        };
+        ParameterSlider *bus = view->panel()->busSlider();
+        const auto step = [&](int delta) {
+            const quint64 count = view->updateCount();
+            bus->slider()->setValue(bus->slider()->value() + delta);
+            const bool updated = waitForUpdate(view, count);
+            settle();
+            return updated;
+        };
+        view->flushPendingUpdate();
+        QVERIFY(step(3)); // the first paints after showing cover the whole window
+        QVERIFY(step(-3));
+        int plotPaints = 0, overviewPaints = 0, readoutPaints = 0, windowPaints = 0;
+        EventCounter plot(view->plot(), QEvent::Paint, &plotPaints);
+        EventCounter overview(view->overview(), QEvent::Paint, &overviewPaints);
+        EventCounter readout(view->readout(), QEvent::Paint, &readoutPaints);
+        EventCounter whole(&window, QEvent::Paint, &windowPaints);
+        const int steps = 6;
+        for (int i = 0; i < steps; ++i) {
+            QVERIFY(step(i % 2 ? -7 : 11));
+            QVERIFY(QTest::qWaitFor([&] { return plotPaints > i; }, 5000));
+            QCOMPARE(view->data().machine.busGBps, view->document()->machine().busGBps); // the newest result
+        }
+        QCOMPARE(plotPaints, steps);
+        QCOMPARE(overviewPaints, steps);
+        QCOMPARE(readoutPaints, steps); // before: about three times a step
+        QVERIFY2(windowPaints <= 2 * steps, qPrintable(QString::number(windowPaints))); // with the slider's own frame
+    }
+
     void exportSvgHasOneRectPerGroup_data()
     {
         QTest::addColumn<int>("instructions"); // 0: the example
