@@ -283,6 +283,7 @@ AmaixPlot::AmaixPlot(QWidget *parent)
     setAntialiasedElements(QCP::aePlottables | QCP::aeScatters | QCP::aeItems | QCP::aeLegendItems | QCP::aeAxes);
     setNotAntialiasedElements(QCP::aeGrid | QCP::aeSubGrid);
     setNoAntialiasingOnDrag(true);
+    setPlottingHint(QCP::phImmediateRefresh, false); // paint with the rest of the window, once per update
     setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
     setMinimumSize(420, 300);
     setAutoAddPlottableToLegend(false);

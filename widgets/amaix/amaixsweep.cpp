@@ -98,6 +98,7 @@ AmaixSweepPanel::AmaixSweepPanel(AmaixDocument *document, QWidget *parent)
 
     m_plot = new QCustomPlot(this);
     m_plot->setMinimumHeight(260);
+    m_plot->setPlottingHint(QCP::phImmediateRefresh, false); // paint with the rest of the window
     m_plot->setAntialiasedElements(QCP::aePlottables | QCP::aeScatters | QCP::aeItems | QCP::aeAxes);
     m_plot->setNotAntialiasedElements(QCP::aeGrid | QCP::aeSubGrid);
     m_plot->setAutoAddPlottableToLegend(false);

@@ -20,6 +20,7 @@
 #include "amaixsweep.h"
 #include "amaixtablemodel.h"
 #include "amaixview.h"
+#include "eventcounter.h"
 #include "mainwindow.h"
 #include "parameterslider.h"
 #include "resources.h"

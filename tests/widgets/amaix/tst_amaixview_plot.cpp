@@ -162,6 +162,42 @@ private slots:
                  qPrintable(QStringLiteral("%1 of %2 cells announced").arg(announcedCells).arg(6 * rows * columns)));
     }
 
+    // The roofline plot is painted with the rest of the window: a slider step
+    // paints the window for the slider's own frame and once for the update,
+    // not a third time for an immediate repaint() of the plot before the
+    // readouts' pass (docs/performance.md).
+    void replotIsPaintedWithTheWindow()
+    {
+        MainWindow window;
+        window.resize(1280, 800);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        AmaixView *view = amaixView(window);
+        window.setCurrentView(view);
+        QSlider *slider = view->panel()->slider(QStringLiteral("/memories/DRAM/bandwidth_gbps"))->slider();
+        const auto step = [&](int delta) {
+            const quint64 updates = view->updateCount();
+            slider->setValue(slider->value() + delta);
+            const bool updated = waitForUpdate(view, updates);
+            for (int i = 0; i < 5; ++i)
+                QCoreApplication::processEvents();
+            return updated;
+        };
+        QVERIFY(step(5)); // the first paints after showing cover the whole window
+        QVERIFY(step(-5));
+        int plotPaints = 0, windowPaints = 0;
+        EventCounter plot(view->plot(), QEvent::Paint, &plotPaints);
+        EventCounter whole(&window, QEvent::Paint, &windowPaints);
+        const int steps = 6;
+        for (int i = 0; i < steps; ++i) {
+            const double before = view->document()->accelerator().memories.front().bandwidthGBps;
+            QVERIFY(step(i % 2 ? -30 : 45));
+            QVERIFY(view->document()->accelerator().memories.front().bandwidthGBps != before);
+        }
+        QCOMPARE(plotPaints, steps);
+        QVERIFY2(windowPaints <= 2 * steps, qPrintable(QString::number(windowPaints))); // before: 3 a step
+    }
+
     void macArraySpinBoxMovesComputeRoof()
     {
         MainWindow window;
