@@ -1,12 +1,12 @@
 #include "timelineview.h"
 #include "readouthost.h"
+#include "richreadoutlabel.h"
 
 #include "goalseekpanel.h"
 #include "verrocchio/goalseek.h"
 
 #include "resources.h"
 #include "sensitivitychart.h"
-#include "cachedlabel.h"
 #include "emptystate.h"
 #include "fasttextdelegate.h"
 #include "snapshotbar.h"
@@ -64,11 +64,11 @@ TimelineView::TimelineView(TimelineDocument *document, QWidget *parent)
 
     m_plot = new TimelinePlot(this);
     m_overview = new TimelineOverview(m_plot, this);
-    m_readout = new CachedLabel(this); // new text every update: measured once per text (cachedlabel.h)
-    m_readout->setTextFormat(Qt::RichText);
-    m_readout->setWordWrap(true);
-    m_readout->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_readout->setMargin(4);
+    // New text every update: laid out once per text and width, and painted
+    // from that layout (richreadoutlabel.h). A QLabel laid the rich text out
+    // for its height and again for every paint.
+    m_readout = new RichReadoutLabel(this);
+    m_readout->setContentsMargins(4, 4, 4, 4);
 
     m_model = new TimelineTableModel(this);
     m_table = new QTableView(this);
@@ -231,7 +231,10 @@ TimelineView::TimelineView(TimelineDocument *document, QWidget *parent)
     connect(m_document, &TimelineDocument::filePathChanged, this, &ModelView::filePathChanged);
     connect(this, &TimelineView::updated, this, &ModelView::summaryChanged);
     connect(m_document, &TimelineDocument::valuesChanged, this, [this] { scheduleUpdate(false); });
-    connect(m_document, &TimelineDocument::structureChanged, this, [this] { scheduleUpdate(true); });
+    connect(m_document, &TimelineDocument::structureChanged, this, [this] {
+        m_readout->resetHeight(); // another trace or machine: the readout may take fewer lines again
+        scheduleUpdate(true);
+    });
     // Undo, redo, a snapshot or a session: the controls show the state without emitting edits.
     connect(m_document, &TimelineDocument::restored, this, [this] { m_panel->refreshValues(); });
 
@@ -708,6 +711,7 @@ void TimelineView::syncSnapshots()
         // Simulate the newly compared snapshot in the worker, behind any queued request.
         m_pool.start([request = *request, guard = QPointer<TimelineView>(this)] { runGhost(request, guard); });
     }
+    m_readout->resetHeight(); // a comparison line comes or goes
     updateComparison();
     m_plot->replot(QCustomPlot::rpQueuedReplot);
 }
@@ -756,7 +760,7 @@ void TimelineView::updateReadout()
     for (const std::string &w : r.warnings)
         text += QStringLiteral("<br><span style='color:#8a5a00'>%1</span>")
                     .arg(QString::fromStdString(w).toHtmlEscaped());
-    m_readout->setText(text);
+    m_readout->setHtml(text);
 }
 
 const Result &TimelineView::result() const

@@ -41,6 +41,7 @@ namespace studio {
 
 class EmptyState;
 class GoalSeekPanel;
+class RichReadoutLabel;
 class SensitivityChart;
 class SnapshotBar;
 class TimelineDocument;
@@ -110,7 +111,7 @@ public:
     TimelinePanel *panel() const { return m_panel; }
     QTableView *table() const { return m_table; }
     TimelineTableModel *tableModel() const { return m_model; }
-    QLabel *readout() const { return m_readout; }
+    RichReadoutLabel *readout() const { return m_readout; }
     QCheckBox *criticalPathBox() const { return m_criticalPath; }
     QCheckBox *arrowsBox() const { return m_arrows; }
     QCheckBox *hideEmptyLanesBox() const { return m_hideEmptyLanes; }
@@ -217,7 +218,7 @@ private:
     QScrollArea *m_panelScroll = nullptr;
     QTableView *m_table = nullptr;
     TimelineTableModel *m_model = nullptr;
-    QLabel *m_readout = nullptr;
+    RichReadoutLabel *m_readout = nullptr;
     QPushButton *m_reset = nullptr;
     QPushButton *m_chrome = nullptr;
     QCheckBox *m_criticalPath = nullptr;

@@ -12,6 +12,7 @@
 #include "eventcounter.h"
 #include "mainwindow.h"
 #include "parameterslider.h"
+#include "richreadoutlabel.h"
 #include "sensitivitychart.h"
 #include "snapshotbar.h"
 #include "testutils.h"

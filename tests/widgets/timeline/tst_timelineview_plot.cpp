@@ -370,8 +370,8 @@ private slots:
     }
 
     // A slider step paints the window once, the timeline, its overview and
-    // the readout under them each once: the two plots are painted with the
-    // rest of the window. With an immediate repaint() per replot each plot
+    // the readout under them each once, and lays the readout's text out once:
+    // the two plots are painted with the rest of the window. With an immediate repaint() per replot each plot
     // painted the window in a pass of its own, and the readout, which has
     // new text, in each pass (docs/performance.md).
     void sliderStepPaintsTheWindowOnce()
@@ -403,6 +403,7 @@ private slots:
         EventCounter overview(view->overview(), QEvent::Paint, &overviewPaints);
         EventCounter readout(view->readout(), QEvent::Paint, &readoutPaints);
         EventCounter whole(&window, QEvent::Paint, &windowPaints);
+        const int layouts = view->readout()->layouts();
         const int steps = 6;
         for (int i = 0; i < steps; ++i) {
             QVERIFY(step(i % 2 ? -7 : 11));
@@ -412,6 +413,8 @@ private slots:
         QCOMPARE(plotPaints, steps);
         QCOMPARE(overviewPaints, steps);
         QCOMPARE(readoutPaints, steps); // before: about three times a step
+        // Its new text laid out once, for its height and its paint (a QLabel: twice, 4 M instructions each).
+        QCOMPARE(view->readout()->layouts() - layouts, steps);
         QVERIFY2(windowPaints <= 2 * steps, qPrintable(QString::number(windowPaints))); // with the slider's own frame
     }
 
