@@ -1,11 +1,11 @@
 #include "amaixpanel.h"
 #include "readouthost.h"
+#include "richreadoutlabel.h"
 
 #include "snapshotbar.h" // setFocusChain
 
 #include "amaixdocument.h"
 #include "networkimport.h"
-#include "cachedlabel.h"
 #include "modelview.h"
 #include "parameterslider.h"
 #include "resources.h"
@@ -90,12 +90,12 @@ AmaixPanel::AmaixPanel(AmaixDocument *document, QWidget *parent)
     form->addRow(tr("Colour markers by"), m_coloring);
     layout->addWidget(modelBox);
 
-    m_readout = new CachedLabel(this);
-    m_readout->setTextFormat(Qt::RichText);
-    m_readout->setWordWrap(true);
-    m_readout->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    // New text every update: laid out once per text and width and painted from
+    // that layout (richreadoutlabel.h); a QLabel laid the rich text out for its
+    // height and again in every paint.
+    m_readout = new RichReadoutLabel(this);
     m_readout->setFrameShape(QFrame::StyledPanel);
-    m_readout->setMargin(6);
+    m_readout->setPadding(6);
     layout->addWidget(new ReadoutHost(m_readout)); // new text: no window relayout (readouthost.h)
 
     auto *accBox = new QGroupBox(tr("Accelerator parameters"), this);

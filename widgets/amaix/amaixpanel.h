@@ -22,6 +22,7 @@ namespace studio {
 
 class AmaixDocument;
 class ParameterSlider;
+class RichReadoutLabel;
 
 class AmaixPanel : public QWidget
 {
@@ -43,7 +44,7 @@ public:
     QComboBox *scalingBox() const { return m_scaling; }
     QComboBox *coloringBox() const { return m_coloring; }
     QCheckBox *refineBox() const { return m_refine; }
-    QLabel *readout() const { return m_readout; }
+    RichReadoutLabel *readout() const { return m_readout; }
     QPushButton *resetButton() const { return m_reset; }
     // The data type the evaluation uses: the chosen one, else the network's, else the accelerator's default.
     std::string activeDataType() const;
@@ -72,7 +73,7 @@ private:
     QComboBox *m_scaling = nullptr;
     QComboBox *m_coloring = nullptr;
     QCheckBox *m_refine = nullptr;
-    QLabel *m_readout = nullptr;
+    RichReadoutLabel *m_readout = nullptr;
     QPushButton *m_reset = nullptr;
     QWidget *m_sliderBox = nullptr;
     QVBoxLayout *m_sliderLayout = nullptr;

@@ -1,5 +1,6 @@
 #include "amaixview.h"
 #include "readouthost.h"
+#include "richreadoutlabel.h"
 
 #include "amaix/goalseek.h"
 #include "goalseekpanel.h"
@@ -196,7 +197,10 @@ AmaixView::AmaixView(AmaixDocument *document, QWidget *parent)
     connectSnapshotBar();
     connect(this, &AmaixView::updated, this, &ModelView::summaryChanged);
     connect(m_document, &AmaixDocument::valuesChanged, this, [this] { scheduleUpdate(false); });
-    connect(m_document, &AmaixDocument::structureChanged, this, [this] { scheduleUpdate(true); });
+    connect(m_document, &AmaixDocument::structureChanged, this, [this] {
+        m_panel->readout()->resetHeight(); // another network or accelerator: the readout may need fewer lines
+        scheduleUpdate(true);
+    });
     connect(m_panel, &AmaixPanel::message, this, &AmaixView::showMessage);
     connect(m_panel, &AmaixPanel::coloringChanged, this,
             [this](int coloring) { m_plot->setColoring(MarkerColoring(coloring)); });
@@ -430,7 +434,7 @@ void AmaixView::refresh()
                                     QString::fromStdString(m_result.error).toHtmlEscaped());
     }
     m_totals->setText(totals);
-    m_panel->readout()->setText(readout);
+    m_panel->readout()->setHtml(readout);
     m_sweep->markCurrent();
     m_comparisonLabel->setText(m_comparisonText);
     m_comparisonLabel->setVisible(!m_comparisonText.isEmpty());

@@ -65,6 +65,17 @@ public:
     // The same for plain text.
     void setPlainText(const QString &plain) { setContents(plain, Qt::PlainText); }
 
+    // Space between the text and the label's edge or frame, inside the
+    // contents margins (what QLabel::setMargin() gives a QLabel).
+    void setPadding(int pixels)
+    {
+        m_document.setDocumentMargin(pixels);
+        m_laidOutFor = -1;
+        m_heights = {std::pair{-1, 0}, std::pair{-1, 0}};
+        m_tallest = {std::pair{-1, 0}, std::pair{-1, 0}};
+        updateGeometry();
+    }
+
     // Forget the tallest heights: the next layout takes the current text's height.
     void resetHeight()
     {
@@ -105,6 +116,7 @@ protected:
         const QRect r = contentsRect();
         documentHeight(r.width());
         QPainter painter(this);
+        drawFrame(&painter); // a frame shape set on the label (none by default)
         painter.translate(r.topLeft());
         QAbstractTextDocumentLayout::PaintContext context;
         context.palette = palette();

@@ -24,6 +24,7 @@
 #include "mainwindow.h"
 #include "parameterslider.h"
 #include "resources.h"
+#include "richreadoutlabel.h"
 #include "sensitivitychart.h"
 #include "snapshotbar.h"
 #include "testutils.h"

@@ -165,7 +165,8 @@ private slots:
     // The roofline plot is painted with the rest of the window: a slider step
     // paints the window for the slider's own frame and once for the update,
     // not a third time for an immediate repaint() of the plot before the
-    // readouts' pass (docs/performance.md).
+    // readouts' pass; the panel's readout lays its new text out once
+    // (docs/performance.md).
     void replotIsPaintedWithTheWindow()
     {
         MainWindow window;
@@ -188,6 +189,7 @@ private slots:
         int plotPaints = 0, windowPaints = 0;
         EventCounter plot(view->plot(), QEvent::Paint, &plotPaints);
         EventCounter whole(&window, QEvent::Paint, &windowPaints);
+        const int layouts = view->panel()->readout()->layouts();
         const int steps = 6;
         for (int i = 0; i < steps; ++i) {
             const double before = view->document()->accelerator().memories.front().bandwidthGBps;
@@ -196,6 +198,9 @@ private slots:
         }
         QCOMPARE(plotPaints, steps);
         QVERIFY2(windowPaints <= 2 * steps, qPrintable(QString::number(windowPaints))); // before: 3 a step
+        // The panel's readout: its new text laid out once, for its height and its paint.
+        QCOMPARE(view->panel()->readout()->layouts() - layouts, steps);
+        QVERIFY(view->panel()->readout()->text().contains(formatValue(view->result().fps)));
     }
 
     void macArraySpinBoxMovesComputeRoof()
