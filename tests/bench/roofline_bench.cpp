@@ -729,6 +729,7 @@ void benchNnmeter(int iterations, int networkCount)
             for (int i = 0; i < iterations; ++i) {
                 QCheckBox *box = (i % 2) ? a : b;
                 const quint64 before = view->updateCount();
+                const std::size_t kernelsBefore = view->prediction().detection.kernels.size();
                 atUpdateCpu = atUpdateWall = -1;
                 cpuStart = threadCpuMs();
                 timer.start();
@@ -745,6 +746,11 @@ void benchNnmeter(int iterations, int networkCount)
                 paintCpu.push_back(end - atUpdateCpu);
                 untilUpdated.push_back(atUpdateWall);
                 refreshes += view->updateCount() - before;
+                if (g_steps) // which toggles are slow (the first ones of a run?) and in which phase
+                    t.what.push_back("toggle " + std::to_string(i) + ": " + std::to_string(kernelsBefore) + " -> "
+                                     + std::to_string(view->prediction().detection.kernels.size()) + " kernels, update "
+                                     + std::to_string(updateCpu.back()) + ", layout + paint " + std::to_string(paintCpu.back())
+                                     + " ms GUI CPU");
             }
             return t;
         };
