@@ -731,6 +731,8 @@ void benchNnmeter(int iterations, int networkCount)
                 const quint64 before = view->updateCount();
                 const std::size_t kernelsBefore = view->prediction().detection.kernels.size();
                 atUpdateCpu = atUpdateWall = -1;
+                if (g_steps)
+                    BENCH_CALLGRIND_ZERO(); // under callgrind, each toggle a dump of its own (--steps)
                 cpuStart = threadCpuMs();
                 timer.start();
                 box->click();
@@ -740,6 +742,8 @@ void benchNnmeter(int iterations, int networkCount)
                 QApplication::processEvents(); // the paint events, if the pass above left any
                 t.wall.push_back(double(timer.nsecsElapsed()) / 1e6);
                 const double end = threadCpuMs();
+                if (g_steps)
+                    BENCH_CALLGRIND_DUMP("nnmeter rule toggle");
                 t.cpu.push_back(end - cpuStart);
                 clickCpu.push_back(clicked - cpuStart);
                 updateCpu.push_back(atUpdateCpu - clicked);
