@@ -729,7 +729,10 @@ void benchNnmeter(int iterations, int networkCount)
             for (int i = 0; i < iterations; ++i) {
                 QCheckBox *box = (i % 2) ? a : b;
                 const quint64 before = view->updateCount();
+                const std::size_t kernelsBefore = view->prediction().detection.kernels.size();
                 atUpdateCpu = atUpdateWall = -1;
+                if (g_steps)
+                    BENCH_CALLGRIND_ZERO(); // under callgrind, each toggle a dump of its own (--steps)
                 cpuStart = threadCpuMs();
                 timer.start();
                 box->click();
@@ -739,12 +742,19 @@ void benchNnmeter(int iterations, int networkCount)
                 QApplication::processEvents(); // the paint events, if the pass above left any
                 t.wall.push_back(double(timer.nsecsElapsed()) / 1e6);
                 const double end = threadCpuMs();
+                if (g_steps)
+                    BENCH_CALLGRIND_DUMP("nnmeter rule toggle");
                 t.cpu.push_back(end - cpuStart);
                 clickCpu.push_back(clicked - cpuStart);
                 updateCpu.push_back(atUpdateCpu - clicked);
                 paintCpu.push_back(end - atUpdateCpu);
                 untilUpdated.push_back(atUpdateWall);
                 refreshes += view->updateCount() - before;
+                if (g_steps) // which toggles are slow (the first ones of a run?) and in which phase
+                    t.what.push_back("toggle " + std::to_string(i) + ": " + std::to_string(kernelsBefore) + " -> "
+                                     + std::to_string(view->prediction().detection.kernels.size()) + " kernels, update "
+                                     + std::to_string(updateCpu.back()) + ", layout + paint " + std::to_string(paintCpu.back())
+                                     + " ms GUI CPU");
             }
             return t;
         };

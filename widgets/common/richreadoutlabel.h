@@ -83,8 +83,9 @@ public:
         updateGeometry();
     }
 
-    // How often the document was laid out (tests: once per new text and width).
+    // How often the document was laid out (tests: once per new text and width), and painted.
     int layouts() const { return m_layoutCount; }
+    int paints() const { return m_paints; }
     const QTextDocument *document() const { return &m_document; }
 
     QSize sizeHint() const override
@@ -113,6 +114,7 @@ public:
 protected:
     void paintEvent(QPaintEvent *) override
     {
+        ++m_paints;
         const QRect r = contentsRect();
         documentHeight(r.width());
         QPainter painter(this);
@@ -194,6 +196,7 @@ private:
     mutable QTextDocument m_document;
     mutable int m_laidOutFor = -1;
     mutable int m_layoutCount = 0;
+    int m_paints = 0;
     mutable std::array<std::pair<int, int>, 2> m_heights{std::pair{-1, 0}, std::pair{-1, 0}}; // text width -> height
     mutable std::array<std::pair<int, int>, 2> m_tallest{std::pair{-1, 0}, std::pair{-1, 0}}; // label width -> tallest
     std::optional<int> m_hintWidth, m_minimumWidth;

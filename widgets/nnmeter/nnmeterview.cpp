@@ -1,5 +1,6 @@
 #include "nnmeterview.h"
 #include "readouthost.h"
+#include "richreadoutlabel.h"
 
 #include "emptystate.h"
 #include "fasttextdelegate.h"
@@ -75,35 +76,6 @@ protected:
 
 private:
     std::function<void()> m_resized;
-};
-
-// The readout: a rich-text label that lays its new text out once per paint, not twice.
-// QLabel lays a rich text out in its first paint after setText(); the layout reports the
-// document's new extent through the label's text control, which calls update() on the label
-// from inside its paint, so the label (4 lines, a 1.3 M-instruction layout and draw) was
-// painted a second time in a later pass (roofline-bench: 1.3–2.3 paints per rule toggle).
-// Here the text control's signals are held while the label paints. Selecting the text with
-// the mouse still repaints it (those updates come from mouse events, outside the paint).
-class ReadoutLabel : public QLabel
-{
-public:
-    using QLabel::QLabel;
-    int paints() const { return m_paints; }
-
-protected:
-    void paintEvent(QPaintEvent *event) override
-    {
-        ++m_paints;
-        QObject *control = nullptr;
-        for (QObject *child : children())
-            if (child->inherits("QWidgetTextControl"))
-                control = child;
-        const QSignalBlocker hold(control);
-        QLabel::paintEvent(event);
-    }
-
-private:
-    int m_paints = 0;
 };
 
 const QString kDefaultDevice = QStringLiteral(":/examples/nnmeter/cortexa76_tflite_cpu.device.json");
@@ -214,11 +186,11 @@ NnmeterView::NnmeterView(NnmeterDocument *document, QWidget *parent)
     m_panelScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     m_panelScroll->setMinimumWidth(m_panel->sizeHint().width() + 24);
 
-    m_readout = new ReadoutLabel(this);
-    m_readout->setTextFormat(Qt::RichText);
-    m_readout->setWordWrap(true);
-    m_readout->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_readout->setMargin(4);
+    // New text on every rule toggle: its own document, laid out once per text and painted once
+    // (richreadoutlabel.h); its context menu copies the text. A QLabel laid a rich text out in
+    // its paint and, through its text control, asked for a second paint from inside that one.
+    m_readout = new RichReadoutLabel(this);
+    m_readout->setContentsMargins(4, 4, 4, 4); // it paints in contentsRect(), which QLabel::setMargin() leaves out
     m_readout->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Fixed);
     m_readout->setFixedHeight(m_readout->fontMetrics().lineSpacing() * 5 + 12);
     m_message = new QLabel(this);
@@ -553,7 +525,7 @@ void NnmeterView::refresh()
                                           : tr("Every kernel analytical: the device's roofline (no learned predictor)."));
     if (!m_comparisonText.isEmpty())
         text += QStringLiteral("<br><i>%1</i>").arg(m_comparisonText.toHtmlEscaped());
-    m_readout->setText(text);
+    m_readout->setHtml(text);
 
     const std::vector<NumberParameter> numbers = numberParameters(device);
     if (int(numbers.size()) != m_goalSeekParameters) {
@@ -828,36 +800,57 @@ void NnmeterView::selectKernel(int kernel)
 
 void NnmeterView::updateTotals()
 {
+    // The bars are kept from one update to the next and given new values: made anew on every
+    // rule toggle, each series came with a new legend entry, and QCustomPlot measured the new
+    // entries' texts and laid the legend out again in the replot. Only a compared snapshot or
+    // a measured latency coming or going adds or removes a series (after "current", in the
+    // legend order they always had).
     const Prediction &p = m_prediction;
-    m_totals->clearPlottables();
-    auto ticker = qSharedPointerDynamicCast<QCPAxisTickerText>(m_totals->yAxis->ticker());
-    ticker->clear();
-    ticker->addTick(1, tr("kernel sum (nn-Meter)"));
-    ticker->addTick(2, tr("operator sum"));
-    ticker->addTick(3, tr("FLOPs estimate"));
-    auto *now = addHorizontalBars(m_totals, tr("current"), QColor(0x1f, 0x77, 0xb4), m_hasGhost ? 0.38 : 0.6);
-    now->setData({1, 2, 3}, {p.kernelSumMs, p.operatorSumMs, p.flopsMs}, true);
-    double hi = std::max({p.kernelSumMs, p.operatorSumMs, p.flopsMs});
-    if (m_hasGhost) {
-        auto *ghost = addHorizontalBars(m_totals, tr("snapshot \"%1\"").arg(m_document->snapshots()[std::size_t(m_document->comparedSnapshot())].name),
-                                        QColor(170, 170, 170), 0.38);
-        ghost->setData({1.4, 2.4, 3.4}, {m_ghost.kernelSumMs, m_ghost.operatorSumMs, m_ghost.flopsMs}, true);
-        now->setData({0.8, 1.8, 2.8}, {p.kernelSumMs, p.operatorSumMs, p.flopsMs}, true);
-        hi = std::max({hi, m_ghost.kernelSumMs, m_ghost.operatorSumMs, m_ghost.flopsMs});
-    }
-    // The current network's measured latency, when a measurements file names it.
-    double measuredMs = -1;
+    double measuredMs = -1; // the current network's measured latency, when a measurements file names it
     if (const auto *measured = m_document->measured())
         for (const MeasuredLatency &m : *measured)
             if (namesShownNetwork(m.network))
                 measuredMs = m.measuredMs;
-    if (measuredMs > 0) {
-        ticker->addTick(4, tr("measured"));
-        auto *measured = addHorizontalBars(m_totals, tr("measured"), QColor(0x2c, 0xa0, 0x2c), 0.6);
-        measured->setData({4}, {measuredMs}, true);
+    const bool withMeasured = measuredMs > 0;
+    const bool first = !m_totalsNow;
+    if (first)
+        m_totalsNow = addHorizontalBars(m_totals, tr("current"), QColor(0x1f, 0x77, 0xb4), 0.6);
+    if (first || m_hasGhost != (m_totalsGhost != nullptr) || withMeasured != (m_totalsMeasured != nullptr)) {
+        for (QCPBars **bars : {&m_totalsGhost, &m_totalsMeasured})
+            if (*bars) {
+                m_totals->removePlottable(*bars); // its legend entry goes with it
+                *bars = nullptr;
+            }
+        if (m_hasGhost)
+            m_totalsGhost = addHorizontalBars(m_totals, QString(), QColor(170, 170, 170), 0.38);
+        if (withMeasured)
+            m_totalsMeasured = addHorizontalBars(m_totals, tr("measured"), QColor(0x2c, 0xa0, 0x2c), 0.6);
+        auto ticker = qSharedPointerDynamicCast<QCPAxisTickerText>(m_totals->yAxis->ticker());
+        ticker->clear();
+        ticker->addTick(1, tr("kernel sum (nn-Meter)"));
+        ticker->addTick(2, tr("operator sum"));
+        ticker->addTick(3, tr("FLOPs estimate"));
+        if (withMeasured)
+            ticker->addTick(4, tr("measured"));
+    }
+    double hi = std::max({p.kernelSumMs, p.operatorSumMs, p.flopsMs});
+    if (m_hasGhost) {
+        const QString name = tr("snapshot \"%1\"").arg(m_document->snapshots()[std::size_t(m_document->comparedSnapshot())].name);
+        if (m_totalsGhost->name() != name)
+            m_totalsGhost->setName(name);
+        m_totalsGhost->setData({1.4, 2.4, 3.4}, {m_ghost.kernelSumMs, m_ghost.operatorSumMs, m_ghost.flopsMs}, true);
+        m_totalsNow->setWidth(0.38);
+        m_totalsNow->setData({0.8, 1.8, 2.8}, {p.kernelSumMs, p.operatorSumMs, p.flopsMs}, true);
+        hi = std::max({hi, m_ghost.kernelSumMs, m_ghost.operatorSumMs, m_ghost.flopsMs});
+    } else {
+        m_totalsNow->setWidth(0.6);
+        m_totalsNow->setData({1, 2, 3}, {p.kernelSumMs, p.operatorSumMs, p.flopsMs}, true);
+    }
+    if (withMeasured) {
+        m_totalsMeasured->setData({4}, {measuredMs}, true);
         hi = std::max(hi, measuredMs);
     }
-    m_totals->yAxis->setRange(0.4, measuredMs > 0 ? 4.6 : 3.6);
+    m_totals->yAxis->setRange(0.4, withMeasured ? 4.6 : 3.6);
     m_totals->xAxis->setRange(0, hi > 0 ? hi * 1.1 : 1);
 }
 
@@ -1074,11 +1067,6 @@ SnapshotBar *NnmeterView::makeSnapshotBar()
 }
 
 // ---------------------------------------------------------------- ModelView
-
-int NnmeterView::readoutPaints() const
-{
-    return static_cast<const ReadoutLabel *>(m_readout)->paints();
-}
 
 QString NnmeterView::title() const
 {

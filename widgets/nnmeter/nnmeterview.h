@@ -15,6 +15,7 @@
 #include <memory>
 #include <QPixmap>
 
+class QCPBars;
 class QLabel;
 class QPushButton;
 class QTableWidget;
@@ -34,6 +35,7 @@ class NnmeterDocument;
 class NnmeterLabPanel;
 class NnmeterPanel;
 class NnmeterPlot;
+class RichReadoutLabel;
 class SensitivityChart;
 class SnapshotBar;
 
@@ -111,8 +113,7 @@ public:
     bool openMeasured(const QString &path, QString *error); // one undoable step
     // The "Kernel lab" tab: builds predictors for this machine (nnmeterlab.h).
     NnmeterLabPanel *labPanel() const { return m_lab; }
-    QLabel *readout() const { return m_readout; }
-    int readoutPaints() const; // paint events the readout has had (for tests)
+    RichReadoutLabel *readout() const { return m_readout; }
     QLabel *messageLabel() const { return m_message; }
     SnapshotBar *snapshotBar() const { return m_snapshotBar; }
     QString comparisonText() const { return m_comparisonText; }
@@ -158,6 +159,9 @@ private:
     std::shared_ptr<const roofline::network::Network> m_treeNetwork; // the network the tree's rows show
     bool m_treeSizedByUser = false; // the user moved the splitter: leave the widths to them
     QCustomPlot *m_totals = nullptr;
+    QCPBars *m_totalsNow = nullptr;      // the totals' series, kept from one update to the next
+    QCPBars *m_totalsGhost = nullptr;    // the compared snapshot's (none: nullptr)
+    QCPBars *m_totalsMeasured = nullptr; // the measured latency's (none: nullptr)
     LazyReplot *m_totalsReplot = nullptr;
     SensitivityChart *m_sensitivity = nullptr;
     GoalSeekPanel *m_goalSeek = nullptr;
@@ -172,7 +176,7 @@ private:
     bool m_shippedLoaded = false;
     int m_goalSeekParameters = -1; // how many the panel lists (the device's efficiencies add some)
     QTabWidget *m_bottomTabs = nullptr;
-    QLabel *m_readout = nullptr;
+    RichReadoutLabel *m_readout = nullptr;
     QLabel *m_message = nullptr;
     QStackedWidget *m_stack = nullptr;
     EmptyState *m_empty = nullptr;

@@ -14,6 +14,7 @@
 #include "nnmeterplot.h"
 #include "nnmeterview.h"
 #include "parameterslider.h"
+#include "richreadoutlabel.h"
 #include "sensitivitychart.h"
 #include "snapshotbar.h"
 #include "testutils.h"

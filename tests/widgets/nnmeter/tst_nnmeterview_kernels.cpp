@@ -3,6 +3,8 @@
 // undo brings the kernels back; the tree and the chart select each other.
 #include "nnmeterviewtesting.h"
 
+#include <QClipboard>
+
 class TestNnmeterViewKernels : public QObject
 {
     Q_OBJECT
@@ -161,7 +163,18 @@ private slots:
         int resets = 0;
         connect(tree->model(), &QAbstractItemModel::modelReset, this, [&] { ++resets; });
         const int measured = view.plot()->textMeasurements();
-        const int paints = view.readoutPaints();
+        const int paints = view.readout()->paints();
+        const int readoutLayouts = view.readout()->layouts();
+        // The totals chart's series and legend entries are kept (issue 12, evening): made anew on
+        // every toggle before, each with a new legend entry to measure and lay out.
+        QCustomPlot *totals = view.totalsChart();
+        QCOMPARE(totals->plottableCount(), 2); // current and the compared snapshot
+        int totalsDestroyed = 0;
+        QObject watching; // goes before totalsDestroyed does (the view's end destroys the series)
+        for (int i = 0; i < totals->plottableCount(); ++i)
+            connect(totals->plottable(i), &QObject::destroyed, &watching, [&] { ++totalsDestroyed; });
+        for (int i = 0; i < totals->legend->itemCount(); ++i)
+            connect(totals->legend->item(i), &QObject::destroyed, &watching, [&] { ++totalsDestroyed; });
         QCheckBox *boxes[] = {view.panel()->ruleBox("bn_relu"), view.panel()->ruleBox("conv_bn")};
         QVERIFY(boxes[0] && boxes[1]);
         const int toggles = 4;
@@ -181,7 +194,30 @@ private slots:
                                 .arg(view.plot()->textMeasurements() - measured)
                                 .arg(toggles)
                                 .arg(entries)));
-        QVERIFY2(view.readoutPaints() - paints <= toggles, qPrintable(QString::number(view.readoutPaints() - paints)));
+        QVERIFY2(view.readout()->paints() - paints <= toggles, qPrintable(QString::number(view.readout()->paints() - paints)));
+        // The readout (RichReadoutLabel) lays each new text out once, at the width it has.
+        QVERIFY2(view.readout()->layouts() - readoutLayouts <= toggles,
+                 qPrintable(QString::number(view.readout()->layouts() - readoutLayouts)));
+        QCOMPARE(totalsDestroyed, 0);
+        QCOMPARE(totals->plottableCount(), 2);
+        QCOMPARE(totals->legend->itemCount(), 2);
+        {
+            // ...and show the totals as predicted now, beside the snapshot's.
+            auto *now = qobject_cast<QCPBars *>(totals->plottable(0));
+            auto *ghostBars = qobject_cast<QCPBars *>(totals->plottable(1));
+            QVERIFY(now && ghostBars);
+            const Prediction &current = view.prediction();
+            const double want[] = {current.kernelSumMs, current.operatorSumMs, current.flopsMs};
+            QCOMPARE(now->data()->size(), 3);
+            for (int i = 0; i < 3; ++i) {
+                QCOMPARE(now->data()->at(i)->key, 0.8 + i);
+                ROOFLINE_COMPARE_REL(now->data()->at(i)->value, want[i], 1e-12);
+            }
+            QCOMPARE(now->width(), 0.38);
+            QVERIFY(ghostBars->name().contains(QStringLiteral("fused")));
+            QCOMPARE(ghostBars->data()->size(), 3);
+            QVERIFY(totals->xAxis->range().upper >= std::max({want[0], want[1], want[2]}));
+        }
         // The rows reused show the kernels as detected now, each with its operators.
         const Prediction &p = view.prediction();
         QVERIFY(p == corePrediction(view.document()));
@@ -211,6 +247,19 @@ private slots:
         view.flushPendingUpdate();
         QCOMPARE(view.ghostPredictions(), ghost + 1);
         QVERIFY(view.comparisonText().contains(QStringLiteral("fused")));
+        // No snapshot compared: the totals chart drops the snapshot's series and widens the bars again.
+        view.document()->setComparedSnapshot(-1);
+        view.flushPendingUpdate();
+        QCOMPARE(totals->plottableCount(), 1);
+        QCOMPARE(totals->legend->itemCount(), 1);
+        QCOMPARE(qobject_cast<QCPBars *>(totals->plottable(0))->width(), 0.6);
+        QCOMPARE(qobject_cast<QCPBars *>(totals->plottable(0))->data()->at(0)->key, 1.0);
+        // The readout's context menu copies its text (it is not selectable with the mouse).
+        QCOMPARE(view.readout()->contextMenuPolicy(), Qt::ActionsContextMenu);
+        QCOMPARE(view.readout()->actions().size(), 1);
+        view.readout()->actions().first()->trigger();
+        QVERIFY(QApplication::clipboard()->text().startsWith(QStringLiteral("Kernel sum ")));
+        QCOMPARE(QApplication::clipboard()->text(), view.readout()->document()->toPlainText());
     }
 
     void treeWidthFollowsTheNetwork()
