@@ -43,6 +43,8 @@ public:
     // what replot() would show.
     void replotChanged();
     quint64 layerReplotCount() const { return m_layerReplots; } // replotChanged() calls that drew two layers
+    // How many times the Pₐₜₜ label's place was searched (tests: once per slider step).
+    quint64 labelSearchCount() const { return m_labelSearches; }
 
     // Back to the automatic ranges after the user panned or zoomed.
     void resetView();
@@ -76,7 +78,8 @@ private:
     QByteArray staticLayout() const;
     QByteArray m_drawnContent, m_drawnLayout;
     quint64 m_layerReplots = 0;
-    void applyRanges();
+    quint64 m_labelSearches = 0;
+    void applyRanges(bool placeLabel = true);
     void placeAttainableLabel();
     void updateTitle();
     void updateNumberFormats();

@@ -190,6 +190,51 @@ private slots:
         applyTheme(Preferences::Theme::Light);
     }
 
+    // A step that moves the axes into a new decade searches the Pₐₜₜ label's place once,
+    // after the replot's layout (it was searched twice: setModel() placed it for the old
+    // layout first, which fails the count), and puts it where a fresh window puts it.
+    void rangeChangeSearchesTheLabelOnce()
+    {
+        MainWindow window;
+        window.resize(1400, 900);
+        window.show();
+        QVERIFY(window.openFile(example("snapdragon835.json"), nullptr));
+        GablesView *view = window.gablesView();
+        window.setCurrentView(view);
+        view->flushPendingUpdate();
+        QApplication::processEvents();
+        GablesPlot *plot = view->plot();
+        const auto step = [&](QDoubleSpinBox *spinBox, double value) {
+            const quint64 before = view->updateCount();
+            const quint64 searches = plot->labelSearchCount();
+            spinBox->setValue(value);
+            QVERIFY(waitForUpdate(view, before));
+            QApplication::processEvents();
+            QCOMPARE(plot->labelSearchCount(), searches + 1);
+        };
+        // An ordinary step (Bpeak a little), then one that moves x into new decades.
+        step(view->panel()->bpeakSlider()->spinBox(), view->document()->soc().bpeakGBps * 1.05);
+        const QCPRange x = plot->xAxis->range();
+        ParameterSlider *intensity = view->panel()->intensitySlider(1);
+        step(intensity->spinBox(), view->document()->soc().ips[1].intensity * 300);
+        QVERIFY(plot->xAxis->range() != x);
+
+        MainWindow fresh;
+        fresh.resize(1400, 900);
+        fresh.show();
+        fresh.gablesDocument()->setSoc(view->document()->soc(), QString());
+        fresh.setCurrentView(fresh.gablesView());
+        fresh.gablesView()->flushPendingUpdate();
+        QApplication::processEvents();
+        GablesPlot *other = fresh.gablesView()->plot();
+        QCOMPARE(other->size(), plot->size());
+        QCOMPARE(other->xAxis->range(), plot->xAxis->range());
+        QCOMPARE(other->yAxis->range(), plot->yAxis->range());
+        QCOMPARE(other->attainableLabel()->positionAlignment(), plot->attainableLabel()->positionAlignment());
+        QCOMPARE(other->attainableLabel()->position->coords(), plot->attainableLabel()->position->coords());
+        QCOMPARE(plot->grab().toImage(), other->grab().toImage());
+    }
+
     // While the sensitivity tab hides the time-terms chart, slider moves give it its data
     // but do not redraw it; shown again, it is redrawn once and draws what an immediate
     // replot draws, for the current model.
