@@ -703,11 +703,17 @@ void GablesPlot::placeAttainableLabel()
             if (text.intersects(box))
                 cost += 15; // on top of another label
         }
+        // Every term is >= 0, so once the sum reaches the best so far this place cannot win
+        // (cost < best below): the rest of its roofs need not be counted.
         const QRectF probe = box.adjusted(-3, -3, 3, 3);
-        for (std::size_t l = 0; l < polylines.size(); ++l) {
-            if (overlaps(probe, polylineBounds[l]))
+        for (std::size_t l = 0; l < polylines.size() && cost < best; ++l) {
+            if (overlaps(probe, polylineBounds[l])) {
                 cost += 10.0 * coveredSamples(probe, polylines[l]); // a roof or I line under the label
+                ++m_labelLinesSampled;
+            }
         }
+        if (cost >= best)
+            continue;
         // A short leader when it costs nothing (the old placement, just
         // beside the star, is the first candidate).
         cost += c == 0 ? 0.0 : 2.0 + QLineF(star, cand.corner).length() / 40.0;

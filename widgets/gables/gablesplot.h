@@ -45,6 +45,8 @@ public:
     quint64 layerReplotCount() const { return m_layerReplots; } // replotChanged() calls that drew two layers
     // How many times the Pₐₜₜ label's place was searched (tests: once per slider step).
     quint64 labelSearchCount() const { return m_labelSearches; }
+    // How many (place, roof or I line) pairs those searches sampled, of the 60 places x all lines.
+    quint64 labelLinesSampled() const { return m_labelLinesSampled; }
 
     // Back to the automatic ranges after the user panned or zoomed.
     void resetView();
@@ -79,6 +81,7 @@ private:
     QByteArray m_drawnContent, m_drawnLayout;
     quint64 m_layerReplots = 0;
     quint64 m_labelSearches = 0;
+    quint64 m_labelLinesSampled = 0;
     void applyRanges(bool placeLabel = true);
     void placeAttainableLabel();
     void updateTitle();

@@ -233,6 +233,24 @@ private slots:
         QCOMPARE(other->attainableLabel()->positionAlignment(), plot->attainableLabel()->positionAlignment());
         QCOMPARE(other->attainableLabel()->position->coords(), plot->attainableLabel()->position->coords());
         QCOMPARE(plot->grab().toImage(), other->grab().toImage());
+
+        // At 64 IPs the search samples the lines only near each of its 60 places, and stops
+        // counting a place's lines once it cannot win: a small share of the pairs (all of
+        // them on the old code).
+        Soc many = view->document()->soc();
+        many.ips.clear();
+        for (int i = 0; i < 64; ++i)
+            many.ips.push_back(Ip::make("IP" + std::to_string(i), 1 + (i % 7) * 3.5, 5 + (i % 5) * 4, 1.0 / 64,
+                                        0.25 * (1 + i % 9)));
+        view->document()->setSoc(many, QString());
+        view->flushPendingUpdate();
+        QApplication::processEvents();
+        const quint64 sampled = plot->labelLinesSampled();
+        step(view->panel()->bpeakSlider()->spinBox(), view->document()->soc().bpeakGBps * 1.05);
+        const std::size_t lines = plot->geometry().ipRoofs.size() + 1 + plot->geometry().extraRoofs.size()
+            + plot->geometry().selections.size();
+        qInfo("%llu of %zu (place, line) pairs sampled", plot->labelLinesSampled() - sampled, 60 * lines);
+        QVERIFY(plot->labelLinesSampled() - sampled < 60 * lines / 3);
     }
 
     // While the sensitivity tab hides the time-terms chart, slider moves give it its data
