@@ -250,6 +250,21 @@ void GablesView::setRecentFiles(const QStringList &paths)
 void GablesView::updateGoalSeekParameters()
 {
     const Soc &soc = m_document->soc();
+    // What the list depends on: the extensions, the buses' and the active IPs' names. Most
+    // steps change none of them, and building the list (four translated, formatted names
+    // per IP) cost 0.7 M instructions per step at 64 IPs.
+    std::string key{char('0' + (soc.memorySideMemory ? 1 : 0) + (soc.msmBandwidthGBps > 0 ? 2 : 0))};
+    for (const Bus &bus : soc.buses)
+        key.append(bus.name).push_back('\0');
+    key.push_back('\1');
+    for (const Ip &ip : soc.ips) {
+        if (ip.isActive())
+            key.append(ip.name).push_back('\0');
+    }
+    if (key == m_goalSeekKey)
+        return;
+    m_goalSeekKey = std::move(key);
+    ++m_goalSeekListBuilds;
     QList<GoalSeekPanel::Parameter> parameters{
         {QStringLiteral("/soc/ppeak_gops"), tr("Ppeak: IP[0] peak (Gops/s)")},
         {QStringLiteral("/soc/bpeak_gbps"), tr("Bpeak: DRAM bandwidth (GB/s)")}};

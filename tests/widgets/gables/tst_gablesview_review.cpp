@@ -253,6 +253,41 @@ private slots:
         QVERIFY(plot->labelLinesSampled() - sampled < 60 * lines / 3);
     }
 
+    // The goal-seek list follows the active IPs: a value step leaves it as it is, without
+    // building it again (it was built on every step, which fails the count); an IP whose
+    // work goes to 0 leaves the list, and comes back with its work.
+    void goalSeekListIsBuiltOnlyWhenItChanges()
+    {
+        MainWindow window;
+        QVERIFY(window.openFile(example("snapdragon835.json"), nullptr));
+        GablesView *view = window.gablesView();
+        QComboBox *box = view->goalSeekPanel()->parameterBox();
+        const auto offers = [box](const QString &pointer) { return box->findData(pointer) >= 0; };
+        const QString dspIntensity = QStringLiteral("/use_case/work/DSP/intensity_ops_per_byte");
+        const int count = box->count();
+        QVERIFY(count > 0);
+        QVERIFY(offers(dspIntensity));
+        const auto edit = [view](QDoubleSpinBox *spinBox, double value) {
+            const quint64 before = view->updateCount();
+            spinBox->setValue(value);
+            QVERIFY(waitForUpdate(view, before));
+        };
+        quint64 builds = view->goalSeekListBuilds();
+        edit(view->panel()->bpeakSlider()->spinBox(), 20);
+        edit(view->panel()->intensitySlider(1)->spinBox(), 3);
+        QCOMPARE(view->goalSeekListBuilds(), builds);
+        QCOMPARE(box->count(), count);
+
+        edit(view->panel()->fractionSlider(2)->spinBox(), 0); // the DSP idle: its parameters leave
+        QCOMPARE(view->goalSeekListBuilds(), builds + 1);
+        QVERIFY(!offers(dspIntensity));
+        QVERIFY(box->count() < count);
+        edit(view->panel()->fractionSlider(2)->spinBox(), 0.05);
+        QCOMPARE(view->goalSeekListBuilds(), builds + 2);
+        QVERIFY(offers(dspIntensity));
+        QCOMPARE(box->count(), count);
+    }
+
     // While the sensitivity tab hides the time-terms chart, slider moves give it its data
     // but do not redraw it; shown again, it is redrawn once and draws what an immediate
     // replot draws, for the current model.
