@@ -157,8 +157,12 @@ private slots:
         const QCPRange x = plot->xAxis->range(), y = plot->yAxis->range();
         for (QSlider *slider : {view->panel()->bpeakSlider()->slider(), view->panel()->intensitySlider(1)->slider()}) {
             const quint64 layerReplots = plot->layerReplotCount();
+            const quint64 staticRevision = plot->staticRevision();
             wholeReplots.clear();
             move(slider, 3);
+            // Nothing on the static layers was set again (the roofs' and the snapshot's graphs
+            // are compared with what they hold; the snapshot's are not even rebuilt).
+            QCOMPARE(plot->staticRevision(), staticRevision);
             QCOMPARE(plot->xAxis->range(), x);
             QCOMPARE(plot->yAxis->range(), y);
             QCOMPARE(wholeReplots.count(), 0);
@@ -171,7 +175,9 @@ private slots:
         // Ppeak scales every roof: the whole plot is drawn.
         wholeReplots.clear();
         quint64 layerReplots = plot->layerReplotCount();
+        const quint64 staticRevision = plot->staticRevision();
         move(view->panel()->ppeakSlider()->slider(), 5);
+        QVERIFY(plot->staticRevision() > staticRevision);
         QCOMPARE(wholeReplots.count(), 1);
         QCOMPARE(plot->layerReplotCount(), layerReplots);
         showsModel();
