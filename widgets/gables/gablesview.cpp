@@ -32,10 +32,8 @@
 #include <QTabWidget>
 #include <QVBoxLayout>
 
-#include <algorithm>
 #include <cmath>
 #include <optional>
-#include <thread>
 
 namespace studio {
 
@@ -335,10 +333,11 @@ void GablesView::updateSensitivity()
 
 void GablesView::showSensitivity()
 {
-    // Both cores (up to four), as AMAIX's tornado: it is computed again on every slider
-    // step while it is shown (about a million instructions at 64 IPs).
-    const unsigned threads = std::clamp(std::thread::hardware_concurrency(), 1u, 4u);
-    m_sensitivityRows = sensitivity(m_document->soc(), m_sensitivityStep, threads);
+    // On the GUI thread alone: since the probes evaluate P_att without building a Result,
+    // 64 IPs take 0.4 ms, and a second thread no longer paid for itself. With both cores
+    // busy (load 2.6) it cost more: median 0.46 against 0.38-0.44 ms, p99 3-4 ms against
+    // 0.5 ms, the GUI waiting for the helper to get a core (docs/performance.md, issue 15).
+    m_sensitivityRows = sensitivity(m_document->soc(), m_sensitivityStep, 1);
     std::vector<SensitivityChart::Row> rows;
     for (const Sensitivity &s : m_sensitivityRows)
         rows.push_back({QString::fromStdString(s.label), s.lowGops, s.highGops});
