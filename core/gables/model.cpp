@@ -113,6 +113,54 @@ Result evaluate(const Soc &soc)
     return r;
 }
 
+double attainableGops(const Soc &soc)
+{
+    if (soc.buses.size() > kLeanBuses)
+        return evaluate(soc).attainableGops;
+    // evaluate()'s arithmetic, term for term: the sums accumulate in IP order, and the
+    // maximum visits the same values in the same order (memory, cache, buses, then each
+    // IP's compute and link) with max_element's `largest < next`, so the result is the
+    // same double, whatever the inputs.
+    double busDataBytes[kLeanBuses] = {};
+    double allDataBytes = 0, memoryDataBytes = 0, serialNs = 0;
+    for (const Ip &ip : soc.ips) {
+        if (!ip.isActive())
+            continue;
+        const double computeNs = ip.fraction / ip.peakGops(soc.ppeakGops);
+        const double dataBytes = ip.fraction / ip.intensity;
+        const double linkNs = dataBytes / ip.bandwidthGBps;
+        allDataBytes += dataBytes;
+        const double missRatio = soc.memorySideMemory ? ip.missRatio : 1.0;
+        memoryDataBytes += missRatio * dataBytes;
+        serialNs += std::max(std::max(linkNs, computeNs), missRatio * dataBytes / soc.bpeakGBps);
+        for (std::size_t j = 0; j < soc.buses.size(); ++j) {
+            if (std::find(ip.buses.begin(), ip.buses.end(), soc.buses[j].name) != ip.buses.end())
+                busDataBytes[j] += dataBytes;
+        }
+    }
+    double timeNs = 0;
+    if (soc.serialized) {
+        timeNs = serialNs;
+    } else {
+        const auto visit = [&timeNs](double termNs) {
+            if (timeNs < termNs)
+                timeNs = termNs;
+        };
+        timeNs = memoryDataBytes / soc.bpeakGBps;
+        if (soc.memorySideMemory && soc.msmBandwidthGBps > 0)
+            visit(allDataBytes / soc.msmBandwidthGBps);
+        for (std::size_t j = 0; j < soc.buses.size(); ++j)
+            visit(busDataBytes[j] / soc.buses[j].bandwidthGBps);
+        for (const Ip &ip : soc.ips) {
+            if (!ip.isActive())
+                continue;
+            visit(ip.fraction / ip.peakGops(soc.ppeakGops));
+            visit(ip.fraction / ip.intensity / ip.bandwidthGBps);
+        }
+    }
+    return timeNs > 0 ? 1.0 / timeNs : 0;
+}
+
 const char *kindName(Bound::Kind kind)
 {
     switch (kind) {

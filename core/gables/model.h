@@ -6,6 +6,7 @@
 // nanoseconds per operation (= seconds per Gop) and P_att = 1/T is in Gops/s.
 #pragma once
 
+#include <cstddef>
 #include <map>
 #include <string>
 #include <vector>
@@ -137,6 +138,13 @@ inline constexpr double kBalanceTolerance = 1e-3;
 // them. Requires a Soc that passes validate(); IPs with f_i = 0 contribute
 // nothing, so no division by zero can happen.
 Result evaluate(const Soc &soc);
+
+// evaluate(soc).attainableGops, bit for bit (the same operations in the same order),
+// without building the Result: no allocation for up to kLeanBuses buses. What a
+// caller that needs P_att alone uses (the sensitivity's 2 + 8 per IP evaluations
+// built 64 term lists each at 64 IPs: docs/performance.md).
+double attainableGops(const Soc &soc);
+inline constexpr std::size_t kLeanBuses = 16; // more: attainableGops() calls evaluate()
 
 // "IP[1] GPU link", "memory", "balanced (CPU compute, GPU link, memory)".
 std::string describe(const Bound &bound, const Soc &soc);

@@ -3,75 +3,133 @@
 #include "io.h"
 
 #include <algorithm>
-#include <functional>
+#include <exception>
+#include <thread>
 
 namespace roofline::gables {
 
-std::vector<Sensitivity> sensitivity(const Soc &soc, double relativeStep)
-{
-    std::vector<Sensitivity> out;
-    // One working copy, put back after each probe (copying the whole SoC for each of the
-    // 2 + 4 per IP probes cost as much as the evaluations at 64 IPs: docs/performance.md).
-    Soc changed = soc;
-    // Evaluates P_att with one parameter set to `value` by `set`; `restore` puts back
-    // what `set` changed (by default: `set` with the current value).
-    auto probe = [&](std::string pointer, std::string label, double current, double lo, double hi,
-                     const std::function<void(Soc &, double)> &set,
-                     const std::function<void(Soc &)> &restore = nullptr) {
-        Sensitivity s;
-        s.pointer = std::move(pointer);
-        s.label = std::move(label);
-        s.lowValue = std::clamp(current * (1 - relativeStep), lo, hi);
-        s.highValue = std::clamp(current * (1 + relativeStep), lo, hi);
-        const auto putBack = [&] {
-            if (restore)
-                restore(changed);
-            else
-                set(changed, current);
-        };
-        set(changed, s.lowValue);
-        s.lowGops = evaluate(changed).attainableGops;
-        putBack();
-        set(changed, s.highValue);
-        s.highGops = evaluate(changed).attainableGops;
-        putBack();
-        out.push_back(std::move(s));
-    };
-    constexpr double kMinRate = 1e-9; // keeps every probed rate > 0
-    probe("/soc/ppeak_gops", "Ppeak", soc.ppeakGops, kMinRate, Limits::maxRate,
-          [](Soc &s, double v) { s.ppeakGops = v; });
-    probe("/soc/bpeak_gbps", "Bpeak", soc.bpeakGBps, kMinRate, Limits::maxRate,
-          [](Soc &s, double v) { s.bpeakGBps = v; });
-    if (soc.memorySideMemory && soc.msmBandwidthGBps > 0)
-        probe("/soc/memory_side_memory/bandwidth_gbps", "B_msm", soc.msmBandwidthGBps, kMinRate, Limits::maxRate,
-              [](Soc &s, double v) { s.msmBandwidthGBps = v; });
-    for (std::size_t j = 0; j < soc.buses.size(); ++j)
-        probe("/soc/buses/" + soc.buses[j].name + "/bandwidth_gbps", "bus " + soc.buses[j].name,
-              soc.buses[j].bandwidthGBps, kMinRate, Limits::maxRate,
-              [j](Soc &s, double v) { s.buses[j].bandwidthGBps = v; });
+namespace {
 
+// One parameter to move: which number of the SoC, its row's names, its range.
+struct Probe
+{
+    enum class Kind { Ppeak, Bpeak, Msm, Bus, Acceleration, Bandwidth, Intensity, Fraction, MissRatio };
+    Kind kind = Kind::Ppeak;
+    std::size_t index = 0; // the IP or bus
+    double current = 0;
+    double lo = 0, hi = 0;
+    std::string pointer, label;
+};
+
+// Sets the probed number of `s` to `value` (a fraction rebalances the others, as in the GUI).
+void set(Soc &s, const Probe &p, double value)
+{
+    switch (p.kind) {
+    case Probe::Kind::Ppeak: s.ppeakGops = value; break;
+    case Probe::Kind::Bpeak: s.bpeakGBps = value; break;
+    case Probe::Kind::Msm: s.msmBandwidthGBps = value; break;
+    case Probe::Kind::Bus: s.buses[p.index].bandwidthGBps = value; break;
+    case Probe::Kind::Acceleration: s.ips[p.index].acceleration = value; break;
+    case Probe::Kind::Bandwidth: s.ips[p.index].bandwidthGBps = value; break;
+    case Probe::Kind::Intensity: s.ips[p.index].intensity = value; break;
+    case Probe::Kind::Fraction: setFraction(s.ips, p.index, value); break;
+    case Probe::Kind::MissRatio: s.ips[p.index].missRatio = value; break;
+    }
+}
+
+// Puts back what set() changed, from the unchanged SoC.
+void restore(Soc &s, const Probe &p, const Soc &original)
+{
+    if (p.kind != Probe::Kind::Fraction) {
+        set(s, p, p.current);
+        return;
+    }
+    for (std::size_t k = 0; k < s.ips.size(); ++k) // setFraction rebalanced the others: every share back
+        s.ips[k].fraction = original.ips[k].fraction;
+}
+
+} // namespace
+
+std::vector<Sensitivity> sensitivity(const Soc &soc, double relativeStep, unsigned threads)
+{
+    std::vector<Probe> probes;
+    probes.reserve(3 + soc.buses.size() + 5 * soc.ips.size());
+    constexpr double kMinRate = 1e-9; // keeps every probed rate > 0
+    using K = Probe::Kind;
+    auto add = [&](K kind, std::size_t index, std::string pointer, std::string label, double current, double lo,
+                   double hi) { probes.push_back({ kind, index, current, lo, hi, std::move(pointer), std::move(label) }); };
+    add(K::Ppeak, 0, "/soc/ppeak_gops", "Ppeak", soc.ppeakGops, kMinRate, Limits::maxRate);
+    add(K::Bpeak, 0, "/soc/bpeak_gbps", "Bpeak", soc.bpeakGBps, kMinRate, Limits::maxRate);
+    if (soc.memorySideMemory && soc.msmBandwidthGBps > 0)
+        add(K::Msm, 0, "/soc/memory_side_memory/bandwidth_gbps", "B_msm", soc.msmBandwidthGBps, kMinRate,
+            Limits::maxRate);
+    for (std::size_t j = 0; j < soc.buses.size(); ++j)
+        add(K::Bus, j, "/soc/buses/" + soc.buses[j].name + "/bandwidth_gbps", "bus " + soc.buses[j].name,
+            soc.buses[j].bandwidthGBps, kMinRate, Limits::maxRate);
     for (std::size_t i = 0; i < soc.ips.size(); ++i) {
         const Ip &ip = soc.ips[i];
         if (!ip.isActive())
             continue; // an idle IP's parameters change nothing
         const std::string hw = "/soc/ips/" + ip.name;
         const std::string work = "/use_case/work/" + ip.name;
-        probe(hw + "/acceleration", ip.name + " A", ip.acceleration, kMinRate, Limits::maxAcceleration,
-              [i](Soc &s, double v) { s.ips[i].acceleration = v; });
-        probe(hw + "/bandwidth_gbps", ip.name + " B", ip.bandwidthGBps, kMinRate, Limits::maxRate,
-              [i](Soc &s, double v) { s.ips[i].bandwidthGBps = v; });
-        probe(work + "/intensity_ops_per_byte", ip.name + " I", ip.intensity, kMinRate, Limits::maxIntensity,
-              [i](Soc &s, double v) { s.ips[i].intensity = v; });
+        add(K::Acceleration, i, hw + "/acceleration", ip.name + " A", ip.acceleration, kMinRate, Limits::maxAcceleration);
+        add(K::Bandwidth, i, hw + "/bandwidth_gbps", ip.name + " B", ip.bandwidthGBps, kMinRate, Limits::maxRate);
+        add(K::Intensity, i, work + "/intensity_ops_per_byte", ip.name + " I", ip.intensity, kMinRate,
+            Limits::maxIntensity);
         if (soc.ips.size() > 1)
-            probe(work + "/fraction", ip.name + " f", ip.fraction, 0, 1,
-                  [i](Soc &s, double v) { setFraction(s.ips, i, v); },
-                  [&soc](Soc &s) { // setFraction rebalances the others: every share back
-                      for (std::size_t k = 0; k < s.ips.size(); ++k)
-                          s.ips[k].fraction = soc.ips[k].fraction;
-                  });
+            add(K::Fraction, i, work + "/fraction", ip.name + " f", ip.fraction, 0, 1);
         if (soc.memorySideMemory)
-            probe(work + "/miss_ratio", ip.name + " m", ip.missRatio, 0, 1,
-                  [i](Soc &s, double v) { s.ips[i].missRatio = v; });
+            add(K::MissRatio, i, work + "/miss_ratio", ip.name + " m", ip.missRatio, 0, 1);
+    }
+
+    std::vector<Sensitivity> out(probes.size());
+    // Rows [begin, end) on a private working copy, put back after each probe (a copy
+    // per evaluation cost as much as the evaluations at 64 IPs: docs/performance.md);
+    // attainableGops() is evaluate()'s P_att without building its Result.
+    auto fill = [&](std::size_t begin, std::size_t end) {
+        Soc changed = soc;
+        for (std::size_t k = begin; k < end; ++k) {
+            Probe &p = probes[k];
+            Sensitivity &s = out[k];
+            s.pointer = std::move(p.pointer);
+            s.label = std::move(p.label);
+            s.lowValue = std::clamp(p.current * (1 - relativeStep), p.lo, p.hi);
+            s.highValue = std::clamp(p.current * (1 + relativeStep), p.lo, p.hi);
+            set(changed, p, s.lowValue);
+            s.lowGops = attainableGops(changed);
+            restore(changed, p, soc);
+            set(changed, p, s.highValue);
+            s.highGops = attainableGops(changed);
+            restore(changed, p, soc);
+        }
+    };
+    threads = unsigned(std::clamp<std::size_t>(threads, 1, probes.size() / 2 + 1));
+    if (threads <= 1) {
+        fill(0, probes.size());
+    } else {
+        // Contiguous shares, the caller's thread takes the first; a helper's exception
+        // (out of memory copying the SoC) is rethrown here, as the one-thread call would.
+        std::vector<std::thread> helpers;
+        std::vector<std::exception_ptr> failures(threads);
+        const std::size_t share = (probes.size() + threads - 1) / threads;
+        for (unsigned t = 1; t < threads; ++t)
+            helpers.emplace_back([&, t] {
+                try {
+                    fill(std::min(probes.size(), t * share), std::min(probes.size(), (t + 1) * share));
+                } catch (...) {
+                    failures[t] = std::current_exception();
+                }
+            });
+        try {
+            fill(0, std::min(probes.size(), share));
+        } catch (...) {
+            failures[0] = std::current_exception();
+        }
+        for (std::thread &helper : helpers)
+            helper.join();
+        for (const std::exception_ptr &failure : failures)
+            if (failure)
+                std::rethrow_exception(failure);
     }
     std::stable_sort(out.begin(), out.end(),
                      [](const Sensitivity &a, const Sensitivity &b) { return a.swing() > b.swing(); });

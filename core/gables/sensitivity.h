@@ -27,6 +27,10 @@ struct Sensitivity
 // the buses' bandwidths, and per active IP A_i, B_i, I_i, f_i (the other IPs
 // rebalance as in the GUI) and m_i. Sorted by swing, largest first; ties keep
 // that order.
-std::vector<Sensitivity> sensitivity(const Soc &soc, double relativeStep = 0.1);
+//
+// `threads` > 1 shares the parameters' evaluations among that many threads (the
+// view's live tornado uses both cores, as AMAIX's does); the rows are the same
+// whatever the count.
+std::vector<Sensitivity> sensitivity(const Soc &soc, double relativeStep = 0.1, unsigned threads = 1);
 
 } // namespace roofline::gables

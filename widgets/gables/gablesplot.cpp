@@ -172,10 +172,38 @@ QCPGraph *GablesPlot::takeGraph(std::vector<QCPGraph *> &pool, std::size_t index
 {
     while (pool.size() <= index) {
         pool.push_back(addGraph());
-        if (&pool == &m_roofGraphs)
+        if (&pool == &m_roofGraphs) {
             pool.back()->setLayer(QStringLiteral("roofs"));
+            ++m_staticRevision;
+        } else if (&pool == &m_ghostGraphs) {
+            pool.back()->setLayer(QStringLiteral("grid")); // behind the current model
+            ++m_staticRevision;
+        }
     }
     return pool[index];
+}
+
+bool GablesPlot::setStaticGraph(QCPGraph *graph, const std::vector<Point> &points, const QPen &pen, bool antialiased)
+{
+    const bool visible = !points.empty();
+    bool same = graph->visible() == visible && graph->antialiased() == antialiased && graph->pen() == pen
+        && graph->dataCount() == int(points.size());
+    auto it = graph->data()->constBegin();
+    for (std::size_t i = 0; same && i < points.size(); ++i, ++it)
+        same = it->key == points[i].x && it->value == points[i].y;
+    if (same)
+        return false;
+    QVector<double> x(qsizetype(points.size())), y(qsizetype(points.size()));
+    for (std::size_t i = 0; i < points.size(); ++i) {
+        x[qsizetype(i)] = points[i].x;
+        y[qsizetype(i)] = points[i].y;
+    }
+    graph->setData(x, y, true);
+    graph->setPen(pen);
+    graph->setAntialiased(antialiased);
+    graph->setVisible(visible);
+    ++m_staticRevision;
+    return true;
 }
 
 QCPItemStraightLine *GablesPlot::takeLine(std::size_t index)
@@ -264,13 +292,9 @@ void GablesPlot::setModel(const Soc &soc, const Result &result)
         const bool limiting = isLimiting(result.bound, Term::Kind::Compute, roof.ip);
 
         QCPGraph *graph = takeGraph(m_roofGraphs, i);
-        graph->setVisible(true);
-        toVectors(roof.points, x, y);
-        graph->setData(x, y, true);
         // Wide antialiased pens go through Qt's path stroker; with many IPs the
         // non-limiting roofs use the fast one-pixel path (see docs/performance.md).
-        graph->setPen(QPen(color, limiting ? 4.0 : (manyIps ? 1.0 : 2.0)));
-        graph->setAntialiased(limiting || !manyIps);
+        setStaticGraph(graph, roof.points, QPen(color, limiting ? 4.0 : (manyIps ? 1.0 : 2.0)), limiting || !manyIps);
         graph->setName(QStringLiteral("%1 roof / f (f = %2)%3")
                            .arg(ipLabel(soc, roof.ip), formatValue(ip.fraction, 3),
                                 limiting ? QStringLiteral(", limiting") : QString()));
@@ -288,8 +312,7 @@ void GablesPlot::setModel(const Soc &soc, const Result &result)
         point->setName(QStringLiteral("%1 at I = %2").arg(ipLabel(soc, roof.ip), formatValue(ip.intensity)));
     }
     for (std::size_t i = g.ipRoofs.size(); i < m_roofGraphs.size(); ++i) {
-        m_roofGraphs[i]->setVisible(false);
-        m_roofGraphs[i]->data()->clear();
+        setStaticGraph(m_roofGraphs[i], {}, m_roofGraphs[i]->pen(), m_roofGraphs[i]->antialiased()); // hidden
         m_pointGraphs[i]->setVisible(false);
         m_pointGraphs[i]->data()->clear();
     }
@@ -444,10 +467,11 @@ void GablesPlot::setModel(const Soc &soc, const Result &result)
         m_attainableGraph->setName(QStringLiteral("Attainable performance Pₐₜₜ"));
     }
 
+    // The label is placed after the replot's layout (afterLayout), which every setModel()
+    // is followed by: placed here as well, it was searched twice in each step that moves
+    // the ranges (the layout then sees new tick labels), 3.3 M instructions at 64 IPs.
     if (m_autoRange)
-        applyRanges();
-    else
-        placeAttainableLabel();
+        applyRanges(false);
 }
 
 namespace {
@@ -495,52 +519,44 @@ void GablesPlot::resizeEvent(QResizeEvent *event)
 
 void GablesPlot::setGhost(const Soc *soc, const Result *result, const QString &name)
 {
-    std::size_t used = 0;
-    if (soc && result) {
-        const Interval x = m_geometry.xRange;
-        std::vector<std::pair<Roof, QColor>> roofs;
-        for (std::size_t i = 0; i < soc->ips.size(); ++i) {
-            if (soc->ips[i].isActive())
-                roofs.emplace_back(scaledRoof(soc->ips[i], int(i), soc->ppeakGops, x), ipColor(soc->ips[i], int(i)));
-        }
-        roofs.emplace_back(bandwidthRoof(soc->bpeakGBps, x), kMemoryColor);
-        // As for the current roofs: with many IPs, thin lines on the fast path
-        // (2 px antialiased dotted roofs cost 85 M instructions per update at 64 IPs).
-        const bool manyIps = roofs.size() > std::size_t(kMaxLegendIps) + 1;
-        QVector<double> xs, ys;
-        for (const auto &[roof, color] : roofs) {
-            QCPGraph *graph = takeGraph(m_ghostGraphs, used++);
-            xs.clear();
-            ys.clear();
-            for (const Point &p : roof.points) {
-                xs << p.x;
-                ys << p.y;
-            }
-            graph->setData(xs, ys, true);
-            // One pixel wide (it was 2 px up to 9 IPs), less transparent to stay visible: a line
-            // wider than a pixel is filled as a polygon by the raster engine (60bee8b).
-            QColor faded = color;
-            faded.setAlpha(manyIps ? 70 : 120);
-            graph->setPen(QPen(faded, 1, Qt::DotLine));
-            graph->setAntialiased(!manyIps);
-            graph->setVisible(true);
-            if (graph->layer() != layer(QStringLiteral("grid")))
-                graph->setLayer(QStringLiteral("grid")); // behind the current model (moving it again would invalidate a paint buffer)
-        }
-        const PlotGeometry ghost = plotGeometry(*soc, *result);
-        m_ghostPoint->setData(QVector<double>{ghost.attainable.x}, QVector<double>{ghost.attainable.y}, true);
-        m_ghostPoint->setName(QStringLiteral("Snapshot \"%1\" (faded): Pₐₜₜ = %2 Gops/s")
-                                  .arg(name, formatValue(result->attainableGops, 4)));
-        m_ghostPoint->setVisible(true);
-        m_ghostPoint->addToLegend();
-    } else {
+    if (!soc || !result) {
         m_ghostPoint->setVisible(false);
         m_ghostPoint->removeFromLegend();
+        for (QCPGraph *graph : m_ghostGraphs)
+            setStaticGraph(graph, {}, graph->pen(), graph->antialiased()); // hidden
+        m_ghostFor.reset();
+        return;
     }
-    for (std::size_t i = used; i < m_ghostGraphs.size(); ++i) {
-        m_ghostGraphs[i]->setVisible(false);
-        m_ghostGraphs[i]->data()->clear();
+    // setModel() may have listed the legend anew: the snapshot's entry goes back in either way.
+    m_ghostPoint->setVisible(true);
+    m_ghostPoint->addToLegend();
+    const Interval x = m_geometry.xRange;
+    if (m_ghostFor && m_ghostFor->x == x && m_ghostFor->name == name && m_ghostFor->soc == *soc)
+        return; // the same snapshot over the same range: its roofs, point and name as they are
+    std::size_t used = 0;
+    std::vector<std::pair<Roof, QColor>> roofs;
+    for (std::size_t i = 0; i < soc->ips.size(); ++i) {
+        if (soc->ips[i].isActive())
+            roofs.emplace_back(scaledRoof(soc->ips[i], int(i), soc->ppeakGops, x), ipColor(soc->ips[i], int(i)));
     }
+    roofs.emplace_back(bandwidthRoof(soc->bpeakGBps, x), kMemoryColor);
+    // As for the current roofs: with many IPs, thin lines on the fast path
+    // (2 px antialiased dotted roofs cost 85 M instructions per update at 64 IPs).
+    const bool manyIps = roofs.size() > std::size_t(kMaxLegendIps) + 1;
+    for (const auto &[roof, color] : roofs) {
+        // One pixel wide (it was 2 px up to 9 IPs), less transparent to stay visible: a line
+        // wider than a pixel is filled as a polygon by the raster engine (60bee8b).
+        QColor faded = color;
+        faded.setAlpha(manyIps ? 70 : 120);
+        setStaticGraph(takeGraph(m_ghostGraphs, used++), roof.points, QPen(faded, 1, Qt::DotLine), !manyIps);
+    }
+    for (std::size_t i = used; i < m_ghostGraphs.size(); ++i)
+        setStaticGraph(m_ghostGraphs[i], {}, m_ghostGraphs[i]->pen(), m_ghostGraphs[i]->antialiased()); // hidden
+    const PlotGeometry ghost = plotGeometry(*soc, *result);
+    m_ghostPoint->setData(QVector<double>{ghost.attainable.x}, QVector<double>{ghost.attainable.y}, true);
+    m_ghostPoint->setName(QStringLiteral("Snapshot \"%1\" (faded): Pₐₜₜ = %2 Gops/s")
+                              .arg(name, formatValue(result->attainableGops, 4)));
+    m_ghostFor = GhostKey{*soc, x, name};
 }
 
 int GablesPlot::ghostCurveCount() const
@@ -575,6 +591,30 @@ int coveredSamples(const QRectF &rect, const std::vector<QPointF> &polyline)
     }
     return hits;
 }
+
+// The union of the boxes coveredSamples() tests each segment's samples in (empty: no segment).
+QRectF segmentBounds(const std::vector<QPointF> &polyline)
+{
+    QRectF bounds;
+    for (std::size_t i = 1; i < polyline.size(); ++i) {
+        const QRectF box = QRectF(polyline[i - 1], polyline[i]).normalized().adjusted(-1, -1, 1, 1);
+        bounds = bounds.isNull() ? box : bounds.united(box);
+    }
+    return bounds;
+}
+
+// Whether `a` (normalized, of positive size) may meet a segment inside `bounds`: as
+// QRectF::intersects(), inline. An empty `bounds` (a polyline of one point) covers
+// nothing; one that is not finite is left to coveredSamples().
+bool overlaps(const QRectF &a, const QRectF &bounds)
+{
+    if (bounds.isNull())
+        return false;
+    if (!std::isfinite(bounds.left() + bounds.right() + bounds.top() + bounds.bottom()))
+        return true;
+    return a.left() < bounds.right() && bounds.left() < a.right() && a.top() < bounds.bottom()
+        && bounds.top() < a.bottom();
+}
 } // namespace
 
 void GablesPlot::placeAttainableLabel()
@@ -607,6 +647,13 @@ void GablesPlot::placeAttainableLabel()
         const double x = xAxis->coordToPixel(sel.selected.x);
         polylines.push_back({QPointF(x, area.top()), QPointF(x, area.bottom())});
     }
+    // Each polyline's box (its segments' boxes, as coveredSamples() widens them): a label
+    // box apart from it covers none of its samples, and most of the 60 boxes are apart
+    // from most of the 130 roofs and lines at 64 IPs.
+    std::vector<QRectF> polylineBounds;
+    polylineBounds.reserve(polylines.size());
+    for (const auto &line : polylines)
+        polylineBounds.push_back(segmentBounds(line));
     struct Candidate
     {
         QPointF corner; // the box's corner nearest the star, in pixels
@@ -653,6 +700,8 @@ void GablesPlot::placeAttainableLabel()
     if (laidOut && inputs == m_placedFor)
         return; // the label, its leader and the value labels are where this would put them
     m_placedFor = laidOut ? std::move(inputs) : std::vector<double>{};
+    if (laidOut)
+        ++m_labelSearches;
     double best = 1e300;
     Candidate chosen = candidates.front();
     for (std::size_t c = 0; laidOut && c < candidates.size(); ++c) {
@@ -669,8 +718,17 @@ void GablesPlot::placeAttainableLabel()
             if (text.intersects(box))
                 cost += 15; // on top of another label
         }
-        for (const auto &line : polylines)
-            cost += 10.0 * coveredSamples(box.adjusted(-3, -3, 3, 3), line); // a roof or I line under the label
+        // Every term is >= 0, so once the sum reaches the best so far this place cannot win
+        // (cost < best below): the rest of its roofs need not be counted.
+        const QRectF probe = box.adjusted(-3, -3, 3, 3);
+        for (std::size_t l = 0; l < polylines.size() && cost < best; ++l) {
+            if (overlaps(probe, polylineBounds[l])) {
+                cost += 10.0 * coveredSamples(probe, polylines[l]); // a roof or I line under the label
+                ++m_labelLinesSampled;
+            }
+        }
+        if (cost >= best)
+            continue;
         // A short leader when it costs nothing (the old placement, just
         // beside the star, is the first candidate).
         cost += c == 0 ? 0.0 : 2.0 + QLineF(star, cand.corner).length() / 40.0;
@@ -799,28 +857,15 @@ QByteArray GablesPlot::staticContent() const
         appendRaw(key, layer->visible());
         if (!isBottomLayer(layer))
             continue;
+        // The grids and axes are described above, the roofs' and the snapshot's graphs by
+        // m_staticRevision (they change through setStaticGraph() only); anything there by
+        // its address and visibility, so that adding or moving one forces a whole replot.
         for (const QCPLayerable *child : layer->children()) {
-            const auto *graph = qobject_cast<const QCPGraph *>(child);
-            if (!graph) {
-                // The grids and axes are described above; anything else there (no item goes
-                // there) by its address and visibility, so adding one forces a whole replot.
-                appendRaw(key, double(reinterpret_cast<quintptr>(child)));
-                appendRaw(key, child->realVisibility());
-                continue;
-            }
-            appendRaw(key, graph->realVisibility());
-            appendPen(key, graph->pen());
-            appendBrush(key, graph->brush());
-            appendRaw(key, graph->antialiased() + 2.0 * graph->antialiasedFill());
-            appendRaw(key, double(graph->lineStyle()));
-            appendRaw(key, double(graph->scatterStyle().shape()));
-            appendRaw(key, double(graph->dataCount()));
-            for (auto it = graph->data()->constBegin(); it != graph->data()->constEnd(); ++it) {
-                appendRaw(key, it->key);
-                appendRaw(key, it->value);
-            }
+            appendRaw(key, double(reinterpret_cast<quintptr>(child)));
+            appendRaw(key, child->realVisibility());
         }
     }
+    appendRaw(key, double(m_staticRevision));
     return key;
 }
 
@@ -861,14 +906,15 @@ void GablesPlot::replotChanged()
         layer(QLatin1String(name))->replot();
 }
 
-void GablesPlot::applyRanges()
+void GablesPlot::applyRanges(bool placeLabel)
 {
     m_applyingRanges = true;
     xAxis->setRange(m_geometry.xRange.lower, m_geometry.xRange.upper);
     yAxis->setRange(m_geometry.yRange.lower, m_geometry.yRange.upper);
     m_applyingRanges = false;
     updateNumberFormats();
-    placeAttainableLabel();
+    if (placeLabel)
+        placeAttainableLabel();
 }
 
 void GablesPlot::updateNumberFormats()

@@ -10,6 +10,7 @@
 
 #include <qcustomplot.h>
 
+#include <optional>
 #include <vector>
 
 namespace studio {
@@ -43,6 +44,12 @@ public:
     // what replot() would show.
     void replotChanged();
     quint64 layerReplotCount() const { return m_layerReplots; } // replotChanged() calls that drew two layers
+    // How many times the Pₐₜₜ label's place was searched (tests: once per slider step).
+    // Changes to the static layers' graphs (the IP roofs, the snapshot's roofs): tests.
+    quint64 staticRevision() const { return m_staticRevision; }
+    quint64 labelSearchCount() const { return m_labelSearches; }
+    // How many (place, roof or I line) pairs those searches sampled, of the 60 places x all lines.
+    quint64 labelLinesSampled() const { return m_labelLinesSampled; }
 
     // Back to the automatic ranges after the user panned or zoomed.
     void resetView();
@@ -75,8 +82,23 @@ private:
     QByteArray staticContent() const;
     QByteArray staticLayout() const;
     QByteArray m_drawnContent, m_drawnLayout;
+    // Counts the changes of the graphs on the static layers (the IP roofs, the snapshot's
+    // roofs): staticContent() reads it instead of their data, pens and visibility.
+    quint64 m_staticRevision = 0;
+    // Sets a static graph (hidden when `points` is empty); a change only when it is one.
+    bool setStaticGraph(QCPGraph *graph, const std::vector<roofline::gables::Point> &points, const QPen &pen,
+                        bool antialiased);
+    struct GhostKey
+    {
+        roofline::gables::Soc soc;
+        roofline::gables::Interval x;
+        QString name;
+    };
+    std::optional<GhostKey> m_ghostFor; // what setGhost() last drew (none: no snapshot)
     quint64 m_layerReplots = 0;
-    void applyRanges();
+    quint64 m_labelSearches = 0;
+    quint64 m_labelLinesSampled = 0;
+    void applyRanges(bool placeLabel = true);
     void placeAttainableLabel();
     void updateTitle();
     void updateNumberFormats();

@@ -248,6 +248,21 @@ void GablesView::setRecentFiles(const QStringList &paths)
 void GablesView::updateGoalSeekParameters()
 {
     const Soc &soc = m_document->soc();
+    // What the list depends on: the extensions, the buses' and the active IPs' names. Most
+    // steps change none of them, and building the list (four translated, formatted names
+    // per IP) cost 0.7 M instructions per step at 64 IPs.
+    std::string key{char('0' + (soc.memorySideMemory ? 1 : 0) + (soc.msmBandwidthGBps > 0 ? 2 : 0))};
+    for (const Bus &bus : soc.buses)
+        key.append(bus.name).push_back('\0');
+    key.push_back('\1');
+    for (const Ip &ip : soc.ips) {
+        if (ip.isActive())
+            key.append(ip.name).push_back('\0');
+    }
+    if (key == m_goalSeekKey)
+        return;
+    m_goalSeekKey = std::move(key);
+    ++m_goalSeekListBuilds;
     QList<GoalSeekPanel::Parameter> parameters{
         {QStringLiteral("/soc/ppeak_gops"), tr("Ppeak: IP[0] peak (Gops/s)")},
         {QStringLiteral("/soc/bpeak_gbps"), tr("Bpeak: DRAM bandwidth (GB/s)")}};
@@ -318,7 +333,11 @@ void GablesView::updateSensitivity()
 
 void GablesView::showSensitivity()
 {
-    m_sensitivityRows = sensitivity(m_document->soc(), m_sensitivityStep);
+    // On the GUI thread alone: since the probes evaluate P_att without building a Result,
+    // 64 IPs take 0.4 ms, and a second thread no longer paid for itself. With both cores
+    // busy (load 2.6) it cost more: median 0.46 against 0.38-0.44 ms, p99 3-4 ms against
+    // 0.5 ms, the GUI waiting for the helper to get a core (docs/performance.md, issue 15).
+    m_sensitivityRows = sensitivity(m_document->soc(), m_sensitivityStep, 1);
     std::vector<SensitivityChart::Row> rows;
     for (const Sensitivity &s : m_sensitivityRows)
         rows.push_back({QString::fromStdString(s.label), s.lowGops, s.highGops});

@@ -77,6 +77,8 @@ public:
     QString summary() const override;
     // How many coalesced updates ran (tests and the benchmark wait on it).
     quint64 updateCount() const { return m_updateCount; }
+    // How often the goal-seek parameter list was built again (tests: not on a value step).
+    quint64 goalSeekListBuilds() const { return m_goalSeekListBuilds; }
 
     // Evaluates and redraws now if an update is pending.
     void flushPendingUpdate() override;
@@ -100,6 +102,8 @@ private:
     EmptyState *m_empty = nullptr;
     QStackedWidget *m_stack = nullptr;
     QStringList m_goalSeekPointers;
+    std::string m_goalSeekKey; // what the goal-seek list was built from (updateGoalSeekParameters())
+    quint64 m_goalSeekListBuilds = 0;
     std::vector<roofline::gables::Sensitivity> m_sensitivityRows;
     void showSensitivity(); // the model's rows into the chart
     QTabWidget *m_bottomTabs = nullptr;

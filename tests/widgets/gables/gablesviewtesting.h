@@ -10,6 +10,7 @@
 #include "gablesparampanel.h"
 #include "gablesplot.h"
 #include "gablesview.h"
+#include "goalseekpanel.h"
 #include "snapshotbar.h"
 #include "mainwindow.h"
 #include "parameterslider.h"

@@ -157,8 +157,12 @@ private slots:
         const QCPRange x = plot->xAxis->range(), y = plot->yAxis->range();
         for (QSlider *slider : {view->panel()->bpeakSlider()->slider(), view->panel()->intensitySlider(1)->slider()}) {
             const quint64 layerReplots = plot->layerReplotCount();
+            const quint64 staticRevision = plot->staticRevision();
             wholeReplots.clear();
             move(slider, 3);
+            // Nothing on the static layers was set again (the roofs' and the snapshot's graphs
+            // are compared with what they hold; the snapshot's are not even rebuilt).
+            QCOMPARE(plot->staticRevision(), staticRevision);
             QCOMPARE(plot->xAxis->range(), x);
             QCOMPARE(plot->yAxis->range(), y);
             QCOMPARE(wholeReplots.count(), 0);
@@ -171,7 +175,9 @@ private slots:
         // Ppeak scales every roof: the whole plot is drawn.
         wholeReplots.clear();
         quint64 layerReplots = plot->layerReplotCount();
+        const quint64 staticRevision = plot->staticRevision();
         move(view->panel()->ppeakSlider()->slider(), 5);
+        QVERIFY(plot->staticRevision() > staticRevision);
         QCOMPARE(wholeReplots.count(), 1);
         QCOMPARE(plot->layerReplotCount(), layerReplots);
         showsModel();
@@ -188,6 +194,104 @@ private slots:
         shown = plot->grab().toImage();
         QCOMPARE(shown, wholePicture());
         applyTheme(Preferences::Theme::Light);
+    }
+
+    // A step that moves the axes into a new decade searches the Pₐₜₜ label's place once,
+    // after the replot's layout (it was searched twice: setModel() placed it for the old
+    // layout first, which fails the count), and puts it where a fresh window puts it.
+    void rangeChangeSearchesTheLabelOnce()
+    {
+        MainWindow window;
+        window.resize(1400, 900);
+        window.show();
+        QVERIFY(window.openFile(example("snapdragon835.json"), nullptr));
+        GablesView *view = window.gablesView();
+        window.setCurrentView(view);
+        view->flushPendingUpdate();
+        QApplication::processEvents();
+        GablesPlot *plot = view->plot();
+        const auto step = [&](QDoubleSpinBox *spinBox, double value) {
+            const quint64 before = view->updateCount();
+            const quint64 searches = plot->labelSearchCount();
+            spinBox->setValue(value);
+            QVERIFY(waitForUpdate(view, before));
+            QApplication::processEvents();
+            QCOMPARE(plot->labelSearchCount(), searches + 1);
+        };
+        // An ordinary step (Bpeak a little), then one that moves x into new decades.
+        step(view->panel()->bpeakSlider()->spinBox(), view->document()->soc().bpeakGBps * 1.05);
+        const QCPRange x = plot->xAxis->range();
+        ParameterSlider *intensity = view->panel()->intensitySlider(1);
+        step(intensity->spinBox(), view->document()->soc().ips[1].intensity * 300);
+        QVERIFY(plot->xAxis->range() != x);
+
+        MainWindow fresh;
+        fresh.resize(1400, 900);
+        fresh.show();
+        fresh.gablesDocument()->setSoc(view->document()->soc(), QString());
+        fresh.setCurrentView(fresh.gablesView());
+        fresh.gablesView()->flushPendingUpdate();
+        QApplication::processEvents();
+        GablesPlot *other = fresh.gablesView()->plot();
+        QCOMPARE(other->size(), plot->size());
+        QCOMPARE(other->xAxis->range(), plot->xAxis->range());
+        QCOMPARE(other->yAxis->range(), plot->yAxis->range());
+        QCOMPARE(other->attainableLabel()->positionAlignment(), plot->attainableLabel()->positionAlignment());
+        QCOMPARE(other->attainableLabel()->position->coords(), plot->attainableLabel()->position->coords());
+        QCOMPARE(plot->grab().toImage(), other->grab().toImage());
+
+        // At 64 IPs the search samples the lines only near each of its 60 places, and stops
+        // counting a place's lines once it cannot win: a small share of the pairs (all of
+        // them on the old code).
+        Soc many = view->document()->soc();
+        many.ips.clear();
+        for (int i = 0; i < 64; ++i)
+            many.ips.push_back(Ip::make("IP" + std::to_string(i), 1 + (i % 7) * 3.5, 5 + (i % 5) * 4, 1.0 / 64,
+                                        0.25 * (1 + i % 9)));
+        view->document()->setSoc(many, QString());
+        view->flushPendingUpdate();
+        QApplication::processEvents();
+        const quint64 sampled = plot->labelLinesSampled();
+        step(view->panel()->bpeakSlider()->spinBox(), view->document()->soc().bpeakGBps * 1.05);
+        const std::size_t lines = plot->geometry().ipRoofs.size() + 1 + plot->geometry().extraRoofs.size()
+            + plot->geometry().selections.size();
+        qInfo("%llu of %zu (place, line) pairs sampled", plot->labelLinesSampled() - sampled, 60 * lines);
+        QVERIFY(plot->labelLinesSampled() - sampled < 60 * lines / 3);
+    }
+
+    // The goal-seek list follows the active IPs: a value step leaves it as it is, without
+    // building it again (it was built on every step, which fails the count); an IP whose
+    // work goes to 0 leaves the list, and comes back with its work.
+    void goalSeekListIsBuiltOnlyWhenItChanges()
+    {
+        MainWindow window;
+        QVERIFY(window.openFile(example("snapdragon835.json"), nullptr));
+        GablesView *view = window.gablesView();
+        QComboBox *box = view->goalSeekPanel()->parameterBox();
+        const auto offers = [box](const QString &pointer) { return box->findData(pointer) >= 0; };
+        const QString dspIntensity = QStringLiteral("/use_case/work/DSP/intensity_ops_per_byte");
+        const int count = box->count();
+        QVERIFY(count > 0);
+        QVERIFY(offers(dspIntensity));
+        const auto edit = [view](QDoubleSpinBox *spinBox, double value) {
+            const quint64 before = view->updateCount();
+            spinBox->setValue(value);
+            QVERIFY(waitForUpdate(view, before));
+        };
+        quint64 builds = view->goalSeekListBuilds();
+        edit(view->panel()->bpeakSlider()->spinBox(), 20);
+        edit(view->panel()->intensitySlider(1)->spinBox(), 3);
+        QCOMPARE(view->goalSeekListBuilds(), builds);
+        QCOMPARE(box->count(), count);
+
+        edit(view->panel()->fractionSlider(2)->spinBox(), 0); // the DSP idle: its parameters leave
+        QCOMPARE(view->goalSeekListBuilds(), builds + 1);
+        QVERIFY(!offers(dspIntensity));
+        QVERIFY(box->count() < count);
+        edit(view->panel()->fractionSlider(2)->spinBox(), 0.05);
+        QCOMPARE(view->goalSeekListBuilds(), builds + 2);
+        QVERIFY(offers(dspIntensity));
+        QCOMPARE(box->count(), count);
     }
 
     // While the sensitivity tab hides the time-terms chart, slider moves give it its data
