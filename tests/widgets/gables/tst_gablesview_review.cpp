@@ -190,7 +190,10 @@ private slots:
         layerReplots = plot->layerReplotCount();
         move(view->panel()->intensitySlider(1)->slider(), -3);
         QVERIFY(wholeReplots.count() >= 1);
-        QCOMPARE(plot->layerReplotCount(), layerReplots);
+        // Drawn whole by the step, or by the theme's own queued replot first with the step's
+        // layers on it (which comes first depends on the order of posted events): at most one
+        // layer replot, and the picture a whole replot draws.
+        QVERIFY(plot->layerReplotCount() <= layerReplots + 1);
         shown = plot->grab().toImage();
         QCOMPARE(shown, wholePicture());
         applyTheme(Preferences::Theme::Light);
