@@ -1,11 +1,10 @@
 #include "sensitivity.h"
 
 #include "../common/jsonreader.h"
+#include "../common/shares.h"
 
 #include <algorithm>
 #include <cmath>
-#include <exception>
-#include <thread>
 
 namespace roofline::amaix {
 
@@ -140,35 +139,7 @@ std::vector<Sensitivity> sensitivity(const Network &network, const Accelerator &
             at(1 + relativeStep, row.highValue, row.highNs, row.highFeasible);
         }
     };
-    threads = unsigned(std::clamp<std::size_t>(threads, 1, rows.size() / 2 + 1));
-    if (threads <= 1) {
-        fill(0, rows.size());
-    } else {
-        // Contiguous shares; the caller's thread takes the first.
-        // A helper's exception (out of memory) is rethrown here, as the
-        // single-threaded call would throw it.
-        std::vector<std::thread> helpers;
-        std::vector<std::exception_ptr> failures(threads);
-        const std::size_t share = (rows.size() + threads - 1) / threads;
-        for (unsigned t = 1; t < threads; ++t)
-            helpers.emplace_back([&, t] {
-                try {
-                    fill(std::min(rows.size(), t * share), std::min(rows.size(), (t + 1) * share));
-                } catch (...) {
-                    failures[t] = std::current_exception();
-                }
-            });
-        try {
-            fill(0, std::min(rows.size(), share));
-        } catch (...) {
-            failures[0] = std::current_exception();
-        }
-        for (std::thread &helper : helpers)
-            helper.join();
-        for (const std::exception_ptr &failure : failures)
-            if (failure)
-                std::rethrow_exception(failure);
-    }
+    fillInShares(rows.size(), threads, fill);
     std::stable_sort(
         rows.begin(), rows.end(), [](const Sensitivity &a, const Sensitivity &b) { return a.swing() > b.swing(); });
     return rows;

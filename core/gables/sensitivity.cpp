@@ -2,9 +2,9 @@
 
 #include "io.h"
 
+#include "../common/shares.h"
+
 #include <algorithm>
-#include <exception>
-#include <thread>
 
 namespace roofline::gables {
 
@@ -103,34 +103,7 @@ std::vector<Sensitivity> sensitivity(const Soc &soc, double relativeStep, unsign
             restore(changed, p, soc);
         }
     };
-    threads = unsigned(std::clamp<std::size_t>(threads, 1, probes.size() / 2 + 1));
-    if (threads <= 1) {
-        fill(0, probes.size());
-    } else {
-        // Contiguous shares, the caller's thread takes the first; a helper's exception
-        // (out of memory copying the SoC) is rethrown here, as the one-thread call would.
-        std::vector<std::thread> helpers;
-        std::vector<std::exception_ptr> failures(threads);
-        const std::size_t share = (probes.size() + threads - 1) / threads;
-        for (unsigned t = 1; t < threads; ++t)
-            helpers.emplace_back([&, t] {
-                try {
-                    fill(std::min(probes.size(), t * share), std::min(probes.size(), (t + 1) * share));
-                } catch (...) {
-                    failures[t] = std::current_exception();
-                }
-            });
-        try {
-            fill(0, std::min(probes.size(), share));
-        } catch (...) {
-            failures[0] = std::current_exception();
-        }
-        for (std::thread &helper : helpers)
-            helper.join();
-        for (const std::exception_ptr &failure : failures)
-            if (failure)
-                std::rethrow_exception(failure);
-    }
+    fillInShares(probes.size(), threads, fill);
     std::stable_sort(out.begin(), out.end(),
                      [](const Sensitivity &a, const Sensitivity &b) { return a.swing() > b.swing(); });
     return out;
