@@ -132,6 +132,15 @@ std::int64_t mulSat(std::int64_t a, std::int64_t b)
     return p;
 }
 
+// The same for sums (a layer's weights over many initializers of saturated size).
+std::int64_t addSat(std::int64_t a, std::int64_t b)
+{
+    std::int64_t s = 0;
+    if (__builtin_add_overflow(a, b, &s))
+        return b < 0 ? std::numeric_limits<std::int64_t>::min() : std::numeric_limits<std::int64_t>::max();
+    return s;
+}
+
 std::int64_t product(const Dims &d)
 {
     std::int64_t p = 1;
@@ -494,9 +503,9 @@ struct Importer
             const Initializer &t = initializers.at(name);
             const std::int64_t n = product(t.dims);
             if (lastIsBias && t.dims.size() == 1 && &name == &inits.back())
-                biases += n;
+                biases = addSat(biases, n);
             else
-                weights += n;
+                weights = addSat(weights, n);
         }
         return weights;
     }
