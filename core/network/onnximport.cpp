@@ -13,6 +13,7 @@
 #include <onnx/shape_inference/implementation.h>
 
 #include <csignal>
+#include <poll.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -41,6 +42,14 @@ bool isFloatType(int t)
         || t == onnx::TensorProto::BFLOAT16;
 }
 
+// How long the shape-inference child may go without sending a byte. Inference
+// of ResNet-50 takes milliseconds; a child this quiet is stuck, most likely on
+// a lock another thread of this process held at the fork (an allocator's: seen
+// under AddressSanitizer, whose allocator lock is not released in the child).
+// It is killed and the inference forked once more; a second silence is
+// reported as an error, never waited out.
+constexpr int kInferenceSilenceMs = 20000;
+
 // ONNX shape inference (with data propagation) on `model`, in a child process:
 // libonnx 1.12's InferShapes dereferences null on some models that pass
 // check_model (found by fuzzing, issue 14), and a crash there must not take
@@ -60,64 +69,82 @@ bool inferShapesIsolated(onnx::ModelProto &model, std::string &why)
         }
         return true;
     };
-    int fds[2];
-    if (::pipe(fds) != 0)
-        return inProcess();
-    const pid_t pid = ::fork();
-    if (pid < 0) {
-        ::close(fds[0]);
-        ::close(fds[1]);
-        return inProcess();
-    }
-    if (pid == 0) {
-        ::close(fds[0]);
-        // A crash here ends only this child, quietly: no sanitizer's or
-        // fuzzer's handler reports it as the parent's crash.
-        for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT})
-            ::signal(sig, SIG_DFL);
-        std::string reply;
-        try {
-            onnx::shape_inference::InferShapes(model, &registry, options);
-            reply = "M" + model.SerializeAsString();
-        } catch (const std::exception &e) {
-            reply = std::string("E") + e.what();
+    for (int attempt = 0; attempt < 2; ++attempt) {
+        int fds[2];
+        if (::pipe(fds) != 0)
+            return inProcess();
+        const pid_t pid = ::fork();
+        if (pid < 0) {
+            ::close(fds[0]);
+            ::close(fds[1]);
+            return inProcess();
         }
-        for (std::size_t done = 0; done < reply.size();) {
-            const ssize_t n = ::write(fds[1], reply.data() + done, reply.size() - done);
+        if (pid == 0) {
+            ::close(fds[0]);
+            // A crash here ends only this child, quietly: no sanitizer's or
+            // fuzzer's handler reports it as the parent's crash.
+            for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT})
+                ::signal(sig, SIG_DFL);
+            std::string reply;
+            try {
+                onnx::shape_inference::InferShapes(model, &registry, options);
+                reply = "M" + model.SerializeAsString();
+            } catch (const std::exception &e) {
+                reply = std::string("E") + e.what();
+            }
+            for (std::size_t done = 0; done < reply.size();) {
+                const ssize_t n = ::write(fds[1], reply.data() + done, reply.size() - done);
+                if (n < 0 && errno == EINTR)
+                    continue;
+                if (n <= 0)
+                    ::_exit(3);
+                done += std::size_t(n);
+            }
+            ::_exit(0);
+        }
+        ::close(fds[1]);
+        std::string reply;
+        char buffer[1 << 16];
+        bool silent = false;
+        for (;;) {
+            pollfd ready{fds[0], POLLIN, 0};
+            const int polled = ::poll(&ready, 1, kInferenceSilenceMs);
+            if (polled < 0 && errno == EINTR)
+                continue;
+            if (polled == 0) {
+                silent = true;
+                break;
+            }
+            const ssize_t n = ::read(fds[0], buffer, sizeof buffer);
             if (n < 0 && errno == EINTR)
                 continue;
             if (n <= 0)
-                ::_exit(3);
-            done += std::size_t(n);
+                break;
+            reply.append(buffer, std::size_t(n));
         }
-        ::_exit(0);
-    }
-    ::close(fds[1]);
-    std::string reply;
-    char buffer[1 << 16];
-    for (;;) {
-        const ssize_t n = ::read(fds[0], buffer, sizeof buffer);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            break;
-        reply.append(buffer, std::size_t(n));
-    }
-    ::close(fds[0]);
-    int status = 0;
-    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-    }
-    const bool clean = WIFEXITED(status) && WEXITSTATUS(status) == 0 && !reply.empty();
-    if (clean && reply[0] == 'E') {
-        why = "ONNX shape inference failed: " + reply.substr(1);
+        ::close(fds[0]);
+        if (silent)
+            ::kill(pid, SIGKILL);
+        int status = 0;
+        while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+        }
+        if (silent)
+            continue; // stuck, not failed: once more
+        const bool clean = WIFEXITED(status) && WEXITSTATUS(status) == 0 && !reply.empty();
+        if (clean && reply[0] == 'E') {
+            why = "ONNX shape inference failed: " + reply.substr(1);
+            return false;
+        }
+        if (clean && reply[0] == 'M' && model.ParseFromArray(reply.data() + 1, int(reply.size() - 1)))
+            return true;
+        why = std::string("ONNX shape inference crashed on this model")
+            + (WIFSIGNALED(status) ? " (signal " + std::to_string(WTERMSIG(status)) + ")" : std::string())
+            + "; the model is malformed in a way the ONNX library does not check (re-export it, or run onnx.checker "
+              "with full_check=True)";
         return false;
     }
-    if (clean && reply[0] == 'M' && model.ParseFromArray(reply.data() + 1, int(reply.size() - 1)))
-        return true;
-    why = std::string("ONNX shape inference crashed on this model")
-        + (WIFSIGNALED(status) ? " (signal " + std::to_string(WTERMSIG(status)) + ")" : std::string())
-        + "; the model is malformed in a way the ONNX library does not check (re-export it, or run onnx.checker "
-          "with full_check=True)";
+    why = "ONNX shape inference did not finish: twice it went " + std::to_string(kInferenceSilenceMs / 1000)
+        + " s without a result and was stopped (a heavily loaded machine? try opening the file again)";
     return false;
 }
 
