@@ -8,7 +8,6 @@
 #include "amaix/baseline.h"
 #include "amaix/io.h"
 #include "amaixdocument.h"
-#include "cachedlabel.h"
 #include "diagnosticstext.h"
 #include "emptystate.h"
 #include "fasttextdelegate.h"
@@ -78,9 +77,7 @@ AmaixView::AmaixView(AmaixDocument *document, QWidget *parent)
     setSensitivityStep(m_sensitivityStep); // names the tab
 
     m_snapshotBar = new SnapshotBar(this);
-    m_comparisonLabel = new CachedLabel(this);
-    m_comparisonLabel->setWordWrap(true);
-    m_comparisonLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_comparisonLabel = new RichReadoutLabel(this); // new text on every step, never shorter (richreadoutlabel.h)
     m_comparisonLabel->setToolTip(tr("The current configuration against the compared snapshot: time per inference, "
                                      "FPS, the change in time, and how many timed layers are compute-bound"));
     m_comparisonLabel->hide();
@@ -105,11 +102,9 @@ AmaixView::AmaixView(AmaixDocument *document, QWidget *parent)
     m_table->setColumnWidth(AmaixTableModel::Name, 130);
     m_table->setColumnWidth(AmaixTableModel::Type, 110);
 
-    m_totals = new CachedLabel(this);
-    m_totals->setTextFormat(Qt::RichText);
-    m_totals->setWordWrap(false); // one line; never grows the window (cut at the right on a very narrow one)
+    m_totals = new RichReadoutLabel(this);
+    m_totals->setSingleLine(true); // never grows the window (cut at the right on a very narrow one)
     m_totals->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
-    m_totals->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_message = new QLabel(this);
     m_message->setWordWrap(true);
     m_message->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -433,10 +428,10 @@ void AmaixView::refresh()
                                .arg(QString::fromLatin1(statusName(m_result.status)),
                                     QString::fromStdString(m_result.error).toHtmlEscaped());
     }
-    m_totals->setText(totals);
+    m_totals->setHtml(totals);
     m_panel->readout()->setHtml(readout);
     m_sweep->markCurrent();
-    m_comparisonLabel->setText(m_comparisonText);
+    m_comparisonLabel->setPlainText(m_comparisonText);
     m_comparisonLabel->setVisible(!m_comparisonText.isEmpty());
     updateSensitivity();
 
@@ -628,6 +623,10 @@ void AmaixView::connectSnapshotBar()
 void AmaixView::updateComparison()
 {
     const int compared = m_document->comparedSnapshot();
+    if (compared != m_comparisonFor) {
+        m_comparisonFor = compared;
+        m_comparisonLabel->resetHeight(); // another snapshot: the comparison may be shorter
+    }
     if (compared < 0) {
         m_plot->setGhost(nullptr, nullptr, Options{}, nullptr, nullptr, QString());
         m_comparisonText.clear();

@@ -28,6 +28,7 @@ class AmaixSweepPanel;
 class AmaixTableModel;
 class EmptyState;
 class GoalSeekPanel;
+class RichReadoutLabel;
 class SensitivityChart;
 class SnapshotBar;
 
@@ -87,9 +88,9 @@ public:
     QSortFilterProxyModel *proxyModel() const { return m_proxy; }
     QTableView *table() const { return m_table; }
     QTabWidget *tabs() const { return m_tabs; }
-    QLabel *totalsLabel() const { return m_totals; }
+    RichReadoutLabel *totalsLabel() const { return m_totals; }
     SnapshotBar *snapshotBar() const { return m_snapshotBar; }
-    QLabel *comparisonLabel() const { return m_comparisonLabel; }
+    RichReadoutLabel *comparisonLabel() const { return m_comparisonLabel; }
     QString comparisonText() const { return m_comparisonText; } // empty when nothing is compared
     const roofline::amaix::SnapshotComparison &comparison() const { return m_comparison; }
     SensitivityChart *sensitivityChart() const { return m_sensitivity; }
@@ -130,13 +131,14 @@ private:
     QTableView *m_table = nullptr;
     AmaixTableModel *m_model = nullptr;
     QSortFilterProxyModel *m_proxy = nullptr;
-    QLabel *m_totals = nullptr;
+    RichReadoutLabel *m_totals = nullptr;
     QLabel *m_message = nullptr;
     QLabel *m_importNotice = nullptr;
     QAction *m_saveNetworkAction = nullptr;
     QPushButton *m_csvButton = nullptr;
     SnapshotBar *m_snapshotBar = nullptr;
-    QLabel *m_comparisonLabel = nullptr;
+    RichReadoutLabel *m_comparisonLabel = nullptr;
+    int m_comparisonFor = -1; // the snapshot m_comparisonLabel compares with
     SensitivityChart *m_sensitivity = nullptr;
     GoalSeekPanel *m_goalSeek = nullptr;
     QString m_comparisonText;

@@ -19,6 +19,11 @@
 //
 // Not selectable (the selection would need QLabel's own document laid out);
 // its context menu copies the text instead.
+//
+// setSingleLine(true) makes it a one-line readout (a totals row): the text is
+// never wrapped, the height is that of its line, and the label has no height
+// for width. Give it an Ignored horizontal size policy so that a longer text
+// does not widen the window; what does not fit is cut at the right.
 #pragma once
 
 #include <QAbstractTextDocumentLayout>
@@ -73,8 +78,31 @@ public:
         m_laidOutFor = -1;
         m_heights = {std::pair{-1, 0}, std::pair{-1, 0}};
         m_tallest = {std::pair{-1, 0}, std::pair{-1, 0}};
+        m_hintWidth.reset();
+        if (!text().isEmpty())
+            measureHints(text());
         updateGeometry();
     }
+
+    // One line, never wrapped (see above); wrapped at word boundaries by default.
+    void setSingleLine(bool single)
+    {
+        if (single == m_singleLine)
+            return;
+        m_singleLine = single;
+        QTextOption option = m_document.defaultTextOption();
+        option.setWrapMode(single ? QTextOption::NoWrap : QTextOption::WrapAtWordBoundaryOrAnywhere);
+        m_document.setDefaultTextOption(option);
+        setWordWrap(!single); // the size policy's height for width
+        m_laidOutFor = -1;
+        m_heights = {std::pair{-1, 0}, std::pair{-1, 0}};
+        m_tallest = {std::pair{-1, 0}, std::pair{-1, 0}};
+        m_hintWidth.reset();
+        if (!text().isEmpty())
+            measureHints(text());
+        updateGeometry();
+    }
+    bool isSingleLine() const { return m_singleLine; }
 
     // Forget the tallest heights: the next layout takes the current text's height.
     void resetHeight()
@@ -97,7 +125,7 @@ public:
     {
         return QSize(m_minimumWidth.value_or(0), 0).expandedTo(QSize(0, heightForWidth(width() > 0 ? width() : m_hintWidth.value_or(0))));
     }
-    bool hasHeightForWidth() const override { return true; }
+    bool hasHeightForWidth() const override { return !m_singleLine; }
     int heightForWidth(int width) const override
     {
         const QMargins m = contentsMargins();
@@ -182,15 +210,26 @@ private:
     // The preferred and minimum widths, from the first text (or after a font change), as a
     // word-wrapped QLabel would give them: the layout sizes the label by its height for the
     // width it gets, so a width that followed every text would only relayout the window.
+    // The padding and the contents margins (a frame's width among them) are added: the probe has neither.
+    // A single line's preferred width is its (first) text's, and it can shrink to nothing (cut at the right).
     void measureHints(const QString &contents)
     {
+        const QMargins m = contentsMargins();
+        const int around = m.left() + m.right() + 2 * int(std::ceil(m_document.documentMargin()));
+        if (m_singleLine) {
+            m_document.setTextWidth(-1);
+            m_laidOutFor = -1;
+            m_hintWidth = int(std::ceil(m_document.idealWidth())) + around;
+            m_minimumWidth = 0;
+            return;
+        }
         QLabel probe;
         probe.setFont(font());
         probe.setTextFormat(textFormat());
         probe.setWordWrap(true);
         probe.setText(contents);
-        m_hintWidth = probe.sizeHint().width();
-        m_minimumWidth = probe.minimumSizeHint().width();
+        m_hintWidth = probe.sizeHint().width() + around;
+        m_minimumWidth = probe.minimumSizeHint().width() + around;
     }
 
     mutable QTextDocument m_document;
@@ -200,6 +239,7 @@ private:
     mutable std::array<std::pair<int, int>, 2> m_heights{std::pair{-1, 0}, std::pair{-1, 0}}; // text width -> height
     mutable std::array<std::pair<int, int>, 2> m_tallest{std::pair{-1, 0}, std::pair{-1, 0}}; // label width -> tallest
     std::optional<int> m_hintWidth, m_minimumWidth;
+    bool m_singleLine = false;
 };
 
 } // namespace studio

@@ -190,6 +190,7 @@ private slots:
         EventCounter plot(view->plot(), QEvent::Paint, &plotPaints);
         EventCounter whole(&window, QEvent::Paint, &windowPaints);
         const int layouts = view->panel()->readout()->layouts();
+        const int totalsLayouts = view->totalsLabel()->layouts(), totalsPaints = view->totalsLabel()->paints();
         const int steps = 6;
         for (int i = 0; i < steps; ++i) {
             const double before = view->document()->accelerator().memories.front().bandwidthGBps;
@@ -201,6 +202,10 @@ private slots:
         // The panel's readout: its new text laid out once, for its height and its paint.
         QCOMPARE(view->panel()->readout()->layouts() - layouts, steps);
         QVERIFY(view->panel()->readout()->text().contains(formatValue(view->result().fps)));
+        // The totals row too (a QLabel laid rich text out again in each paint), painted once a step.
+        QCOMPARE(view->totalsLabel()->layouts() - totalsLayouts, steps);
+        QCOMPARE(view->totalsLabel()->paints() - totalsPaints, steps);
+        QVERIFY(view->totalsLabel()->text().contains(formatValue(view->totals().fps)));
     }
 
     void macArraySpinBoxMovesComputeRoof()

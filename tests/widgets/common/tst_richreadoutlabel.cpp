@@ -9,6 +9,9 @@
 #include <QClipboard>
 #include <QImage>
 #include <QTest>
+#include <QTextDocument>
+
+#include <cmath>
 
 using namespace studio;
 
@@ -105,6 +108,60 @@ private slots:
         QCOMPARE(label.heightForWidth(150), tall);
         label.resetHeight();
         QVERIFY(label.heightForWidth(150) < tall);
+    }
+
+    // The preferred and minimum widths include the padding and the frame:
+    // the probe that measures them has neither.
+    void widthHintsIncludePaddingAndFrame()
+    {
+        RichReadoutLabel plain, padded;
+        plain.setHtml(kLong);
+        padded.setFrameShape(QFrame::Box); // a 1-px frame: contents margins of 1
+        padded.setHtml(kLong);
+        padded.setPadding(6);
+        const int around = 2 * 6 + padded.contentsMargins().left() + padded.contentsMargins().right();
+        QVERIFY(around > 12);
+        QCOMPARE(padded.sizeHint().width(), plain.sizeHint().width() + around);
+        QCOMPARE(padded.minimumSizeHint().width(), plain.minimumSizeHint().width() + around);
+    }
+
+    // One line: never wrapped, no height for width, the height of one line at
+    // any width, its preferred width its text's; what does not fit is cut.
+    void singleLineNeverWraps()
+    {
+        RichReadoutLabel wrapped, single;
+        wrapped.setHtml(kLong);
+        single.setSingleLine(true);
+        single.setHtml(QStringLiteral("<b>7.068 ms</b> per inference, 141.5 FPS, 94.6 % compute-bound"));
+        QVERIFY(!single.hasHeightForWidth());
+        QVERIFY(!single.sizePolicy().hasHeightForWidth());
+        QVERIFY(!single.wordWrap());
+        QTextDocument line;
+        line.setDefaultFont(single.font());
+        line.setDocumentMargin(0);
+        line.setHtml(QStringLiteral("<b>7.068 ms</b>"));
+        const int lineHeight = int(std::ceil(line.size().height()));
+        QCOMPARE(single.sizeHint().height(), lineHeight);
+        QCOMPARE(single.heightForWidth(60), lineHeight);
+        QCOMPARE(single.sizeHint().width(), int(std::ceil(single.document()->idealWidth())));
+        QCOMPARE(single.minimumSizeHint().width(), 0);
+        // Cut at the right, never on a second line: ink only in the first line's rows.
+        single.resize(80, 3 * lineHeight);
+        const QImage image = single.grab().toImage();
+        const QRgb background = image.pixel(79, 3 * lineHeight - 1);
+        int inkBelow = 0, inkInLine = 0;
+        for (int y = 0; y < image.height(); ++y) {
+            for (int x = 0; x < image.width(); ++x)
+                (y < lineHeight ? inkInLine : inkBelow) += image.pixel(x, y) != background;
+        }
+        QVERIFY(inkInLine > 0);
+        QCOMPARE(inkBelow, 0);
+        // The wrapped label at the same width takes several lines.
+        QVERIFY(wrapped.heightForWidth(80) > 2 * lineHeight);
+        // And back: wrapped again.
+        single.setSingleLine(false);
+        QVERIFY(single.hasHeightForWidth());
+        QVERIFY(single.heightForWidth(80) > lineHeight);
     }
 
     void copyActionCopiesThePlainText()
