@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 
 namespace studio {
 
@@ -268,11 +269,22 @@ void TimelineBarsPlottable::drawSelection(QCPPainter *painter, InstructionRef re
 
 std::vector<BarGroup> TimelineGhostPlottable::groups() const
 {
-    if (!data.bars)
+    if (!data.bars) {
+        m_merged = {}; // the snapshot's bars are not kept for nothing
         return {};
+    }
     const QCPRange r = keyAxis()->range();
-    std::vector<BarGroup> all = mergeBars(*data.bars, r.lower, r.upper, nsPerPixelOf(keyAxis()));
-    std::erase_if(all, [&](const BarGroup &g) { return g.lane >= lanes || g.allStalls() || !laneShown(rows, g.lane); });
+    const double nsPerPixel = nsPerPixelOf(keyAxis());
+    if (m_merged.bars != data.bars || m_merged.lower != r.lower || m_merged.upper != r.upper
+        || m_merged.nsPerPixel != nsPerPixel) {
+        m_merged = { data.bars, r.lower, r.upper, nsPerPixel, mergeBars(*data.bars, r.lower, r.upper, nsPerPixel) };
+        ++m_merges;
+    }
+    // The current result's lanes and rows change with every result: filtered here, from the few groups.
+    std::vector<BarGroup> all;
+    all.reserve(m_merged.groups.size());
+    std::copy_if(m_merged.groups.begin(), m_merged.groups.end(), std::back_inserter(all),
+                 [&](const BarGroup &g) { return g.lane < lanes && !g.allStalls() && laneShown(rows, g.lane); });
     return all;
 }
 

@@ -328,6 +328,11 @@ std::vector<BarGroup> TimelinePlot::visibleGhostGroups() const
     return m_ghost->groups();
 }
 
+int TimelinePlot::ghostMerges() const
+{
+    return m_ghost->merges();
+}
+
 void TimelinePlot::resetView()
 {
     const double total = m_data.result ? extentNs() : 1;

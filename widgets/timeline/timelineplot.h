@@ -100,6 +100,7 @@ public:
     bool hasGhost() const;
     // The ghost's rectangles the last paint drew (or would draw now).
     std::vector<roofline::verrocchio::BarGroup> visibleGhostGroups() const;
+    int ghostMerges() const; // how often the snapshot's bars were merged for a view (tests)
 
     // The instruction names the last paint (on screen or into an export)
     // wrote into bars: the text's box in that paint's pixels, its colour and

@@ -166,6 +166,53 @@ private slots:
         QVERIFY2(view->ghost()->bars->bars.size() > 30000, qPrintable(QString::number(view->ghost()->bars->bars.size())));
     }
 
+    // The snapshot does not change while a slider moves: its bars are merged
+    // once per view (range and scale), not on every redraw, and the groups
+    // drawn are those of a fresh merge of that view.
+    void ghostIsMergedOncePerView()
+    {
+        MainWindow window;
+        window.resize(1400, 900);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        TimelineView *view = timelineOf(window);
+        window.setCurrentView(view);
+        QApplication::processEvents();
+        TimelineDocument *doc = view->document();
+        doc->setTrace(syntheticVectorAdd(20000, 2), QString());
+        view->flushPendingUpdate();
+        doc->pinSnapshot();
+        const double bus = doc->machine().busGBps;
+        doc->setBusBandwidth(bus * 0.7);
+        view->flushPendingUpdate();
+        QVERIFY(view->ghost());
+        TimelinePlot *plot = view->plot();
+        plot->setHideEmptyLanes(false); // every lane drawn: the filter below is the plot's
+        const double total = view->ghost()->result->totalNs;
+        plot->xAxis->setRange(0.2 * total, 0.4 * total); // zoomed: kept across edits
+        plot->replot();
+        const int merges = plot->ghostMerges();
+        const QCPRange r = plot->xAxis->range();
+        const double px = std::abs(plot->xAxis->coordToPixel(r.upper) - plot->xAxis->coordToPixel(r.lower));
+        std::vector<BarGroup> fresh = mergeBars(*view->ghost()->bars, r.lower, r.upper, r.size() / px);
+        std::erase_if(fresh, [&](const BarGroup &g) { return g.lane >= plot->laneCount() || g.allStalls(); });
+        QVERIFY(!fresh.empty());
+        for (const double factor : {0.75, 0.8, 0.85}) {
+            doc->setBusBandwidth(bus * factor);
+            view->flushPendingUpdate();
+            plot->replot();
+            QCOMPARE(plot->xAxis->range().lower, r.lower);
+            QCOMPARE(plot->xAxis->range().upper, r.upper);
+            QVERIFY(plot->visibleGhostGroups() == fresh);
+        }
+        QCOMPARE(plot->ghostMerges(), merges); // before: one more per redraw and per call
+        // Another view: merged again.
+        plot->xAxis->setRange(0.1 * total, 0.4 * total);
+        plot->replot();
+        QCOMPARE(plot->ghostMerges(), merges + 1);
+        QVERIFY(plot->visibleGhostGroups() != fresh);
+    }
+
     // The tornado: the core's rows, computed in the worker only while its tab is shown.
     void sensitivityFollowsTheCore()
     {
