@@ -7,18 +7,15 @@
 #include "import.h"
 #include "onnxfold.h"
 
+#include "common/childprocess.h"
+
 #include <onnx/checker.h>
 #include <onnx/defs/schema.h>
 #include <onnx/onnx_pb.h>
 #include <onnx/shape_inference/implementation.h>
 
-#include <csignal>
-#include <poll.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <algorithm>
-#include <cerrno>
 #include <filesystem>
 #include <limits>
 #include <fstream>
@@ -50,17 +47,30 @@ bool isFloatType(int t)
 // reported as an error, never waited out.
 constexpr int kInferenceSilenceMs = 20000;
 
-// ONNX shape inference (with data propagation) on `model`, in a child process:
-// libonnx 1.12's InferShapes dereferences null on some models that pass
-// check_model (found by fuzzing, issue 14), and a crash there must not take
-// the studio and the user's work with it. The child sends back the inferred
-// model or the library's error; any other end of the child is reported as a
-// model the library cannot handle. Without fork() it runs in this process.
+// ONNX shape inference (with data propagation) on `model`, in a child process
+// (common/childprocess.h): libonnx 1.12's InferShapes dereferences null on
+// some models that pass check_model (found by fuzzing, issue 14), and a crash
+// there must not take the studio and the user's work with it. The child sends
+// back the inferred model or the library's error; any other end of the child
+// is reported as a model the library cannot handle. Without fork() it runs in
+// this process.
 bool inferShapesIsolated(onnx::ModelProto &model, std::string &why)
 {
     const onnx::ShapeInferenceOptions options(true, 1, true);
     auto &registry = *onnx::OpSchemaRegistry::Instance(); // initialised here, not in the child
-    auto inProcess = [&]() {
+    const ChildOutcome child = runInChild(
+        [&]() -> std::string {
+            try {
+                onnx::shape_inference::InferShapes(model, &registry, options);
+                return "M" + model.SerializeAsString();
+            } catch (const std::exception &e) {
+                return std::string("E") + e.what();
+            }
+        },
+        kInferenceSilenceMs);
+    const std::string &reply = child.reply;
+    switch (child.end) {
+    case ChildOutcome::End::NoFork:
         try {
             onnx::shape_inference::InferShapes(model, &registry, options);
         } catch (const std::exception &e) {
@@ -68,83 +78,25 @@ bool inferShapesIsolated(onnx::ModelProto &model, std::string &why)
             return false;
         }
         return true;
-    };
-    for (int attempt = 0; attempt < 2; ++attempt) {
-        int fds[2];
-        if (::pipe(fds) != 0)
-            return inProcess();
-        const pid_t pid = ::fork();
-        if (pid < 0) {
-            ::close(fds[0]);
-            ::close(fds[1]);
-            return inProcess();
-        }
-        if (pid == 0) {
-            ::close(fds[0]);
-            // A crash here ends only this child, quietly: no sanitizer's or
-            // fuzzer's handler reports it as the parent's crash.
-            for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT})
-                ::signal(sig, SIG_DFL);
-            std::string reply;
-            try {
-                onnx::shape_inference::InferShapes(model, &registry, options);
-                reply = "M" + model.SerializeAsString();
-            } catch (const std::exception &e) {
-                reply = std::string("E") + e.what();
-            }
-            for (std::size_t done = 0; done < reply.size();) {
-                const ssize_t n = ::write(fds[1], reply.data() + done, reply.size() - done);
-                if (n < 0 && errno == EINTR)
-                    continue;
-                if (n <= 0)
-                    ::_exit(3);
-                done += std::size_t(n);
-            }
-            ::_exit(0);
-        }
-        ::close(fds[1]);
-        std::string reply;
-        char buffer[1 << 16];
-        bool silent = false;
-        for (;;) {
-            pollfd ready{fds[0], POLLIN, 0};
-            const int polled = ::poll(&ready, 1, kInferenceSilenceMs);
-            if (polled < 0 && errno == EINTR)
-                continue;
-            if (polled == 0) {
-                silent = true;
-                break;
-            }
-            const ssize_t n = ::read(fds[0], buffer, sizeof buffer);
-            if (n < 0 && errno == EINTR)
-                continue;
-            if (n <= 0)
-                break;
-            reply.append(buffer, std::size_t(n));
-        }
-        ::close(fds[0]);
-        if (silent)
-            ::kill(pid, SIGKILL);
-        int status = 0;
-        while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-        }
-        if (silent)
-            continue; // stuck, not failed: once more
-        const bool clean = WIFEXITED(status) && WEXITSTATUS(status) == 0 && !reply.empty();
-        if (clean && reply[0] == 'E') {
+    case ChildOutcome::End::Silent:
+        why = "ONNX shape inference did not finish: twice it went " + std::to_string(kInferenceSilenceMs / 1000)
+            + " s without a result and was stopped (a heavily loaded machine? try opening the file again)";
+        return false;
+    case ChildOutcome::End::Replied:
+        if (!reply.empty() && reply[0] == 'E') {
             why = "ONNX shape inference failed: " + reply.substr(1);
             return false;
         }
-        if (clean && reply[0] == 'M' && model.ParseFromArray(reply.data() + 1, int(reply.size() - 1)))
+        if (!reply.empty() && reply[0] == 'M' && model.ParseFromArray(reply.data() + 1, int(reply.size() - 1)))
             return true;
-        why = std::string("ONNX shape inference crashed on this model")
-            + (WIFSIGNALED(status) ? " (signal " + std::to_string(WTERMSIG(status)) + ")" : std::string())
-            + "; the model is malformed in a way the ONNX library does not check (re-export it, or run onnx.checker "
-              "with full_check=True)";
-        return false;
+        break;
+    case ChildOutcome::End::Failed:
+        break;
     }
-    why = "ONNX shape inference did not finish: twice it went " + std::to_string(kInferenceSilenceMs / 1000)
-        + " s without a result and was stopped (a heavily loaded machine? try opening the file again)";
+    why = std::string("ONNX shape inference crashed on this model")
+        + (child.signal ? " (signal " + std::to_string(child.signal) + ")" : std::string())
+        + "; the model is malformed in a way the ONNX library does not check (re-export it, or run onnx.checker "
+          "with full_check=True)";
     return false;
 }
 
