@@ -1,4 +1,5 @@
 #include "mainwindow.h"
+#include "statusreadout.h"
 #include "common/session.h"
 
 #include "amaixdocument.h"
@@ -99,8 +100,7 @@ MainWindow::MainWindow(QWidget *parent)
     m_tabs = new QTabWidget(this);
     m_tabs->setDocumentMode(true);
     setCentralWidget(m_tabs);
-    m_statusReadout = new QLabel(this);
-    m_statusReadout->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred); // no relayout per update
+    m_statusReadout = new StatusReadout(this); // one line: a new text measures nothing (statusreadout.h)
     statusBar()->addPermanentWidget(new ReadoutHost(m_statusReadout), 1); // new text: no window relayout
 
     m_undoGroup = new QUndoGroup(this);

@@ -26,6 +26,7 @@ namespace studio {
 class GablesDocument;
 class GablesView;
 class ModelView;
+class StatusReadout;
 struct Preferences;
 
 class MainWindow : public QMainWindow
@@ -48,6 +49,7 @@ public:
     bool saveFile(const QString &path, QString *error); // the current view's model
     bool exportCurrentPlot(const QString &path, const ExportOptions &options, QString *error);
     bool applyOverride(const QString &assignment, QString *error); // to the current view
+    StatusReadout *statusReadout() const { return m_statusReadout; } // the current view's summary
 
     // Session files ("format": "roofline-studio/session"): every view's open
     // models, snapshots and view state. Written atomically; a session that
@@ -122,7 +124,7 @@ private:
     std::vector<ModelView *> m_views;
     GablesDocument *m_gablesDocument = nullptr;
     GablesView *m_gablesView = nullptr;
-    QLabel *m_statusReadout = nullptr;
+    StatusReadout *m_statusReadout = nullptr;
     QMenu *m_recentMenu = nullptr;
     QAction *m_openAction = nullptr;
     QPointer<QDialog> m_lastHelp;

@@ -3,6 +3,7 @@
 // Discard All quits without writing, Save All writes every model.
 #include "mainwindow.h"
 #include "modelview.h"
+#include "statusreadout.h"
 
 #include <QApplication>
 #include <QFile>
@@ -70,6 +71,46 @@ private slots:
     void initTestCase()
     {
         QStandardPaths::setTestModeEnabled(true); // settings and the last session go to a test location
+    }
+
+    // The status bar's summary is new on every update of the current view; it
+    // is one line high and cut at the right, so no layout and no host asks it
+    // for its size (a QLabel measured its text for each: 0.6 M instructions).
+    void statusSummaryMeasuresNothing()
+    {
+        studio::MainWindow window;
+        window.resize(1280, 800);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QString opened;
+        QVERIFY2(window.openFile(QStringLiteral(":/examples/gables/snapdragon835.json"), &opened), qPrintable(opened));
+        studio::StatusReadout *readout = window.statusReadout();
+        QVERIFY(readout->isVisible());
+        QCOMPARE(readout->minimumHeight(), readout->maximumHeight());
+        QCOMPARE(readout->height(), QLabel(QStringLiteral("Xg")).sizeHint().height());
+        int changedTexts = 0;
+        for (studio::ModelView *view : window.views()) {
+            window.setCurrentView(view);
+            QApplication::processEvents();
+            const int queries = readout->sizeQueries();
+            QStringList shown;
+            const QString key = changeFor(view).section(QLatin1Char('='), 0, 0);
+            const QStringList values = view->sessionKey() == QLatin1String("brouwer")
+                ? QStringList { QStringLiteral("384MB"), QStringLiteral("512MB"), QStringLiteral("640MB") }
+                : QStringList { QStringLiteral("20"), QStringLiteral("30"), QStringLiteral("40") };
+            for (const QString &value : values) {
+                QString error;
+                const QString assignment = key + QLatin1Char('=') + (key == QLatin1String("/clock_ghz") ? QString::number(value.toDouble() / 20) : value);
+                QVERIFY2(view->applyOverride(assignment, &error), qPrintable(assignment + QStringLiteral(": ") + error));
+                QTRY_COMPARE(readout->text(), view->summary());
+                for (int i = 0; i < 5; ++i)
+                    QApplication::processEvents();
+                shown << readout->text();
+            }
+            changedTexts += 3 - int(shown.removeDuplicates()) - 1;
+            QCOMPARE(readout->sizeQueries() - queries, 0);
+        }
+        QVERIFY2(changedTexts >= 6, qPrintable(QString::number(changedTexts))); // new texts were shown
     }
 
     void quittingWithFourUnsavedViewsAsksOnce()
