@@ -75,13 +75,7 @@ public:
     void setPadding(int pixels)
     {
         m_document.setDocumentMargin(pixels);
-        m_laidOutFor = -1;
-        m_heights = {std::pair{-1, 0}, std::pair{-1, 0}};
-        m_tallest = {std::pair{-1, 0}, std::pair{-1, 0}};
-        m_hintWidth.reset();
-        if (!text().isEmpty())
-            measureHints(text());
-        updateGeometry();
+        measureAgain();
     }
 
     // One line, never wrapped (see above); wrapped at word boundaries by default.
@@ -94,13 +88,7 @@ public:
         option.setWrapMode(single ? QTextOption::NoWrap : QTextOption::WrapAtWordBoundaryOrAnywhere);
         m_document.setDefaultTextOption(option);
         setWordWrap(!single); // the size policy's height for width
-        m_laidOutFor = -1;
-        m_heights = {std::pair{-1, 0}, std::pair{-1, 0}};
-        m_tallest = {std::pair{-1, 0}, std::pair{-1, 0}};
-        m_hintWidth.reset();
-        if (!text().isEmpty())
-            measureHints(text());
-        updateGeometry();
+        measureAgain();
     }
     bool isSingleLine() const { return m_singleLine; }
 
@@ -161,12 +149,7 @@ protected:
             m_document.setDefaultFont(font());
             if (textFormat() == Qt::PlainText) // setPlainText() took the old font
                 m_document.setPlainText(text());
-            m_laidOutFor = -1;
-            m_heights = {std::pair{-1, 0}, std::pair{-1, 0}};
-            m_tallest = {std::pair{-1, 0}, std::pair{-1, 0}};
-            m_hintWidth.reset();
-            if (!text().isEmpty())
-                measureHints(text());
+            measureAgain();
         }
         QLabel::changeEvent(event);
     }
@@ -188,6 +171,17 @@ private:
         if (!m_hintWidth && !contents.isEmpty())
             measureHints(contents);
         QLabel::setText(contents); // updateGeometry() and update()
+    }
+    // The padding, the wrapping or the font changed: every layout, height and hint is stale.
+    void measureAgain()
+    {
+        m_laidOutFor = -1;
+        m_heights = {std::pair{-1, 0}, std::pair{-1, 0}};
+        m_tallest = {std::pair{-1, 0}, std::pair{-1, 0}};
+        m_hintWidth.reset();
+        if (!text().isEmpty())
+            measureHints(text());
+        updateGeometry();
     }
     // The document's height laid out at `width` (pixels of text); one layout per text and width.
     int documentHeight(int width) const

@@ -119,6 +119,20 @@ inline TimelineView *timelineOf(MainWindow &window)
 
 // Drags a slider's thumb with the mouse from where it is by `dx` pixels in
 // `steps` moves: press on the thumb, move, release, as a user does.
+// The window shown at 1400×900 with the timeline view current; nullptr when
+// it was never exposed.
+inline TimelineView *shownTimeline(MainWindow &window)
+{
+    window.resize(1400, 900);
+    window.show();
+    if (!QTest::qWaitForWindowExposed(&window))
+        return nullptr;
+    TimelineView *view = timelineOf(window);
+    window.setCurrentView(view);
+    QApplication::processEvents();
+    return view;
+}
+
 inline bool dragSlider(QSlider *slider, int dx, int steps)
 {
     QStyleOptionSlider option;

@@ -143,12 +143,8 @@ private slots:
     void ghostLevelOfDetailAtTenToTheFifth()
     {
         MainWindow window;
-        window.resize(1400, 900);
-        window.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&window));
-        TimelineView *view = timelineOf(window);
-        window.setCurrentView(view);
-        QApplication::processEvents();
+        TimelineView *view = shownTimeline(window);
+        QVERIFY(view);
         view->document()->setTrace(syntheticVectorAdd(100000, 2), QString());
         view->flushPendingUpdate();
         view->document()->pinSnapshot();
@@ -172,12 +168,8 @@ private slots:
     void ghostIsMergedOncePerView()
     {
         MainWindow window;
-        window.resize(1400, 900);
-        window.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&window));
-        TimelineView *view = timelineOf(window);
-        window.setCurrentView(view);
-        QApplication::processEvents();
+        TimelineView *view = shownTimeline(window);
+        QVERIFY(view);
         TimelineDocument *doc = view->document();
         doc->setTrace(syntheticVectorAdd(20000, 2), QString());
         view->flushPendingUpdate();
