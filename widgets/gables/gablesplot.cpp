@@ -206,6 +206,11 @@ bool GablesPlot::setStaticGraph(QCPGraph *graph, const std::vector<Point> &point
     return true;
 }
 
+bool GablesPlot::hideStaticGraph(QCPGraph *graph)
+{
+    return setStaticGraph(graph, {}, graph->pen(), graph->antialiased());
+}
+
 QCPItemStraightLine *GablesPlot::takeLine(std::size_t index)
 {
     while (m_verticals.size() <= index) {
@@ -312,7 +317,7 @@ void GablesPlot::setModel(const Soc &soc, const Result &result)
         point->setName(QStringLiteral("%1 at I = %2").arg(ipLabel(soc, roof.ip), formatValue(ip.intensity)));
     }
     for (std::size_t i = g.ipRoofs.size(); i < m_roofGraphs.size(); ++i) {
-        setStaticGraph(m_roofGraphs[i], {}, m_roofGraphs[i]->pen(), m_roofGraphs[i]->antialiased()); // hidden
+        hideStaticGraph(m_roofGraphs[i]);
         m_pointGraphs[i]->setVisible(false);
         m_pointGraphs[i]->data()->clear();
     }
@@ -523,7 +528,7 @@ void GablesPlot::setGhost(const Soc *soc, const Result *result, const QString &n
         m_ghostPoint->setVisible(false);
         m_ghostPoint->removeFromLegend();
         for (QCPGraph *graph : m_ghostGraphs)
-            setStaticGraph(graph, {}, graph->pen(), graph->antialiased()); // hidden
+            hideStaticGraph(graph);
         m_ghostFor.reset();
         return;
     }
@@ -551,7 +556,7 @@ void GablesPlot::setGhost(const Soc *soc, const Result *result, const QString &n
         setStaticGraph(takeGraph(m_ghostGraphs, used++), roof.points, QPen(faded, 1, Qt::DotLine), !manyIps);
     }
     for (std::size_t i = used; i < m_ghostGraphs.size(); ++i)
-        setStaticGraph(m_ghostGraphs[i], {}, m_ghostGraphs[i]->pen(), m_ghostGraphs[i]->antialiased()); // hidden
+        hideStaticGraph(m_ghostGraphs[i]);
     const PlotGeometry ghost = plotGeometry(*soc, *result);
     m_ghostPoint->setData(QVector<double>{ghost.attainable.x}, QVector<double>{ghost.attainable.y}, true);
     m_ghostPoint->setName(QStringLiteral("Snapshot \"%1\" (faded): Pₐₜₜ = %2 Gops/s")

@@ -88,6 +88,8 @@ private:
     // Sets a static graph (hidden when `points` is empty); a change only when it is one.
     bool setStaticGraph(QCPGraph *graph, const std::vector<roofline::gables::Point> &points, const QPen &pen,
                         bool antialiased);
+    // Hides a static graph (its pen and antialiasing kept); a change only when it was shown.
+    bool hideStaticGraph(QCPGraph *graph);
     struct GhostKey
     {
         roofline::gables::Soc soc;
