@@ -70,6 +70,27 @@ QColor selectionColor(const Soc &soc, const Selection &s)
     return kMemoryColor;
 }
 
+// A graph or item drawn as it asks on screen (with many IPs the 1-px roofs and I lines
+// ask for no antialiasing: Qt's aliased one-pixel path, a third of the antialiased
+// stroker's instructions), and always antialiased in an export (SVG, PDF, PNG: the
+// painter draws without caching), where it costs nothing per slider step and a vector
+// file would otherwise say shape-rendering="crispEdges".
+template <typename Base>
+class ScreenAliased : public Base
+{
+public:
+    using Base::Base;
+
+protected:
+    void applyDefaultAntialiasingHint(QCPPainter *painter) const override
+    {
+        if (painter->modes().testFlag(QCPPainter::pmNoCaching))
+            painter->setAntialiasing(true);
+        else
+            Base::applyDefaultAntialiasingHint(painter);
+    }
+};
+
 } // namespace
 
 QColor GablesPlot::ipColor(const Ip &ip, int index)
@@ -87,9 +108,13 @@ QColor GablesPlot::ipColor(const Ip &ip, int index)
 GablesPlot::GablesPlot(QWidget *parent)
     : QCustomPlot(parent)
 {
-    // Curves, markers and text are antialiased; grids and the exactly vertical
-    // I_i lines need not be, which keeps a 64-IP replot within a frame.
-    setAntialiasedElements(QCP::aePlottables | QCP::aeScatters | QCP::aeItems | QCP::aeLegendItems | QCP::aeAxes);
+    // Markers, legend and axes are antialiased; curves and items as each asks
+    // (QCPLayerable's default is antialiased). Not forced for plottables and items:
+    // a plot-wide aePlottables or aeItems overrides the graph's or item's own flag,
+    // and with it the 64-IP plot's 1-px roofs, snapshot roofs and I lines, meant to
+    // be aliased, went through Qt's antialiased per-pixel stroker (15 M instructions
+    // of a 31 M replot, docs/performance.md). Grids are never antialiased.
+    setAntialiasedElements(QCP::aeScatters | QCP::aeLegendItems | QCP::aeAxes);
     setNotAntialiasedElements(QCP::aeGrid | QCP::aeSubGrid);
     setPlottingHint(QCP::phFastPolylines, true); // solid roofs as line segments: cheaper to stroke
     setPlottingHint(QCP::phImmediateRefresh, false); // paint with the rest of the window, once per frame
@@ -171,7 +196,8 @@ GablesPlot::GablesPlot(QWidget *parent)
 QCPGraph *GablesPlot::takeGraph(std::vector<QCPGraph *> &pool, std::size_t index)
 {
     while (pool.size() <= index) {
-        pool.push_back(addGraph());
+        const bool aliasedOnScreen = &pool == &m_roofGraphs || &pool == &m_ghostGraphs;
+        pool.push_back(aliasedOnScreen ? new ScreenAliased<QCPGraph>(xAxis, yAxis) : addGraph());
         if (&pool == &m_roofGraphs) {
             pool.back()->setLayer(QStringLiteral("roofs"));
             ++m_staticRevision;
@@ -214,9 +240,8 @@ bool GablesPlot::hideStaticGraph(QCPGraph *graph)
 QCPItemStraightLine *GablesPlot::takeLine(std::size_t index)
 {
     while (m_verticals.size() <= index) {
-        auto *line = new QCPItemStraightLine(this);
+        auto *line = new ScreenAliased<QCPItemStraightLine>(this);
         line->setClipToAxisRect(true);
-        line->setAntialiased(false); // exactly vertical: nothing to smooth
         m_verticals.push_back(line);
     }
     m_verticals[index]->setVisible(true);
@@ -380,8 +405,10 @@ void GablesPlot::setModel(const Soc &soc, const Result &result)
         if (manyIps && s.kind == RoofKind::Ip) {
             color.setAlpha(90);
             v->setPen(QPen(color, 1, Qt::SolidLine));
+            v->setAntialiased(false); // exactly vertical and 1 px: Qt's fast aliased path
         } else {
             v->setPen(QPen(color, 1.2, Qt::DashLine));
+            v->setAntialiased(true);
         }
         v->point1->setCoords(s.selected.x, 1);
         v->point2->setCoords(s.selected.x, 10);
