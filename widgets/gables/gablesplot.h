@@ -48,6 +48,8 @@ public:
     // Changes to the static layers' graphs (the IP roofs, the snapshot's roofs): tests.
     quint64 staticRevision() const { return m_staticRevision; }
     quint64 labelSearchCount() const { return m_labelSearches; }
+    // IP points drawn on screen from a pre-drawn circle (with many IPs), since the plot was made (tests).
+    quint64 stampedPoints() const;
     // How many (place, roof or I line) pairs those searches sampled, of the 60 places x all lines.
     quint64 labelLinesSampled() const { return m_labelLinesSampled; }
 

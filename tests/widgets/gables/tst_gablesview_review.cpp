@@ -297,6 +297,47 @@ private slots:
         QVERIFY(HintStep::antialiased(plot->memoryGraph(), screen));
     }
 
+    // With many IPs each IP's circle is stamped from a pre-drawn pixmap on screen (64
+    // antialiased ellipses stroked and filled anew were 2.1 M instructions of every step):
+    // once per point per step, which fails on the old code (no stamps); not in an export or
+    // for a small SoC, and the picture is still what a whole replot draws.
+    void pointCirclesAreStampedWithManyIps()
+    {
+        MainWindow window;
+        window.resize(1400, 900);
+        window.show();
+        QVERIFY(window.openFile(example("snapdragon835.json"), nullptr));
+        GablesView *view = window.gablesView();
+        window.setCurrentView(view);
+        view->flushPendingUpdate();
+        QApplication::processEvents();
+        GablesPlot *plot = view->plot();
+        const auto move = [view](QSlider *slider, int by) {
+            const quint64 before = view->updateCount();
+            slider->setValue(slider->value() + by);
+            QVERIFY(waitForUpdate(view, before));
+            QApplication::processEvents();
+        };
+        QSlider *bpeak = view->panel()->bpeakSlider()->slider();
+        move(bpeak, 3);
+        QCOMPARE(plot->stampedPoints(), quint64(0)); // three IPs: circles drawn as before
+
+        view->document()->setSoc(sixtyFourIps(view->document()->soc()), QString());
+        view->flushPendingUpdate();
+        QApplication::processEvents();
+        for (int by : {3, -3}) {
+            const quint64 stamps = plot->stampedPoints();
+            move(bpeak, by);
+            QCOMPARE(plot->stampedPoints(), stamps + 64); // the points' layer drawn once, as a layer or whole
+        }
+        const QImage shown = plot->grab().toImage();
+        plot->replot();
+        QCOMPARE(shown, plot->grab().toImage());
+        const quint64 stamps = plot->stampedPoints();
+        QVERIFY(!plot->toPixmap(800, 600).isNull()); // an export draws the circles themselves
+        QCOMPARE(plot->stampedPoints(), stamps);
+    }
+
     // A step that moves the axes into a new decade searches the Pₐₜₜ label's place once,
     // after the replot's layout (it was searched twice: setModel() placed it for the old
     // layout first, which fails the count), and puts it where a fresh window puts it.
