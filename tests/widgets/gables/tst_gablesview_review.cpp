@@ -1,6 +1,9 @@
 // The Gables view's review workflow: undo, sensitivity, preferences, snapshots.
 // Helpers and the suite as a whole: gablesviewtesting.h.
 #include "gablesviewtesting.h"
+#include "richreadoutlabel.h"
+
+#include <QTextDocumentFragment>
 
 namespace {
 // The antialiasing a layerable draws with: QCPLayer::draw() applies this hint before each
@@ -336,6 +339,42 @@ private slots:
         const quint64 stamps = plot->stampedPoints();
         QVERIFY(!plot->toPixmap(800, 600).isNull()); // an export draws the circles themselves
         QCOMPARE(plot->stampedPoints(), stamps);
+    }
+
+    // The readout's new text is laid out in the step and painted from that layout (a
+    // rich-text QLabel laid it out again in its paint: 4.5 M instructions of a 64-IP step,
+    // and the old label is no RichReadoutLabel, which fails the cast); it says what it said.
+    void readoutIsNotLaidOutInItsPaint()
+    {
+        MainWindow window;
+        window.resize(1400, 900);
+        window.show();
+        QVERIFY(window.openFile(example("snapdragon835.json"), nullptr));
+        GablesView *view = window.gablesView();
+        window.setCurrentView(view);
+        view->flushPendingUpdate();
+        QApplication::processEvents();
+        auto *readout = dynamic_cast<RichReadoutLabel *>(view->readout());
+        QVERIFY(readout);
+        QSlider *bpeak = view->panel()->bpeakSlider()->slider();
+        // Each step lays the new text out, and once more at the width it is painted at (a
+        // size-hint query lays it out at another width first: see docs/performance.md);
+        // never again in a paint of the same text.
+        for (int by : {2, 3, -3, 5}) {
+            const int layouts = readout->layouts();
+            const quint64 before = view->updateCount();
+            bpeak->setValue(bpeak->value() + by);
+            QVERIFY(waitForUpdate(view, before));
+            QApplication::processEvents();
+            QVERIFY2(readout->layouts() <= layouts + 2, qPrintable(QString::number(readout->layouts() - layouts)));
+            const int laidOut = readout->layouts();
+            readout->repaint();
+            QCOMPARE(readout->layouts(), laidOut);
+            const Soc &soc = view->document()->soc();
+            const QString attainable = formatQuantity(evaluate(soc).attainableGops, QStringLiteral("Gops/s"));
+            QVERIFY2(readout->document()->toPlainText().contains(attainable), qPrintable(readout->text()));
+            QCOMPARE(readout->document()->toPlainText(), QTextDocumentFragment::fromHtml(readout->text()).toPlainText());
+        }
     }
 
     // A step that moves the axes into a new decade searches the Pₐₜₜ label's place once,
