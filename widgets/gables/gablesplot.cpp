@@ -71,8 +71,8 @@ QColor selectionColor(const Soc &soc, const Selection &s)
 }
 
 // A graph or item drawn as it asks on screen (with many IPs the 1-px roofs and I lines
-// ask for no antialiasing: Qt's aliased one-pixel path, a third of the antialiased
-// stroker's instructions), and always antialiased in an export (SVG, PDF, PNG: the
+// ask for no antialiasing: Qt's aliased one-pixel path, about 40 % of the antialiased
+// stroker's instructions for a solid line), and always antialiased in an export (SVG, PDF, PNG: the
 // painter draws without caching), where it costs nothing per slider step and a vector
 // file would otherwise say shape-rendering="crispEdges".
 template <typename Base>
@@ -91,13 +91,10 @@ protected:
     }
 };
 
-} // namespace
-
 // An IP's operating point. With many IPs the plot asks for its circle to be stamped on
 // screen: the circle drawn once into a small pixmap, then blitted at the point rounded
 // to whole pixels (64 antialiased ellipses were 2.1 M instructions of every step, each
 // stroked and filled anew). Exports and a small SoC draw the circle itself.
-namespace {
 class PointGraph : public QCPGraph
 {
 public:
