@@ -70,6 +70,93 @@ QColor selectionColor(const Soc &soc, const Selection &s)
     return kMemoryColor;
 }
 
+// A graph or item drawn as it asks on screen (with many IPs the 1-px roofs and I lines
+// ask for no antialiasing: Qt's aliased one-pixel path, about 40 % of the antialiased
+// stroker's instructions for a solid line), and always antialiased in an export (SVG, PDF, PNG: the
+// painter draws without caching), where it costs nothing per slider step and a vector
+// file would otherwise say shape-rendering="crispEdges".
+template <typename Base>
+class ScreenAliased : public Base
+{
+public:
+    using Base::Base;
+
+protected:
+    void applyDefaultAntialiasingHint(QCPPainter *painter) const override
+    {
+        if (painter->modes().testFlag(QCPPainter::pmNoCaching))
+            painter->setAntialiasing(true);
+        else
+            Base::applyDefaultAntialiasingHint(painter);
+    }
+};
+
+// An IP's operating point. With many IPs the plot asks for its circle to be stamped on
+// screen: the circle drawn once into a small pixmap, then blitted at the point rounded
+// to whole pixels (64 antialiased ellipses were 2.1 M instructions of every step, each
+// stroked and filled anew). Exports and a small SoC draw the circle itself.
+class PointGraph : public QCPGraph
+{
+public:
+    using QCPGraph::QCPGraph;
+    void setStamped(bool stamped) { m_stamped = stamped; }
+    quint64 stamps() const { return m_stamps; }
+
+protected:
+    void drawScatterPlot(QCPPainter *painter, const QVector<QPointF> &scatters,
+                         const QCPScatterStyle &style) const override
+    {
+        if (!m_stamped || painter->modes().testFlag(QCPPainter::pmNoCaching) || style.shape() != QCPScatterStyle::ssCircle
+            || !style.isPenDefined()) {
+            QCPGraph::drawScatterPlot(painter, scatters, style);
+            return;
+        }
+        const qreal ratio = painter->device() ? painter->device()->devicePixelRatio() : 1.0;
+        const QPixmap &stamp = stampFor(style, ratio);
+        // The circle's centre on the centre of the pixel the point rounds to, where an
+        // aliased I line through the point is drawn too.
+        const double half = std::ceil(style.size() / 2 + 1.5);
+        // QCPPainter shifts antialiased drawing by half a pixel; the stamp is drawn unshifted.
+        const double shift = painter->antialiasing() ? 0.5 : 0.0;
+        for (const QPointF &p : scatters) {
+            painter->drawPixmap(QPointF(std::round(p.x()) - half - shift, std::round(p.y()) - half - shift), stamp);
+            ++m_stamps;
+        }
+    }
+
+private:
+    // The circle QCPScatterStyle::drawShape() draws, antialiased, centred on the centre of
+    // the stamp's middle pixel.
+    const QPixmap &stampFor(const QCPScatterStyle &style, qreal ratio) const
+    {
+        if (m_stamp.isNull() || m_stampRatio != ratio || m_stampPen != style.pen() || m_stampBrush != style.brush()
+            || m_stampSize != style.size()) {
+            const double half = std::ceil(style.size() / 2 + 1.5);
+            const int side = int(2 * half) + 1;
+            m_stamp = QPixmap(int(std::ceil(side * ratio)), int(std::ceil(side * ratio)));
+            m_stamp.setDevicePixelRatio(ratio);
+            m_stamp.fill(Qt::transparent);
+            QPainter painter(&m_stamp);
+            painter.setRenderHint(QPainter::Antialiasing);
+            painter.setPen(style.pen());
+            painter.setBrush(style.brush());
+            const double r = style.size() / 2;
+            painter.drawEllipse(QPointF(half + 0.5, half + 0.5), r, r);
+            m_stampRatio = ratio;
+            m_stampPen = style.pen();
+            m_stampBrush = style.brush();
+            m_stampSize = style.size();
+        }
+        return m_stamp;
+    }
+    bool m_stamped = false;
+    mutable quint64 m_stamps = 0;
+    mutable QPixmap m_stamp;
+    mutable qreal m_stampRatio = 0;
+    mutable QPen m_stampPen;
+    mutable QBrush m_stampBrush;
+    mutable double m_stampSize = 0;
+};
 } // namespace
 
 QColor GablesPlot::ipColor(const Ip &ip, int index)
@@ -87,9 +174,13 @@ QColor GablesPlot::ipColor(const Ip &ip, int index)
 GablesPlot::GablesPlot(QWidget *parent)
     : QCustomPlot(parent)
 {
-    // Curves, markers and text are antialiased; grids and the exactly vertical
-    // I_i lines need not be, which keeps a 64-IP replot within a frame.
-    setAntialiasedElements(QCP::aePlottables | QCP::aeScatters | QCP::aeItems | QCP::aeLegendItems | QCP::aeAxes);
+    // Markers, legend and axes are antialiased; curves and items as each asks
+    // (QCPLayerable's default is antialiased). Not forced for plottables and items:
+    // a plot-wide aePlottables or aeItems overrides the graph's or item's own flag,
+    // and with it the 64-IP plot's 1-px roofs, snapshot roofs and I lines, meant to
+    // be aliased, went through Qt's antialiased per-pixel stroker (15 M instructions
+    // of a 31 M replot, docs/performance.md). Grids are never antialiased.
+    setAntialiasedElements(QCP::aeScatters | QCP::aeLegendItems | QCP::aeAxes);
     setNotAntialiasedElements(QCP::aeGrid | QCP::aeSubGrid);
     setPlottingHint(QCP::phFastPolylines, true); // solid roofs as line segments: cheaper to stroke
     setPlottingHint(QCP::phImmediateRefresh, false); // paint with the rest of the window, once per frame
@@ -171,7 +262,13 @@ GablesPlot::GablesPlot(QWidget *parent)
 QCPGraph *GablesPlot::takeGraph(std::vector<QCPGraph *> &pool, std::size_t index)
 {
     while (pool.size() <= index) {
-        pool.push_back(addGraph());
+        const bool aliasedOnScreen = &pool == &m_roofGraphs || &pool == &m_ghostGraphs;
+        if (aliasedOnScreen)
+            pool.push_back(new ScreenAliased<QCPGraph>(xAxis, yAxis));
+        else if (&pool == &m_pointGraphs)
+            pool.push_back(new PointGraph(xAxis, yAxis));
+        else
+            pool.push_back(addGraph());
         if (&pool == &m_roofGraphs) {
             pool.back()->setLayer(QStringLiteral("roofs"));
             ++m_staticRevision;
@@ -206,12 +303,16 @@ bool GablesPlot::setStaticGraph(QCPGraph *graph, const std::vector<Point> &point
     return true;
 }
 
+bool GablesPlot::hideStaticGraph(QCPGraph *graph)
+{
+    return setStaticGraph(graph, {}, graph->pen(), graph->antialiased());
+}
+
 QCPItemStraightLine *GablesPlot::takeLine(std::size_t index)
 {
     while (m_verticals.size() <= index) {
-        auto *line = new QCPItemStraightLine(this);
+        auto *line = new ScreenAliased<QCPItemStraightLine>(this);
         line->setClipToAxisRect(true);
-        line->setAntialiased(false); // exactly vertical: nothing to smooth
         m_verticals.push_back(line);
     }
     m_verticals[index]->setVisible(true);
@@ -236,6 +337,14 @@ QCPItemText *GablesPlot::takeLabel(std::size_t index)
     }
     m_verticalLabels[index]->setVisible(true);
     return m_verticalLabels[index];
+}
+
+quint64 GablesPlot::stampedPoints() const
+{
+    quint64 stamps = 0;
+    for (QCPGraph *point : m_pointGraphs)
+        stamps += static_cast<const PointGraph *>(point)->stamps();
+    return stamps;
 }
 
 QCPGraph *GablesPlot::roofGraph(int ip) const
@@ -307,12 +416,13 @@ void GablesPlot::setModel(const Soc &soc, const Result &result)
         point->setVisible(true);
         point->setLineStyle(QCPGraph::lsNone);
         point->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, color, Qt::white, 8));
+        static_cast<PointGraph *>(point)->setStamped(manyIps);
         point->setData(QVector<double>{ip.intensity}, QVector<double>{result.ips[std::size_t(roof.ip)].scaledRoofGops},
                        true);
         point->setName(QStringLiteral("%1 at I = %2").arg(ipLabel(soc, roof.ip), formatValue(ip.intensity)));
     }
     for (std::size_t i = g.ipRoofs.size(); i < m_roofGraphs.size(); ++i) {
-        setStaticGraph(m_roofGraphs[i], {}, m_roofGraphs[i]->pen(), m_roofGraphs[i]->antialiased()); // hidden
+        hideStaticGraph(m_roofGraphs[i]);
         m_pointGraphs[i]->setVisible(false);
         m_pointGraphs[i]->data()->clear();
     }
@@ -375,8 +485,10 @@ void GablesPlot::setModel(const Soc &soc, const Result &result)
         if (manyIps && s.kind == RoofKind::Ip) {
             color.setAlpha(90);
             v->setPen(QPen(color, 1, Qt::SolidLine));
+            v->setAntialiased(false); // exactly vertical and 1 px: Qt's fast aliased path
         } else {
             v->setPen(QPen(color, 1.2, Qt::DashLine));
+            v->setAntialiased(true);
         }
         v->point1->setCoords(s.selected.x, 1);
         v->point2->setCoords(s.selected.x, 10);
@@ -523,7 +635,7 @@ void GablesPlot::setGhost(const Soc *soc, const Result *result, const QString &n
         m_ghostPoint->setVisible(false);
         m_ghostPoint->removeFromLegend();
         for (QCPGraph *graph : m_ghostGraphs)
-            setStaticGraph(graph, {}, graph->pen(), graph->antialiased()); // hidden
+            hideStaticGraph(graph);
         m_ghostFor.reset();
         return;
     }
@@ -551,7 +663,7 @@ void GablesPlot::setGhost(const Soc *soc, const Result *result, const QString &n
         setStaticGraph(takeGraph(m_ghostGraphs, used++), roof.points, QPen(faded, 1, Qt::DotLine), !manyIps);
     }
     for (std::size_t i = used; i < m_ghostGraphs.size(); ++i)
-        setStaticGraph(m_ghostGraphs[i], {}, m_ghostGraphs[i]->pen(), m_ghostGraphs[i]->antialiased()); // hidden
+        hideStaticGraph(m_ghostGraphs[i]);
     const PlotGeometry ghost = plotGeometry(*soc, *result);
     m_ghostPoint->setData(QVector<double>{ghost.attainable.x}, QVector<double>{ghost.attainable.y}, true);
     m_ghostPoint->setName(QStringLiteral("Snapshot \"%1\" (faded): Pₐₜₜ = %2 Gops/s")

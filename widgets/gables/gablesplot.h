@@ -48,6 +48,8 @@ public:
     // Changes to the static layers' graphs (the IP roofs, the snapshot's roofs): tests.
     quint64 staticRevision() const { return m_staticRevision; }
     quint64 labelSearchCount() const { return m_labelSearches; }
+    // IP points drawn on screen from a pre-drawn circle (with many IPs), since the plot was made (tests).
+    quint64 stampedPoints() const;
     // How many (place, roof or I line) pairs those searches sampled, of the 60 places x all lines.
     quint64 labelLinesSampled() const { return m_labelLinesSampled; }
 
@@ -88,6 +90,8 @@ private:
     // Sets a static graph (hidden when `points` is empty); a change only when it is one.
     bool setStaticGraph(QCPGraph *graph, const std::vector<roofline::gables::Point> &points, const QPen &pen,
                         bool antialiased);
+    // Hides a static graph (its pen and antialiasing kept); a change only when it was shown.
+    bool hideStaticGraph(QCPGraph *graph);
     struct GhostKey
     {
         roofline::gables::Soc soc;

@@ -13,6 +13,7 @@
 #include "gablesplot.h"
 #include "sensitivitychart.h"
 #include "readouthost.h"
+#include "richreadoutlabel.h"
 #include "snapshotbar.h"
 #include "termschart.h"
 #include "units.h"
@@ -46,11 +47,10 @@ GablesView::GablesView(GablesDocument *document, QWidget *parent)
     m_plot = new GablesPlot(this);
     m_terms = new TermsChart(this);
     m_termsReplot = new LazyReplot(m_terms); // not while the sensitivity or goal-seek tab hides it
-    m_readout = new QLabel(this);
-    m_readout->setTextFormat(Qt::RichText);
-    m_readout->setWordWrap(true);
-    m_readout->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_readout->setMargin(4);
+    // Laid out once per new text, not again in its paint as a rich-text QLabel is (4.5 M
+    // instructions of a 64-IP step); copied from its context menu, not selected by mouse.
+    m_readout = new RichReadoutLabel(this);
+    m_readout->setPadding(4);
     // A fixed height: new numbers repaint the label but never relayout the window.
     m_readout->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Fixed);
     m_readout->setFixedHeight(m_readout->fontMetrics().lineSpacing() * 5 + 12);
@@ -118,12 +118,17 @@ GablesView::GablesView(GablesDocument *document, QWidget *parent)
     connect(m_document, &GablesDocument::valuesChanged, this, [this] { scheduleUpdate(false); });
     connect(m_document, &GablesDocument::structureChanged, this, [this] { scheduleUpdate(true); });
     connect(m_panel, &GablesParamPanel::message, this, [this](const QString &text) {
-        m_readout->setText(QStringLiteral("<span style='color:#b00020'>%1</span>").arg(text.toHtmlEscaped()));
+        m_readout->setHtml(QStringLiteral("<span style='color:#b00020'>%1</span>").arg(text.toHtmlEscaped()));
     });
 
     m_structuralPending = true;
     m_pending = true;
     refresh();
+}
+
+QLabel *GablesView::readout() const
+{
+    return m_readout;
 }
 
 void GablesView::scheduleUpdate(bool structural)
@@ -216,7 +221,7 @@ void GablesView::refresh()
     if (soc.serialized)
         terms += QStringLiteral("<br>Serialized: the IPs run one after another, T = Σ max(C<sub>i</sub>, "
                                 "D<sub>i</sub>/B<sub>i</sub>, m<sub>i</sub>D<sub>i</sub>/B<sub>peak</sub>)");
-    m_readout->setText(terms);
+    m_readout->setHtml(terms);
 
     updateSensitivity();
     m_plot->replotChanged();

@@ -20,6 +20,7 @@ namespace studio {
 class GablesDocument;
 class GablesParamPanel;
 class GablesPlot;
+class RichReadoutLabel;
 class EmptyState;
 class GoalSeekPanel;
 class LazyReplot;
@@ -64,7 +65,7 @@ public:
     const std::vector<roofline::gables::Sensitivity> &sensitivityRows() const { return m_sensitivityRows; }
     QTabWidget *bottomTabs() const { return m_bottomTabs; }
     GablesParamPanel *panel() const { return m_panel; }
-    QLabel *readout() const { return m_readout; }
+    QLabel *readout() const; // a RichReadoutLabel: laid out once per new text (richreadoutlabel.h)
     GoalSeekPanel *goalSeekPanel() const { return m_goalSeek; }
     EmptyState *emptyState() const { return m_empty; }
     bool showsEmptyState() const override;
@@ -111,7 +112,7 @@ private:
     QString m_comparisonText; // "Pₐₜₜ … vs baseline …; bound moved from … to …"
     GablesParamPanel *m_panel = nullptr;
     QScrollArea *m_panelScroll = nullptr;
-    QLabel *m_readout = nullptr;
+    RichReadoutLabel *m_readout = nullptr;
     roofline::gables::Result m_result;
     bool m_pending = false;
     bool m_structuralPending = false;

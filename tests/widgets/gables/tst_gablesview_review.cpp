@@ -1,6 +1,37 @@
 // The Gables view's review workflow: undo, sensitivity, preferences, snapshots.
 // Helpers and the suite as a whole: gablesviewtesting.h.
 #include "gablesviewtesting.h"
+#include "richreadoutlabel.h"
+
+#include <QTextDocumentFragment>
+
+namespace {
+// The antialiasing a layerable draws with: QCPLayer::draw() applies this hint before each
+// one's draw(), and QCustomPlot keeps the step protected (a pointer to a protected member
+// formed in a derived class may be called on any object of the base, as svgexport.cpp does).
+struct HintStep : QCPLayerable
+{
+    static bool antialiased(const QCPLayerable *layerable, QCPPainter::PainterModes modes)
+    {
+        QImage image(4, 4, QImage::Format_ARGB32_Premultiplied);
+        QCPPainter painter(&image);
+        painter.setModes(modes);
+        const auto step = &HintStep::applyDefaultAntialiasingHint;
+        (layerable->*step)(&painter);
+        return painter.testRenderHint(QPainter::Antialiasing);
+    }
+};
+
+// 64 IPs as in roofline-bench --ips 64 (nine intensities, so I lines share columns).
+Soc sixtyFourIps(Soc soc)
+{
+    soc.ips.clear();
+    for (int i = 0; i < 64; ++i)
+        soc.ips.push_back(Ip::make("IP" + std::to_string(i), 1 + (i % 7) * 3.5, 5 + (i % 5) * 4, 1.0 / 64,
+                                   0.25 * (1 + i % 9)));
+    return soc;
+}
+} // namespace
 
 class TestGablesViewReview : public QObject
 {
@@ -197,6 +228,153 @@ private slots:
         shown = plot->grab().toImage();
         QCOMPARE(shown, wholePicture());
         applyTheme(Preferences::Theme::Light);
+    }
+
+    // With many IPs the 1-px roofs, the snapshot's dotted roofs and the faint I lines are
+    // drawn aliased on screen, so Qt takes its one-pixel path (a plot-wide aePlottables and
+    // aeItems overrode their own flag: every one went through the antialiased stroker, half
+    // of a decade-crossing replot, which fails the screen checks); exports (the painter
+    // draws without caching) keep them antialiased, and a small SoC is drawn as before.
+    void onePixelLinesAreAliasedOnScreenOnly()
+    {
+        MainWindow window;
+        window.resize(1400, 900);
+        window.show();
+        QVERIFY(window.openFile(example("snapdragon835.json"), nullptr));
+        GablesView *view = window.gablesView();
+        window.setCurrentView(view);
+        GablesPlot *plot = view->plot();
+        const auto lines = [plot] {
+            std::vector<QCPItemStraightLine *> shown;
+            for (int i = 0; i < plot->itemCount(); ++i) {
+                if (auto *line = qobject_cast<QCPItemStraightLine *>(plot->item(i)); line && line->visible())
+                    shown.push_back(line);
+            }
+            return shown;
+        };
+        const QCPPainter::PainterModes screen, exporting(QCPPainter::pmNoCaching);
+        view->document()->pinSnapshot();
+        view->flushPendingUpdate();
+        QApplication::processEvents();
+        // Three IPs: every roof, snapshot roof and I line antialiased, on screen too.
+        for (const Roof &roof : plot->geometry().ipRoofs)
+            QVERIFY(HintStep::antialiased(plot->roofGraph(roof.ip), screen));
+        QVERIFY(!lines().empty());
+        for (QCPItemStraightLine *line : lines())
+            QVERIFY(HintStep::antialiased(line, screen));
+
+        view->document()->setSoc(sixtyFourIps(view->document()->soc()), QString());
+        view->document()->setComparedSnapshot(view->document()->pinSnapshot());
+        view->flushPendingUpdate();
+        QApplication::processEvents();
+        QCOMPARE(plot->ghostCurveCount(), 65); // the 64 IPs' roofs and the memory roof
+        int aliasedRoofs = 0, limitingRoofs = 0;
+        for (const Roof &roof : plot->geometry().ipRoofs) {
+            QCPGraph *graph = plot->roofGraph(roof.ip);
+            const bool thin = graph->pen().widthF() <= 1;
+            (thin ? aliasedRoofs : limitingRoofs) += 1;
+            QCOMPARE(HintStep::antialiased(graph, screen), !thin); // a limiting roof is 4 px, antialiased
+            QVERIFY(HintStep::antialiased(graph, exporting));
+        }
+        QVERIFY(aliasedRoofs > 50);
+        int snapshotRoofs = 0;
+        for (QCPLayerable *child : plot->layer(QStringLiteral("grid"))->children()) {
+            auto *graph = qobject_cast<QCPGraph *>(child);
+            if (!graph || !graph->visible())
+                continue;
+            ++snapshotRoofs;
+            QCOMPARE(graph->pen().style(), Qt::DotLine);
+            QVERIFY(!HintStep::antialiased(graph, screen));
+            QVERIFY(HintStep::antialiased(graph, exporting));
+        }
+        QCOMPARE(snapshotRoofs, 65);
+        int aliasedLines = 0;
+        for (QCPItemStraightLine *line : lines()) {
+            const bool faint = line->pen().style() == Qt::SolidLine && line->pen().widthF() <= 1;
+            aliasedLines += faint;
+            QCOMPARE(HintStep::antialiased(line, screen), !faint); // "I avg" stays dashed and smooth
+            QVERIFY(HintStep::antialiased(line, exporting));
+        }
+        QCOMPARE(aliasedLines, 64);
+        // The memory roof and the points are curves and markers: smooth on screen.
+        QVERIFY(HintStep::antialiased(plot->memoryGraph(), screen));
+    }
+
+    // With many IPs each IP's circle is stamped from a pre-drawn pixmap on screen (64
+    // antialiased ellipses stroked and filled anew were 2.1 M instructions of every step):
+    // once per point per step, which fails on the old code (no stamps); not in an export or
+    // for a small SoC, and the picture is still what a whole replot draws.
+    void pointCirclesAreStampedWithManyIps()
+    {
+        MainWindow window;
+        window.resize(1400, 900);
+        window.show();
+        QVERIFY(window.openFile(example("snapdragon835.json"), nullptr));
+        GablesView *view = window.gablesView();
+        window.setCurrentView(view);
+        view->flushPendingUpdate();
+        QApplication::processEvents();
+        GablesPlot *plot = view->plot();
+        const auto move = [view](QSlider *slider, int by) {
+            const quint64 before = view->updateCount();
+            slider->setValue(slider->value() + by);
+            QVERIFY(waitForUpdate(view, before));
+            QApplication::processEvents();
+        };
+        QSlider *bpeak = view->panel()->bpeakSlider()->slider();
+        move(bpeak, 3);
+        QCOMPARE(plot->stampedPoints(), quint64(0)); // three IPs: circles drawn as before
+
+        view->document()->setSoc(sixtyFourIps(view->document()->soc()), QString());
+        view->flushPendingUpdate();
+        QApplication::processEvents();
+        for (int by : {3, -3}) {
+            const quint64 stamps = plot->stampedPoints();
+            move(bpeak, by);
+            QCOMPARE(plot->stampedPoints(), stamps + 64); // the points' layer drawn once, as a layer or whole
+        }
+        const QImage shown = plot->grab().toImage();
+        plot->replot();
+        QCOMPARE(shown, plot->grab().toImage());
+        const quint64 stamps = plot->stampedPoints();
+        QVERIFY(!plot->toPixmap(800, 600).isNull()); // an export draws the circles themselves
+        QCOMPARE(plot->stampedPoints(), stamps);
+    }
+
+    // The readout's new text is laid out in the step and painted from that layout (a
+    // rich-text QLabel laid it out again in its paint: 4.5 M instructions of a 64-IP step,
+    // and the old label is no RichReadoutLabel, which fails the cast); it says what it said.
+    void readoutIsNotLaidOutInItsPaint()
+    {
+        MainWindow window;
+        window.resize(1400, 900);
+        window.show();
+        QVERIFY(window.openFile(example("snapdragon835.json"), nullptr));
+        GablesView *view = window.gablesView();
+        window.setCurrentView(view);
+        view->flushPendingUpdate();
+        QApplication::processEvents();
+        auto *readout = dynamic_cast<RichReadoutLabel *>(view->readout());
+        QVERIFY(readout);
+        QSlider *bpeak = view->panel()->bpeakSlider()->slider();
+        // Each step lays the new text out, and once more at the width it is painted at (a
+        // size-hint query lays it out at another width first: see docs/performance.md);
+        // never again in a paint of the same text.
+        for (int by : {2, 3, -3, 5}) {
+            const int layouts = readout->layouts();
+            const quint64 before = view->updateCount();
+            bpeak->setValue(bpeak->value() + by);
+            QVERIFY(waitForUpdate(view, before));
+            QApplication::processEvents();
+            QVERIFY2(readout->layouts() <= layouts + 2, qPrintable(QString::number(readout->layouts() - layouts)));
+            const int laidOut = readout->layouts();
+            readout->repaint();
+            QCOMPARE(readout->layouts(), laidOut);
+            const Soc &soc = view->document()->soc();
+            const QString attainable = formatQuantity(evaluate(soc).attainableGops, QStringLiteral("Gops/s"));
+            QVERIFY2(readout->document()->toPlainText().contains(attainable), qPrintable(readout->text()));
+            QCOMPARE(readout->document()->toPlainText(), QTextDocumentFragment::fromHtml(readout->text()).toPlainText());
+        }
     }
 
     // A step that moves the axes into a new decade searches the Pₐₜₜ label's place once,
