@@ -106,8 +106,10 @@ void KernelTextDelegate::paint(QPainter *painter, const QStyleOptionViewItem &op
     const QRect box = style->subElementRect(QStyle::SE_ItemViewItemText, &opt, widget)
                           .adjusted(3, 0, -3, 0); // the default delegate's text margin
     Entry *entry = &entryOf(text, opt.font);
-    if (entry->text.size().width() > box.width()) // too long: end it with "…" rather than cut a letter
+    if (entry->text.size().width() > box.width()) { // too long: end it with "…" rather than cut a letter
+        ++m_elided;
         entry = &entryOf(QFontMetrics(opt.font).elidedText(text, Qt::ElideRight, box.width()), opt.font);
+    }
     const QSizeF size = entry->text.size();
     const Qt::Alignment align = QStyle::visualAlignment(opt.direction, opt.displayAlignment);
     double x = box.left();

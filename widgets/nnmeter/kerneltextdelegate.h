@@ -44,6 +44,8 @@ public:
     // Texts drawn into a new image so far, and images held: for tests.
     std::size_t renders() const { return m_renders; }
     std::size_t cachedImages() const { return m_current.size() + m_previous.size(); }
+    // Texts too wide for their cell, drawn ending in "…", so far (for tests).
+    std::size_t elided() const { return m_elided; }
 
 protected:
     bool eventFilter(QObject *watched, QEvent *event) override;
@@ -69,6 +71,7 @@ private:
     mutable std::size_t m_asked = 0;
     mutable std::size_t m_lastAsked = 0;
     mutable std::size_t m_renders = 0;
+    mutable std::size_t m_elided = 0;
     mutable QFont m_font;
     bool m_useImages = true;
 };

@@ -324,7 +324,10 @@ void NnmeterPlot::setPrediction(const Prediction &prediction, const QString &tit
     m_measured->setData(mk, mv, true);
     yAxis->setLabel(mk.isEmpty() ? tr("predicted latency per kernel (%1)").arg(m_unit)
                                  : tr("latency per kernel (%1): bars predicted").arg(m_unit));
-    m_measured->setName(tr("measured in a network run (%1 kernels)").arg(mk.size()));
+    // Short: the legend's widest entry sets how wide the chart must stay, and so how much of the
+    // row the kernel tree may have for its names (at 1280 px they were cut with this entry
+    // reading "measured in a network run (73 kernels)"). The axis says the bars are predicted.
+    m_measured->setName(tr("measured (%1 kernels)").arg(mk.size()));
     std::vector<QCPAbstractPlottable *> entries(m_bars.begin(), m_bars.end());
     if (!gk.isEmpty())
         entries.push_back(m_ghost);
@@ -332,7 +335,8 @@ void NnmeterPlot::setPrediction(const Prediction &prediction, const QString &tit
         entries.push_back(m_measured);
     syncLegend(entries);
 
-    m_title->setText(title);
+    m_fullTitle = title;
+    fitTitleToWidth(width());
     fitLegendToWidth(width());
     const double n = double(std::max<std::size_t>(kernels.size(), ghostMs.size()));
     xAxis->setRange(0.3, n + 0.7);
@@ -380,6 +384,11 @@ int NnmeterPlot::kernelAt(const QPointF &pixel) const
     return k >= 0 && std::size_t(k) < m_values.size() ? k : -1;
 }
 
+QString NnmeterPlot::titleText() const
+{
+    return m_title->text();
+}
+
 int NnmeterPlot::legendWidth(int columns) const
 {
     // Filled row by row (foColumnsFirst): entry i goes to column i % columns.
@@ -408,8 +417,37 @@ void NnmeterPlot::fitLegendToWidth(int width)
     legend->setFillOrder(legend->fillOrder(), true); // places the entries again
 }
 
+void NnmeterPlot::fitTitleToWidth(int width)
+{
+    // A line wider than the plot breaks before its last " (" or after its last ", " or space
+    // that fits: "on This machine: AMD EPYC (oneDNN 2.6.3, fp32, 1 thread)" was elided at
+    // 1280 px. What still does not fit is elided when drawn (ElidedTitle).
+    const QFontMetrics metrics(m_title->font());
+    const int room = std::max(40, width - 16);
+    QStringList lines;
+    for (QString line : m_fullTitle.split(QLatin1Char('\n'))) {
+        for (int extra = 0; extra < 2 && metrics.horizontalAdvance(line) > room; ++extra) {
+            int cut = -1; // the space to break at: before a " (" if one fits, else the last that fits
+            for (const bool parenthesis : {true, false})
+                for (int i = int(line.size()) - 2; i > 0 && cut < 0; --i)
+                    if (line.at(i) == QLatin1Char(' ') && (!parenthesis || line.at(i + 1) == QLatin1Char('('))
+                        && metrics.horizontalAdvance(line.left(i)) <= room)
+                        cut = i;
+            if (cut <= 0)
+                break;
+            lines << line.left(cut);
+            line = line.mid(cut + 1);
+        }
+        lines << line;
+    }
+    const QString text = lines.join(QLatin1Char('\n'));
+    if (text != m_title->text())
+        m_title->setText(text);
+}
+
 void NnmeterPlot::resizeEvent(QResizeEvent *event)
 {
+    fitTitleToWidth(event->size().width());
     fitLegendToWidth(event->size().width());
     QCustomPlot::resizeEvent(event);
 }

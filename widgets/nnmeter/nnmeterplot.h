@@ -53,6 +53,9 @@ public:
     // Up to four legend entries a row, fewer when `width` pixels cannot hold them
     // (a narrow chart keeps its legend inside and leaves the kernel tree room).
     void fitLegendToWidth(int width);
+    // The title's lines broken where they are wider than `width` pixels (before " (", at a space).
+    void fitTitleToWidth(int width);
+    QString titleText() const; // as drawn: with the breaks fitTitleToWidth() put in (for tests)
     // The width the legend needs with `columns` entries a row (the entries as they are now).
     int legendWidth(int columns) const;
 
@@ -67,6 +70,7 @@ private:
     void syncLegend(const std::vector<QCPAbstractPlottable *> &entries);
 
     QCPTextElement *m_title = nullptr;
+    QString m_fullTitle; // as the view gave it (m_title's text may have more line breaks)
     int m_textMeasurements = 0;
     QCPGraph *m_ghost = nullptr;
     QCPGraph *m_measured = nullptr;

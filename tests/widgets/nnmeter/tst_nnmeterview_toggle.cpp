@@ -98,6 +98,45 @@ private slots:
         }
     }
 
+    void readableAt1280WithMeasuredKernels()
+    {
+        // This machine's device (its long name) and the lab's per-kernel timings (the Measured
+        // column) at 1280×800: every kernel name whole in the tree, the title's lines broken
+        // to the chart's width rather than elided; at 1920×1080 too.
+        MainWindow window;
+        window.resize(1280, 800);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        auto *view = window.findChild<NnmeterView *>();
+        window.setCurrentView(view);
+        QString error;
+        QStringList warnings;
+        for (const QString &path : {QStringLiteral(ROOFLINE_EXAMPLES_DIR "/nnmeter/onednn_cpu.device.json"),
+                                    QStringLiteral(":/examples/amaix/resnet50.json"),
+                                    QStringLiteral(ROOFLINE_EXAMPLES_DIR "/nnmeter/onednn_cpu/kernels.csv")})
+            QVERIFY2(view->openFile(path, &error, &warnings), qPrintable(path + QStringLiteral(": ") + error));
+        view->flushPendingUpdate();
+        settle();
+        QVERIFY(!view->kernelTree()->isColumnHidden(3)); // the Measured column shown
+        auto *delegate = qobject_cast<KernelTextDelegate *>(view->kernelTree()->itemDelegate());
+        QVERIFY(delegate);
+        const QString device = QString::fromStdString(view->document()->device().name);
+        QVERIFY(device.size() > 40);
+        for (const QSize size : {QSize(1280, 800), QSize(1920, 1080)}) {
+            window.resize(size);
+            settle();
+            const std::size_t elided = delegate->elided();
+            view->kernelTree()->viewport()->repaint();
+            QCOMPARE(delegate->elided(), elided); // no text of the visible rows ended in "…"
+            const QFontMetrics metrics(QFont(view->plot()->font().family(), 11, QFont::Bold)); // the title's font
+            const QString title = view->plot()->titleText();
+            for (const QString &line : title.split(QLatin1Char('\n')))
+                QVERIFY2(metrics.horizontalAdvance(line) <= view->plot()->width() - 16,
+                         qPrintable(QStringLiteral("%1 px: \"%2\" in %3 px").arg(size.width()).arg(line).arg(view->plot()->width())));
+            QVERIFY2(QString(title).replace(QLatin1Char('\n'), QLatin1Char(' ')).endsWith(QStringLiteral("on ") + device), qPrintable(title));
+        }
+    }
+
     void treeTextFromImages()
     {
         // The kernel tree draws each cell's text from an image made once per text, colour and
