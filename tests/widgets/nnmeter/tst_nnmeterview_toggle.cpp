@@ -166,6 +166,28 @@ private slots:
         QCOMPARE(delegate->renders(), renders); // every text of those states drawn from its image
         QVERIFY(delegate->cachedImages() < 4 * 200);
 
+        // The chart's title and legend names the same way (TextImages in nnmeterplot.cpp).
+        NnmeterPlot *plot = view.plot();
+        const int textRenders = plot->textRenders();
+        QVERIFY(textRenders > 0);
+        for (int i = 0; i < 4; ++i)
+            QVERIFY(toggle(boxes[i % 2]));
+        QCOMPARE(plot->textRenders(), textRenders);
+        {
+            view.document()->pinSnapshot(QStringLiteral("before")); // the snapshot's legend entry too
+            QVERIFY(toggle(boxes[0]));
+            plot->replot();
+            const QImage chartFromImages = plot->grab().toImage();
+            NnmeterPlot::setTextImages(false);
+            plot->replot();
+            const QImage chartFromText = plot->grab().toImage();
+            NnmeterPlot::setTextImages(true);
+            int worst = 0;
+            const int differ = differingPixels(chartFromImages, chartFromText, 1, &worst);
+            QVERIFY2(differ >= 0 && differ < chartFromImages.width() * chartFromImages.height() / 1000,
+                     qPrintable(QStringLiteral("chart: %1 pixels differ, by up to %2 levels").arg(differ).arg(worst)));
+        }
+
         // A selected row (its text in the highlight colour) among the rows shown.
         view.selectKernel(2);
         QCoreApplication::processEvents();
