@@ -29,7 +29,10 @@ void KernelTextDelegate::beginRepaint() const
     if (m_asked > 0)
         m_lastAsked = m_asked;
     m_asked = 0;
-    if (m_current.size() > m_lastAsked + kSlack) {
+    // The current generation holds the texts of about four repaints before it becomes the
+    // previous one: toggling two rules goes through four sets of texts, and with room for
+    // two (FastTextDelegate's) GoogLeNet's rows drew most of their texts into new images again.
+    if (m_current.size() > kRepaintsKept * m_lastAsked + kSlack) {
         m_previous = std::move(m_current);
         m_current.clear();
     }

@@ -13,7 +13,8 @@
 // channel at most, tested).
 //
 // The cache keeps what the last repaints drew, in two generations as
-// FastTextDelegate's (a rule toggle cycles through a few sets of texts).
+// FastTextDelegate's, each of about four repaints' texts (a rule toggle cycles
+// through a few sets of texts): at most about 8 × 100 images of a few kB.
 #pragma once
 
 #include <QImage>
@@ -30,6 +31,7 @@ class KernelTextDelegate : public QStyledItemDelegate
     Q_OBJECT
 public:
     static constexpr std::size_t kSlack = 64;
+    static constexpr std::size_t kRepaintsKept = 4; // repaints' texts in the current generation
     static constexpr std::size_t kMaxGeneration = 4096;
 
     // With an item view as parent, each paint of its viewport starts a repaint.
