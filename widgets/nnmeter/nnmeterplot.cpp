@@ -11,6 +11,89 @@ namespace studio {
 
 using namespace roofline::nnmeter;
 
+// Draws a text as QPainter::drawText(rect, flags, text) does, from an image of it made once
+// per text, font, colour, rect size, flags and fraction of a pixel, blended as one rectangle.
+// The raster engine blends each antialiased glyph on its own (about 3 k instructions a glyph),
+// and drawText() lays the text out again each time: the legend's and the title's texts took
+// 1.6 M instructions per rule toggle of ResNet-50 (callgrind). The texts change with the kernel
+// counts, so the last 64 texts of the plot are kept (a toggled rule goes back to texts drawn
+// before; the legend's entries are made anew when the number of series changes, so the cache is the plot's). Exports
+// (vector or not cached: QCPPainter's modes) and transformed painters draw the text as before.
+class NnmeterTextImages
+{
+public:
+    explicit NnmeterTextImages(int *renders)
+        : m_renders(renders)
+    {
+    }
+    static inline bool enabled = true; // off: drawn as drawText() (tests compare the pictures)
+
+    // Returns the text's bounding rect, as drawText() gives it.
+    QRect draw(QCPPainter *painter, const QRect &rect, int flags, const QString &text)
+    {
+        const QTransform t = painter->transform();
+        if (!enabled || (painter->modes() & (QCPPainter::pmVectorized | QCPPainter::pmNoCaching))
+            || t.type() > QTransform::TxTranslate) {
+            QRect bound;
+            painter->drawText(rect, flags, text, &bound);
+            return bound;
+        }
+        const QPointF at = t.map(QPointF(rect.topLeft()));
+        const double left = std::floor(at.x()), top = std::floor(at.y());
+        const int fx = int(std::lround((at.x() - left) * 64)), fy = int(std::lround((at.y() - top) * 64));
+        const QFont font = painter->font();
+        const QRgb color = painter->pen().color().rgba();
+        const auto hints = painter->renderHints();
+        auto it = std::find_if(m_entries.begin(), m_entries.end(), [&](const Entry &e) {
+            return e.text == text && e.color == color && e.size == rect.size() && e.flags == flags && e.fx == fx
+                && e.fy == fy && e.hints == hints && e.font == font;
+        });
+        if (it == m_entries.end()) {
+            Entry e{text, font, color, rect.size(), flags, fx, fy, hints, {}, {}};
+            e.bound = QFontMetrics(font, painter->device()).boundingRect(QRect(QPoint(0, 0), rect.size()), flags, text);
+            constexpr int margin = 3; // glyphs reach past the bounding rect (bearings)
+            e.image = QImage(e.bound.size() + QSize(2 * margin, 2 * margin), QImage::Format_ARGB32_Premultiplied);
+            e.image.fill(Qt::transparent);
+            {
+                QPainter p(&e.image);
+                p.setRenderHints(hints);
+                p.setFont(font);
+                p.setPen(painter->pen());
+                p.translate(margin - e.bound.left() + fx / 64.0, margin - e.bound.top() + fy / 64.0);
+                p.drawText(QRect(QPoint(0, 0), rect.size()), flags, text);
+            }
+            e.bound.translate(-margin, -margin); // now the image's place relative to the rect
+            ++*m_renders;
+            if (m_entries.size() >= 64)
+                m_entries.erase(m_entries.begin());
+            m_entries.push_back(std::move(e));
+            it = m_entries.end() - 1;
+        }
+        painter->save();
+        painter->resetTransform();
+        painter->drawImage(QPointF(left + it->bound.left(), top + it->bound.top()), it->image);
+        painter->restore();
+        constexpr int margin = 3;
+        return it->bound.adjusted(margin, margin, -margin, -margin).translated(rect.topLeft());
+    }
+
+private:
+    struct Entry
+    {
+        QString text;
+        QFont font;
+        QRgb color;
+        QSize size;
+        int flags;
+        int fx, fy;
+        QPainter::RenderHints hints;
+        QRect bound; // of the image, relative to the rect's top left
+        QImage image;
+    };
+    std::vector<Entry> m_entries; // the last texts drawn, oldest first
+    int *m_renders;
+};
+
 namespace {
 
 // Tableau-like categorical colours, distinct on light and dark backgrounds.
@@ -41,8 +124,10 @@ protected:
         QStringList lines = full.split(QLatin1Char('\n'));
         for (QString &line : lines)
             line = metrics.elidedText(line, Qt::ElideRight, width);
-        mText = lines.join(QLatin1Char('\n'));
-        QCPTextElement::draw(painter);
+        // As QCPTextElement::draw(), the text from an image.
+        painter->setFont(mainFont());
+        painter->setPen(QPen(mainTextColor()));
+        mTextBoundingRect = m_images->draw(painter, mRect, mTextFlags, lines.join(QLatin1Char('\n')));
         mText = full;
     }
     // Measured once per text and font: QCustomPlot's layout asks the title for its minimum
@@ -65,8 +150,10 @@ protected:
 
 public:
     void setCounter(int *counter) { m_counter = counter; }
+    void setTextImages(NnmeterTextImages *images) { m_images = images; }
 
 private:
+    NnmeterTextImages *m_images = nullptr; // the plot's
     mutable std::optional<QSize> m_size;
     mutable QString m_text;
     mutable QFont m_font;
@@ -81,13 +168,52 @@ private:
 class CachedLegendItem : public QCPPlottableLegendItem
 {
 public:
-    CachedLegendItem(QCPLegend *legend, QCPAbstractPlottable *plottable, int *counter)
+    CachedLegendItem(QCPLegend *legend, QCPAbstractPlottable *plottable, int *counter, NnmeterTextImages *images)
         : QCPPlottableLegendItem(legend, plottable)
         , m_counter(counter)
+        , m_images(images)
     {
     }
 
 protected:
+    // As QCPPlottableLegendItem::draw(), the name from an image (TextImages) and its height
+    // from the size measured once per name.
+    void draw(QCPPainter *painter) override
+    {
+        if (!mPlottable)
+            return;
+        painter->setFont(getFont());
+        painter->setPen(QPen(getTextColor()));
+        const QSize iconSize = mParentLegend->iconSize();
+        const QString name = mPlottable->name();
+        if (name != m_textName || painter->font() != m_textFont) {
+            m_textRect = painter->fontMetrics().boundingRect(0, 0, 0, iconSize.height(), Qt::TextDontClip, name);
+            m_textName = name;
+            m_textFont = painter->font();
+        }
+        const QRect iconRect(mRect.topLeft(), iconSize);
+        const int textHeight = qMax(m_textRect.height(), iconSize.height());
+        m_images->draw(painter, QRect(mRect.x() + iconSize.width() + mParentLegend->iconTextPadding(), mRect.y(), m_textRect.width(), textHeight),
+                      Qt::TextDontClip, name);
+        painter->save();
+        painter->setClipRect(iconRect, Qt::IntersectClip);
+        // drawLegendIcon() is protected (QCPPlottableLegendItem is its friend): reached through
+        // a member pointer named in a subclass, it is still the plottable's own (virtual).
+        struct Icon : QCPAbstractPlottable
+        {
+            using QCPAbstractPlottable::drawLegendIcon;
+        };
+        (mPlottable->*(&Icon::drawLegendIcon))(painter, iconRect);
+        painter->restore();
+        if (getIconBorderPen().style() != Qt::NoPen) {
+            painter->setPen(getIconBorderPen());
+            painter->setBrush(Qt::NoBrush);
+            const int halfPen = qCeil(painter->pen().widthF() * 0.5) + 1;
+            painter->setClipRect(mOuterRect.adjusted(-halfPen, -halfPen, halfPen, halfPen));
+            painter->drawRect(iconRect);
+        }
+    }
+
     QSize minimumOuterSizeHint() const override
     {
         const QString name = mPlottable->name();
@@ -113,6 +239,10 @@ private:
     mutable QSize m_iconSize;
     mutable int m_padding = 0;
     int *m_counter; // counts the measurements (for tests)
+    NnmeterTextImages *m_images; // the plot's
+    QString m_textName; // the name m_textRect was measured for, and its font
+    QFont m_textFont;
+    QRect m_textRect;
 };
 
 // Bars of one solid colour without an outline, each filled as a rectangle: QCPBars draws each
@@ -151,6 +281,7 @@ protected:
 
 NnmeterPlot::NnmeterPlot(QWidget *parent)
     : QCustomPlot(parent)
+    , m_textImages(std::make_unique<NnmeterTextImages>(&m_textRenders))
 {
     setMinimumHeight(220);
     setPlottingHint(QCP::phImmediateRefresh, false);
@@ -159,6 +290,7 @@ NnmeterPlot::NnmeterPlot(QWidget *parent)
     plotLayout()->insertRow(0);
     auto *title = new ElidedTitle(this, QString(), QFont(font().family(), 11, QFont::Bold));
     title->setCounter(&m_textMeasurements);
+    title->setTextImages(m_textImages.get());
     m_title = title;
     plotLayout()->addElement(0, 0, m_title);
     xAxis->setLabel(tr("kernel, in execution order (#)"));
@@ -324,7 +456,10 @@ void NnmeterPlot::setPrediction(const Prediction &prediction, const QString &tit
     m_measured->setData(mk, mv, true);
     yAxis->setLabel(mk.isEmpty() ? tr("predicted latency per kernel (%1)").arg(m_unit)
                                  : tr("latency per kernel (%1): bars predicted").arg(m_unit));
-    m_measured->setName(tr("measured in a network run (%1 kernels)").arg(mk.size()));
+    // Short: the legend's widest entry sets how wide the chart must stay, and so how much of the
+    // row the kernel tree may have for its names (at 1280 px they were cut with this entry
+    // reading "measured in a network run (73 kernels)"). The axis says the bars are predicted.
+    m_measured->setName(tr("measured (%1 kernels)").arg(mk.size()));
     std::vector<QCPAbstractPlottable *> entries(m_bars.begin(), m_bars.end());
     if (!gk.isEmpty())
         entries.push_back(m_ghost);
@@ -332,7 +467,8 @@ void NnmeterPlot::setPrediction(const Prediction &prediction, const QString &tit
         entries.push_back(m_measured);
     syncLegend(entries);
 
-    m_title->setText(title);
+    m_fullTitle = title;
+    fitTitleToWidth(width());
     fitLegendToWidth(width());
     const double n = double(std::max<std::size_t>(kernels.size(), ghostMs.size()));
     xAxis->setRange(0.3, n + 0.7);
@@ -359,7 +495,7 @@ void NnmeterPlot::syncLegend(const std::vector<QCPAbstractPlottable *> &entries)
         return;
     legend->clearItems();
     for (QCPAbstractPlottable *p : entries)
-        legend->addItem(new CachedLegendItem(legend, p, &m_textMeasurements)); // the legend's font and text colour
+        legend->addItem(new CachedLegendItem(legend, p, &m_textMeasurements, m_textImages.get())); // the legend's font and text colour
     legend->setFillOrder(legend->fillOrder(), true);
 }
 
@@ -378,6 +514,18 @@ int NnmeterPlot::kernelAt(const QPointF &pixel) const
         return -1;
     const int k = int(std::lround(xAxis->pixelToCoord(pixel.x()))) - 1;
     return k >= 0 && std::size_t(k) < m_values.size() ? k : -1;
+}
+
+NnmeterPlot::~NnmeterPlot() = default;
+
+void NnmeterPlot::setTextImages(bool on)
+{
+    NnmeterTextImages::enabled = on;
+}
+
+QString NnmeterPlot::titleText() const
+{
+    return m_title->text();
 }
 
 int NnmeterPlot::legendWidth(int columns) const
@@ -408,8 +556,37 @@ void NnmeterPlot::fitLegendToWidth(int width)
     legend->setFillOrder(legend->fillOrder(), true); // places the entries again
 }
 
+void NnmeterPlot::fitTitleToWidth(int width)
+{
+    // A line wider than the plot breaks before its last " (" or after its last ", " or space
+    // that fits: "on This machine: AMD EPYC (oneDNN 2.6.3, fp32, 1 thread)" was elided at
+    // 1280 px. What still does not fit is elided when drawn (ElidedTitle).
+    const QFontMetrics metrics(m_title->font());
+    const int room = std::max(40, width - 16);
+    QStringList lines;
+    for (QString line : m_fullTitle.split(QLatin1Char('\n'))) {
+        for (int extra = 0; extra < 2 && metrics.horizontalAdvance(line) > room; ++extra) {
+            int cut = -1; // the space to break at: before a " (" if one fits, else the last that fits
+            for (const bool parenthesis : {true, false})
+                for (int i = int(line.size()) - 2; i > 0 && cut < 0; --i)
+                    if (line.at(i) == QLatin1Char(' ') && (!parenthesis || line.at(i + 1) == QLatin1Char('('))
+                        && metrics.horizontalAdvance(line.left(i)) <= room)
+                        cut = i;
+            if (cut <= 0)
+                break;
+            lines << line.left(cut);
+            line = line.mid(cut + 1);
+        }
+        lines << line;
+    }
+    const QString text = lines.join(QLatin1Char('\n'));
+    if (text != m_title->text())
+        m_title->setText(text);
+}
+
 void NnmeterPlot::resizeEvent(QResizeEvent *event)
 {
+    fitTitleToWidth(event->size().width());
     fitLegendToWidth(event->size().width());
     QCustomPlot::resizeEvent(event);
 }

@@ -13,15 +13,19 @@
 
 #include <qcustomplot.h>
 
+#include <memory>
 #include <vector>
 
 namespace studio {
+
+class NnmeterTextImages; // nnmeterplot.cpp
 
 class NnmeterPlot : public QCustomPlot
 {
     Q_OBJECT
 public:
     explicit NnmeterPlot(QWidget *parent = nullptr);
+    ~NnmeterPlot() override;
 
     // Shows `prediction` (titled with the network and device names); `ghost`
     // are the compared snapshot's kernel latencies in ms (empty: none);
@@ -49,10 +53,18 @@ public:
     // How often the title and the legend entries laid their texts out to measure them: once per
     // new text (QCustomPlot's layout asks each about ten times per replot). For tests.
     int textMeasurements() const { return m_textMeasurements; }
+    // How often the title and the legend entries drew a text into a new image (TextImages in
+    // nnmeterplot.cpp: a text seen before is blended from its image), and whether they do
+    // (every NnmeterPlot; off: drawn as QCustomPlot draws them). For tests.
+    int textRenders() const { return m_textRenders; }
+    static void setTextImages(bool on);
 
     // Up to four legend entries a row, fewer when `width` pixels cannot hold them
     // (a narrow chart keeps its legend inside and leaves the kernel tree room).
     void fitLegendToWidth(int width);
+    // The title's lines broken where they are wider than `width` pixels (before " (", at a space).
+    void fitTitleToWidth(int width);
+    QString titleText() const; // as drawn: with the breaks fitTitleToWidth() put in (for tests)
     // The width the legend needs with `columns` entries a row (the entries as they are now).
     int legendWidth(int columns) const;
 
@@ -67,7 +79,10 @@ private:
     void syncLegend(const std::vector<QCPAbstractPlottable *> &entries);
 
     QCPTextElement *m_title = nullptr;
+    QString m_fullTitle; // as the view gave it (m_title's text may have more line breaks)
     int m_textMeasurements = 0;
+    int m_textRenders = 0;
+    std::unique_ptr<NnmeterTextImages> m_textImages; // the title's and the legend's texts as images
     QCPGraph *m_ghost = nullptr;
     QCPGraph *m_measured = nullptr;
     QCPBars *m_highlight = nullptr;

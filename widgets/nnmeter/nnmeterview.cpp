@@ -3,7 +3,7 @@
 #include "richreadoutlabel.h"
 
 #include "emptystate.h"
-#include "fasttextdelegate.h"
+#include "kerneltextdelegate.h"
 #include "goalseekpanel.h"
 #include "lazyreplot.h"
 #include "nnmeterdocument.h"
@@ -175,7 +175,7 @@ NnmeterView::NnmeterView(NnmeterDocument *document, QWidget *parent)
                                                    + margin);
         }
     }
-    m_tree->setItemDelegate(new FastTextDelegate(m_tree)); // shapes only the texts that changed
+    m_tree->setItemDelegate(new KernelTextDelegate(m_tree)); // each text laid out and drawn into an image once (kerneltextdelegate.h)
     m_tree->setToolTip(tr("Each kernel the backend runs, with the operators fused into it; selecting one shows it on the chart"));
     m_tree->setMinimumWidth(250);
 

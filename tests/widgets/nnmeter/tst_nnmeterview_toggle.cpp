@@ -1,0 +1,228 @@
+// The nn-Meter rule toggle's redraw (issue 12, 2026-11-27 night): what one
+// toggle lays out and paints, counted (no timing): no layout request reaches
+// the main window; the kernel tree draws its texts from cached images with the
+// same picture; the chart's legend and title draw their texts laid out once.
+#include "nnmeterviewtesting.h"
+
+#include "eventcounter.h"
+#include "kerneltextdelegate.h"
+
+#include <QApplication>
+#include <QTabWidget>
+
+namespace {
+
+// Every pixel of `a` and `b` within `tolerance` levels per channel; how many differ at all.
+int differingPixels(const QImage &a, const QImage &b, int tolerance, int *worst)
+{
+    *worst = 0;
+    if (a.size() != b.size())
+        return -1;
+    const QImage x = a.convertToFormat(QImage::Format_RGB32), y = b.convertToFormat(QImage::Format_RGB32);
+    int differ = 0;
+    for (int r = 0; r < x.height(); ++r)
+        for (int c = 0; c < x.width(); ++c) {
+            const QRgb p = x.pixel(c, r), q = y.pixel(c, r);
+            const int d = std::max({std::abs(qRed(p) - qRed(q)), std::abs(qGreen(p) - qGreen(q)), std::abs(qBlue(p) - qBlue(q))});
+            differ += d > 0;
+            *worst = std::max(*worst, d);
+        }
+    return *worst <= tolerance ? differ : -differ - 1;
+}
+
+void settle()
+{
+    for (int i = 0; i < 10; ++i)
+        QCoreApplication::processEvents();
+}
+
+} // namespace
+
+class TestNnmeterViewToggle : public QObject
+{
+    Q_OBJECT
+private slots:
+    void toggleLaysOutNoWindow()
+    {
+        // A rule toggle changes the readout's, the status bar's and the chart's texts; none of
+        // that may lay the main window out again (its tab widget then repaints whole). As the
+        // bench: plain, a snapshot compared, the sensitivity tab shown; ResNet-50 and GoogLeNet.
+        MainWindow window;
+        window.resize(1400, 900);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        auto *view = window.findChild<NnmeterView *>();
+        window.setCurrentView(view);
+        auto *tabs = qobject_cast<QTabWidget *>(window.centralWidget());
+        QVERIFY(tabs);
+        for (const QString &path : {QStringLiteral(":/examples/amaix/resnet50.json"), onnxFixture("googlenet")}) {
+            QString error;
+            QVERIFY2(view->panel()->openPath(path, &error, nullptr), qPrintable(error));
+            view->flushPendingUpdate();
+            settle();
+            QCheckBox *boxes[] = {view->panel()->ruleBox("bn_relu"), view->panel()->ruleBox("conv_bn")};
+            if (!boxes[0])
+                boxes[0] = view->panel()->ruleBox("conv_relu"); // GoogLeNet has no batch norm
+            QVERIFY(boxes[0] && boxes[1]);
+            for (int phase = 0; phase < 3; ++phase) {
+                if (phase == 1) {
+                    view->document()->pinSnapshot(QStringLiteral("before"));
+                    view->flushPendingUpdate();
+                } else if (phase == 2) {
+                    view->bottomTabs()->setCurrentWidget(view->sensitivityChart());
+                }
+                settle();
+                int windowRequests = 0, tabRequests = 0;
+                EventCounter atWindow(&window, QEvent::LayoutRequest, &windowRequests);
+                EventCounter atTabs(tabs, QEvent::LayoutRequest, &tabRequests);
+                for (int i = 0; i < 8; ++i) {
+                    const quint64 updates = view->updateCount();
+                    const std::size_t kernels = view->prediction().detection.kernels.size();
+                    boxes[i % 2]->click();
+                    QVERIFY(waitForUpdate(view, updates));
+                    QCoreApplication::processEvents(); // the layout requests posted by the update, and the paint
+                    QCoreApplication::processEvents();
+                    QVERIFY(view->prediction().detection.kernels.size() != kernels || path.endsWith(QLatin1String("onnx")));
+                }
+                QVERIFY2(windowRequests == 0 && tabRequests == 0,
+                         qPrintable(QStringLiteral("%1 in phase %2: %3 layout requests at the main window, %4 at its tab widget")
+                                        .arg(path)
+                                        .arg(phase)
+                                        .arg(windowRequests)
+                                        .arg(tabRequests)));
+            }
+            view->bottomTabs()->setCurrentIndex(0);
+            view->document()->removeSnapshot(0);
+            view->document()->resetRules();
+            view->flushPendingUpdate();
+        }
+    }
+
+    void readableAt1280WithMeasuredKernels()
+    {
+        // This machine's device (its long name) and the lab's per-kernel timings (the Measured
+        // column) at 1280×800: every kernel name whole in the tree, the title's lines broken
+        // to the chart's width rather than elided; at 1920×1080 too.
+        MainWindow window;
+        window.resize(1280, 800);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        auto *view = window.findChild<NnmeterView *>();
+        window.setCurrentView(view);
+        QString error;
+        QStringList warnings;
+        for (const QString &path : {QStringLiteral(ROOFLINE_EXAMPLES_DIR "/nnmeter/onednn_cpu.device.json"),
+                                    QStringLiteral(":/examples/amaix/resnet50.json"),
+                                    QStringLiteral(ROOFLINE_EXAMPLES_DIR "/nnmeter/onednn_cpu/kernels.csv")})
+            QVERIFY2(view->openFile(path, &error, &warnings), qPrintable(path + QStringLiteral(": ") + error));
+        view->flushPendingUpdate();
+        settle();
+        QVERIFY(!view->kernelTree()->isColumnHidden(3)); // the Measured column shown
+        auto *delegate = qobject_cast<KernelTextDelegate *>(view->kernelTree()->itemDelegate());
+        QVERIFY(delegate);
+        const QString device = QString::fromStdString(view->document()->device().name);
+        QVERIFY(device.size() > 40);
+        for (const QSize size : {QSize(1280, 800), QSize(1920, 1080)}) {
+            window.resize(size);
+            settle();
+            const std::size_t elided = delegate->elided();
+            view->kernelTree()->viewport()->repaint();
+            QCOMPARE(delegate->elided(), elided); // no text of the visible rows ended in "…"
+            const QFontMetrics metrics(QFont(view->plot()->font().family(), 11, QFont::Bold)); // the title's font
+            const QString title = view->plot()->titleText();
+            for (const QString &line : title.split(QLatin1Char('\n')))
+                QVERIFY2(metrics.horizontalAdvance(line) <= view->plot()->width() - 16,
+                         qPrintable(QStringLiteral("%1 px: \"%2\" in %3 px").arg(size.width()).arg(line).arg(view->plot()->width())));
+            QVERIFY2(QString(title).replace(QLatin1Char('\n'), QLatin1Char(' ')).endsWith(QStringLiteral("on ") + device), qPrintable(title));
+        }
+    }
+
+    void treeTextFromImages()
+    {
+        // The kernel tree draws each cell's text from an image made once per text, colour and
+        // fraction of a pixel: a rule state shown before draws no new image, and the picture is
+        // the one glyph-by-glyph drawing gives, up to one level of rounding in a few pixels.
+        NnmeterView view(new NnmeterDocument);
+        view.resize(1400, 900);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        auto *delegate = qobject_cast<KernelTextDelegate *>(view.kernelTree()->itemDelegate());
+        QVERIFY(delegate);
+        QCheckBox *boxes[] = {view.panel()->ruleBox("bn_relu"), view.panel()->ruleBox("conv_bn")};
+        QVERIFY(boxes[0] && boxes[1]);
+        const auto toggle = [&](QCheckBox *box) {
+            const quint64 updates = view.updateCount();
+            box->click();
+            const bool ok = waitForUpdate(&view, updates);
+            QCoreApplication::processEvents(); // the paint
+            return ok;
+        };
+        for (const QString &path : {QString(), onnxFixture("googlenet")}) { // ResNet-50 (the default), GoogLeNet
+            if (!path.isEmpty()) {
+                QString error;
+                QVERIFY2(view.panel()->openPath(path, &error, nullptr), qPrintable(error));
+                view.flushPendingUpdate();
+                QCoreApplication::processEvents();
+                boxes[0] = view.panel()->ruleBox("bn_relu");
+                boxes[1] = view.panel()->ruleBox("conv_bn");
+                QVERIFY(boxes[0] && boxes[1]);
+            }
+            for (int i = 0; i < 4; ++i) // the four states of the two rules, each shown once
+                QVERIFY(toggle(boxes[i % 2]));
+            const std::size_t renders = delegate->renders();
+            QVERIFY(renders > 0);
+            for (int i = 0; i < 8; ++i)
+                QVERIFY(toggle(boxes[i % 2]));
+            // Every text of those states drawn from its image (GoogLeNet's four states have
+            // about 400 texts: with two repaints' texts kept, most were drawn anew).
+            QVERIFY2(delegate->renders() == renders,
+                     qPrintable(QStringLiteral("%1: %2 texts drawn anew").arg(path).arg(delegate->renders() - renders)));
+            QVERIFY(delegate->cachedImages() < 10 * 200);
+        }
+
+        // The chart's title and legend names the same way (TextImages in nnmeterplot.cpp).
+        NnmeterPlot *plot = view.plot();
+        const int textRenders = plot->textRenders();
+        QVERIFY(textRenders > 0);
+        for (int i = 0; i < 4; ++i)
+            QVERIFY(toggle(boxes[i % 2]));
+        QCOMPARE(plot->textRenders(), textRenders);
+        {
+            view.document()->pinSnapshot(QStringLiteral("before")); // the snapshot's legend entry too
+            QVERIFY(toggle(boxes[0]));
+            plot->replot();
+            const QImage chartFromImages = plot->grab().toImage();
+            NnmeterPlot::setTextImages(false);
+            plot->replot();
+            const QImage chartFromText = plot->grab().toImage();
+            NnmeterPlot::setTextImages(true);
+            int worst = 0;
+            const int differ = differingPixels(chartFromImages, chartFromText, 1, &worst);
+            QVERIFY2(differ >= 0 && differ < chartFromImages.width() * chartFromImages.height() / 1000,
+                     qPrintable(QStringLiteral("chart: %1 pixels differ, by up to %2 levels").arg(differ).arg(worst)));
+        }
+
+        // A selected row (its text in the highlight colour) among the rows shown.
+        view.selectKernel(2);
+        QCoreApplication::processEvents();
+        QWidget *viewport = view.kernelTree()->viewport();
+        const QImage fromImages = viewport->grab().toImage();
+        delegate->setImageCache(false);
+        const QImage fromGlyphs = viewport->grab().toImage();
+        delegate->setImageCache(true);
+        int worst = 0;
+        const int differ = differingPixels(fromImages, fromGlyphs, 1, &worst);
+        QVERIFY2(differ >= 0 && differ < fromImages.width() * fromImages.height() / 1000,
+                 qPrintable(QStringLiteral("%1 pixels differ, by up to %2 levels").arg(differ).arg(worst)));
+        // Not a blank picture: the text is there (the two ways agree on many dark pixels).
+        int dark = 0;
+        const QImage rgb = fromImages.convertToFormat(QImage::Format_RGB32);
+        for (int r = 0; r < rgb.height(); ++r)
+            for (int c = 0; c < rgb.width(); ++c)
+                dark += qGray(rgb.pixel(c, r)) < 100;
+        QVERIFY2(dark > 1000, qPrintable(QString::number(dark)));
+    }
+};
+
+QTEST_MAIN(TestNnmeterViewToggle)
+#include "tst_nnmeterview_toggle.moc"
