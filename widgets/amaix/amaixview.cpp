@@ -104,6 +104,7 @@ AmaixView::AmaixView(AmaixDocument *document, QWidget *parent)
 
     m_totals = new RichReadoutLabel(this);
     m_totals->setSingleLine(true); // never grows the window (cut at the right on a very narrow one)
+    m_totals->setAlignment(Qt::AlignLeft | Qt::AlignVCenter); // level with the CSV button's text
     m_totals->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     m_message = new QLabel(this);
     m_message->setWordWrap(true);

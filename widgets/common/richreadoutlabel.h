@@ -17,6 +17,9 @@
 // scroll area. Call resetHeight() when what the readout describes changes (a
 // new network or device); the label may then shrink.
 //
+// Its text sits at the top of its box unless its alignment says AlignVCenter
+// or AlignBottom.
+//
 // Not selectable (the selection would need QLabel's own document laid out);
 // its context menu copies the text instead.
 //
@@ -132,14 +135,21 @@ protected:
     {
         ++m_paints;
         const QRect r = contentsRect();
-        documentHeight(r.width());
+        const int height = documentHeight(r.width());
+        // At the top by default; centred or at the bottom as a QLabel of that alignment
+        // (a one-line totals row beside a taller button, a fixed-height box).
+        int top = 0;
+        if (alignment() & Qt::AlignVCenter)
+            top = std::max(0, (r.height() - height) / 2);
+        else if (alignment() & Qt::AlignBottom)
+            top = std::max(0, r.height() - height);
         QPainter painter(this);
         drawFrame(&painter); // a frame shape set on the label (none by default)
-        painter.translate(r.topLeft());
+        painter.translate(r.topLeft() + QPoint(0, top));
         QAbstractTextDocumentLayout::PaintContext context;
         context.palette = palette();
         context.palette.setColor(QPalette::Text, palette().color(foregroundRole()));
-        context.clip = QRectF(0, 0, r.width(), r.height());
+        context.clip = QRectF(0, 0, r.width(), r.height() - top);
         painter.setClipRect(context.clip);
         m_document.documentLayout()->draw(&painter, context);
     }

@@ -51,6 +51,7 @@ GablesView::GablesView(GablesDocument *document, QWidget *parent)
     // instructions of a 64-IP step); copied from its context menu, not selected by mouse.
     m_readout = new RichReadoutLabel(this);
     m_readout->setPadding(4);
+    m_readout->setAlignment(Qt::AlignLeft | Qt::AlignVCenter); // as the QLabel it was: a short text mid-box
     // A fixed height: new numbers repaint the label but never relayout the window.
     m_readout->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Fixed);
     m_readout->setFixedHeight(m_readout->fontMetrics().lineSpacing() * 5 + 12);

@@ -1,12 +1,13 @@
 // The status bar's one-line summary of the current view, new on every update.
 //
 // In a ReadoutHost (readouthost.h) a new text posts no layout request up the
-// window; but the host still asked the label for its size hints to see
+// window; but the host still asks the label for its size hints to see
 // whether they changed, and a QLabel measures its text for that (0.6 M
 // instructions per update in every view, docs/performance.md). The width is
 // ignored (the summary is cut at the right, never widens the window) and the
-// height is fixed to one line, so the host asks nothing and no text is
-// measured. The height follows font and style changes.
+// height is one line's whatever the text, so the hints are that line's,
+// measured once per font and style: a new text measures nothing, and the
+// label is laid out exactly as the QLabel it was.
 #pragma once
 
 #include <QEvent>
@@ -21,43 +22,40 @@ public:
         : QLabel(parent)
     {
         setTextFormat(Qt::PlainText);
-        setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Fixed);
-        fixHeight();
+        setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+        measureLine();
     }
 
-    // How often a layout (or the host) asked for a size hint (tests: never on a new text).
-    int sizeQueries() const { return m_sizeQueries; }
+    // How often a text was measured for a size hint (tests: once per font, never per text).
+    int measurements() const { return m_measurements; }
 
-    QSize sizeHint() const override
-    {
-        ++m_sizeQueries;
-        return QLabel::sizeHint();
-    }
-    QSize minimumSizeHint() const override
-    {
-        ++m_sizeQueries;
-        return QLabel::minimumSizeHint();
-    }
+    QSize sizeHint() const override { return m_line; }
+    QSize minimumSizeHint() const override { return m_line; }
 
 protected:
     void changeEvent(QEvent *event) override
     {
         QLabel::changeEvent(event);
-        if (event->type() == QEvent::FontChange || event->type() == QEvent::StyleChange)
-            fixHeight();
+        if (event->type() == QEvent::FontChange || event->type() == QEvent::StyleChange) {
+            measureLine();
+            updateGeometry();
+        }
     }
 
 private:
-    // One line of this font, as a plain QLabel measures it.
-    void fixHeight()
+    // One line of this font, as a plain QLabel measures it (its width is ignored).
+    void measureLine()
     {
         QLabel line(QStringLiteral("Xg"));
         line.setFont(font());
         line.setStyle(style());
-        setFixedHeight(line.sizeHint().height());
+        line.setMargin(margin());
+        m_line = QSize(0, line.sizeHint().height());
+        ++m_measurements;
     }
 
-    mutable int m_sizeQueries = 0;
+    QSize m_line;
+    int m_measurements = 0;
 };
 
 } // namespace studio

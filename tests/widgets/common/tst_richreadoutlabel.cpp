@@ -164,6 +164,38 @@ private slots:
         QVERIFY(single.heightForWidth(80) > lineHeight);
     }
 
+    // At the top by default; mid-box or at the bottom when its alignment says so.
+    void verticalAlignment()
+    {
+        const auto inkRows = [](Qt::Alignment alignment) {
+            RichReadoutLabel label;
+            label.setAlignment(alignment);
+            label.setHtml(QStringLiteral("<b>Total</b>: 7.068 ms"));
+            label.resize(300, 100);
+            const QImage image = label.grab().toImage();
+            const QRgb background = image.pixel(299, 99);
+            int first = -1, last = -1;
+            for (int y = 0; y < image.height(); ++y) {
+                for (int x = 0; x < image.width(); ++x) {
+                    if (image.pixel(x, y) != background) {
+                        first = first < 0 ? y : first;
+                        last = y;
+                        break;
+                    }
+                }
+            }
+            return std::pair { first, last };
+        };
+        const auto [topFirst, topLast] = inkRows(Qt::AlignLeft | Qt::AlignTop);
+        const auto [midFirst, midLast] = inkRows(Qt::AlignLeft | Qt::AlignVCenter);
+        const auto [lowFirst, lowLast] = inkRows(Qt::AlignLeft | Qt::AlignBottom);
+        QVERIFY(topFirst >= 0 && topLast < 25);
+        QVERIFY2(std::abs((midFirst + midLast) / 2 - 50) <= 3, qPrintable(QStringLiteral("%1-%2").arg(midFirst).arg(midLast)));
+        QVERIFY(lowLast > 85);
+        QCOMPARE(midLast - midFirst, topLast - topFirst);
+        QCOMPARE(lowLast - lowFirst, topLast - topFirst);
+    }
+
     void copyActionCopiesThePlainText()
     {
         RichReadoutLabel label;

@@ -74,8 +74,9 @@ private slots:
     }
 
     // The status bar's summary is new on every update of the current view; it
-    // is one line high and cut at the right, so no layout and no host asks it
-    // for its size (a QLabel measured its text for each: 0.6 M instructions).
+    // is one line high and cut at the right, so its size hints are that
+    // line's and no new text is measured (a QLabel measured each: 0.6 M
+    // instructions).
     void statusSummaryMeasuresNothing()
     {
         studio::MainWindow window;
@@ -86,13 +87,13 @@ private slots:
         QVERIFY2(window.openFile(QStringLiteral(":/examples/gables/snapdragon835.json"), &opened), qPrintable(opened));
         studio::StatusReadout *readout = window.statusReadout();
         QVERIFY(readout->isVisible());
-        QCOMPARE(readout->minimumHeight(), readout->maximumHeight());
-        QCOMPARE(readout->height(), QLabel(QStringLiteral("Xg")).sizeHint().height());
+        QCOMPARE(readout->sizeHint().height(), QLabel(QStringLiteral("Xg")).sizeHint().height());
+        QVERIFY(readout->height() >= readout->sizeHint().height());
         int changedTexts = 0;
         for (studio::ModelView *view : window.views()) {
             window.setCurrentView(view);
             QApplication::processEvents();
-            const int queries = readout->sizeQueries();
+            const int measured = readout->measurements();
             QStringList shown;
             const QString key = changeFor(view).section(QLatin1Char('='), 0, 0);
             const QStringList values = view->sessionKey() == QLatin1String("brouwer")
@@ -108,7 +109,7 @@ private slots:
                 shown << readout->text();
             }
             changedTexts += 3 - int(shown.removeDuplicates()) - 1;
-            QCOMPARE(readout->sizeQueries() - queries, 0);
+            QCOMPARE(readout->measurements() - measured, 0);
         }
         QVERIFY2(changedTexts >= 6, qPrintable(QString::number(changedTexts))); // new texts were shown
     }
