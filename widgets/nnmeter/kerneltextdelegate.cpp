@@ -127,7 +127,11 @@ void KernelTextDelegate::paint(QPainter *painter, const QStyleOptionViewItem &op
     const QColor color = opt.palette.color(group, (opt.state & QStyle::State_Selected) ? QPalette::HighlightedText : QPalette::Text);
     painter->save();
     painter->setClipRect(box);
-    if (m_useImages && painter->transform().type() <= QTransform::TxTranslate) {
+    // Images only where one image pixel is one device pixel: on a high-DPI screen (a device pixel
+    // ratio above 1) or under a scale, an image made at 1x would be blown up and blurred.
+    const bool onePixel = painter->deviceTransform().type() <= QTransform::TxTranslate
+        && (!painter->device() || painter->device()->devicePixelRatio() == 1.0);
+    if (m_useImages && onePixel) {
         // The whole pixels of the place, and its fraction kept in the image.
         const double left = std::floor(x), top = std::floor(y);
         const int fx = int(std::lround((x - left) * 64)), fy = int(std::lround((y - top) * 64));

@@ -12,6 +12,9 @@
 // positions per glyph); the blend is the same up to rounding (one level per
 // channel at most, tested).
 //
+// Only where an image pixel is a device pixel: on a high-DPI screen or under
+// a scale the text is drawn glyph by glyph, as FastTextDelegate draws it.
+//
 // The cache keeps what the last repaints drew, in two generations as
 // FastTextDelegate's, each of about four repaints' texts (a rule toggle cycles
 // through a few sets of texts): at most about 8 × 100 images of a few kB.

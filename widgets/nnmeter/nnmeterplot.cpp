@@ -32,8 +32,12 @@ public:
     QRect draw(QCPPainter *painter, const QRect &rect, int flags, const QString &text)
     {
         const QTransform t = painter->transform();
-        if (!enabled || (painter->modes() & (QCPPainter::pmVectorized | QCPPainter::pmNoCaching))
-            || t.type() > QTransform::TxTranslate) {
+        // Images only where one image pixel is one device pixel (not on a high-DPI buffer, not scaled):
+        // an image made at 1x would be blown up and blurred there.
+        const bool onePixel = t.type() <= QTransform::TxTranslate
+            && painter->deviceTransform().type() <= QTransform::TxTranslate
+            && (!painter->device() || painter->device()->devicePixelRatio() == 1.0);
+        if (!enabled || (painter->modes() & (QCPPainter::pmVectorized | QCPPainter::pmNoCaching)) || !onePixel) {
             QRect bound;
             painter->drawText(rect, flags, text, &bound);
             return bound;

@@ -6,6 +6,7 @@
 
 #include "eventcounter.h"
 #include "kerneltextdelegate.h"
+#include <QPainter>
 
 #include <QApplication>
 #include <QTabWidget>
@@ -221,6 +222,43 @@ private slots:
             for (int c = 0; c < rgb.width(); ++c)
                 dark += qGray(rgb.pixel(c, r)) < 100;
         QVERIFY2(dark > 1000, qPrintable(QString::number(dark)));
+
+        // On a high-DPI screen (device pixel ratio 2) an image made at 1x would be blown up
+        // and blurred: there the tree and the chart draw new texts glyph by glyph.
+        {
+            // A new font: every text of the tree is new to the delegate's cache.
+            QFont larger = view.kernelTree()->font();
+            larger.setPointSizeF(larger.pointSizeF() + 1);
+            view.kernelTree()->setFont(larger);
+            const auto renderAt = [&](qreal ratio) {
+                QImage image(viewport->size() * ratio, QImage::Format_ARGB32_Premultiplied);
+                image.setDevicePixelRatio(ratio);
+                image.fill(Qt::white);
+                viewport->render(&image);
+                int dark = 0;
+                for (int r = 0; r < image.height(); ++r)
+                    for (int c = 0; c < image.width(); ++c)
+                        dark += qGray(image.pixel(c, r)) < 100;
+                return dark;
+            };
+            const std::size_t before = delegate->renders();
+            const int darkAt2 = renderAt(2);
+            QVERIFY2(darkAt2 > 1000, qPrintable(QString::number(darkAt2))); // the texts are there...
+            QCOMPARE(delegate->renders(), before); // ...drawn as glyphs, no image made
+            QVERIFY(renderAt(1) > 1000);
+            QVERIFY(delegate->renders() > before); // at 1x, from images
+            // The chart: a new legend font makes every legend name a new text.
+            const int chartBefore = plot->textRenders();
+            QFont legendFont = plot->legend->font();
+            legendFont.setPointSizeF(legendFont.pointSizeF() + 1);
+            plot->legend->setFont(legendFont);
+            plot->setBufferDevicePixelRatio(2);
+            plot->replot();
+            QCOMPARE(plot->textRenders(), chartBefore); // glyphs at 2x
+            plot->setBufferDevicePixelRatio(1);
+            plot->replot();
+            QVERIFY(plot->textRenders() > chartBefore); // images at 1x
+        }
     }
 };
 
