@@ -570,11 +570,22 @@ void NnmeterPlot::fitTitleToWidth(int width)
     QStringList lines;
     for (QString line : m_fullTitle.split(QLatin1Char('\n'))) {
         for (int extra = 0; extra < 2 && metrics.horizontalAdvance(line) > room; ++extra) {
+            // The longest prefix that fits, by bisection (a prefix is no narrower than a shorter one):
+            // a few measurements, not one per space, however long a name a file gives.
+            int fits = 0;
+            for (int low = 0, high = int(line.size()); low <= high;) {
+                const int mid = (low + high) / 2;
+                if (metrics.horizontalAdvance(line.left(mid)) <= room) {
+                    fits = mid;
+                    low = mid + 1;
+                } else {
+                    high = mid - 1;
+                }
+            }
             int cut = -1; // the space to break at: before a " (" if one fits, else the last that fits
             for (const bool parenthesis : {true, false})
-                for (int i = int(line.size()) - 2; i > 0 && cut < 0; --i)
-                    if (line.at(i) == QLatin1Char(' ') && (!parenthesis || line.at(i + 1) == QLatin1Char('('))
-                        && metrics.horizontalAdvance(line.left(i)) <= room)
+                for (int i = std::min(fits, int(line.size()) - 2); i > 0 && cut < 0; --i)
+                    if (line.at(i) == QLatin1Char(' ') && (!parenthesis || line.at(i + 1) == QLatin1Char('(')))
                         cut = i;
             if (cut <= 0)
                 break;

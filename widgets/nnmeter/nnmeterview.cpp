@@ -496,11 +496,16 @@ void NnmeterView::refresh()
                                    .arg(m_ghost.detection.kernels.size());
         }
     }
+    // A file may give a name of any length: the title shows its first 120 characters.
+    const auto shortName = [](const std::string &name) {
+        const QString text = QString::fromStdString(name);
+        return text.size() > 120 ? text.left(119) + QChar(0x2026) : text;
+    };
     const QString title = tr("%1: %2 kernels from %3 operators\non %4")
-                              .arg(QString::fromStdString(net.name))
+                              .arg(shortName(net.name))
                               .arg(m_prediction.detection.kernels.size())
                               .arg(m_prediction.detection.operators)
-                              .arg(QString::fromStdString(device.name));
+                              .arg(shortName(device.name));
     matchKernelMeasurements();
     m_plot->setPrediction(m_prediction, title, ghostMs, ghostName, m_kernelMeasured);
     rebuildTree();

@@ -36,6 +36,37 @@ class TestNnmeterViewFiles : public QObject
 {
     Q_OBJECT
 private slots:
+    // A device file may name its device at any length: the chart's title shows the first 120
+    // characters, broken into lines that fit, however many spaces the name has (a title fitted
+    // space by space measured the whole line at each: quadratic in the name's length).
+    void longDeviceNameIsShortenedInTheTitle()
+    {
+        NnmeterView view(new NnmeterDocument);
+        view.resize(1280, 800);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        QTemporaryDir dir;
+        QFile::copy(QStringLiteral(ROOFLINE_EXAMPLES_DIR "/nnmeter/tflite_cpu.rules.json"), dir.filePath(QStringLiteral("tflite_cpu.rules.json")));
+        QString text = QString::fromUtf8([] {
+            QFile f(QStringLiteral(ROOFLINE_EXAMPLES_DIR "/nnmeter/cortexa76_tflite_cpu.device.json"));
+            f.open(QIODevice::ReadOnly);
+            return f.readAll();
+        }());
+        QString name;
+        for (int i = 0; i < 50000; ++i)
+            name += QStringLiteral("ab (");
+        text.replace(QStringLiteral("\"Pixel 4 CPU (Cortex-A76, TFLite CPU)\""), QLatin1Char('"') + name + QLatin1Char('"'));
+        const QString device = writeFile(dir, QStringLiteral("long.device.json"), text.toUtf8());
+        QString error;
+        QVERIFY2(view.openFile(device, &error, nullptr), qPrintable(error));
+        view.flushPendingUpdate();
+        QCoreApplication::processEvents();
+        const QString title = view.plot()->titleText();
+        QVERIFY2(title.size() < 400, qPrintable(QString::number(title.size())));
+        QVERIFY2(title.contains(QStringLiteral("ab (ab (")) && title.contains(QChar(0x2026)), qPrintable(title));
+        QVERIFY2(title.count(QLatin1Char('\n')) >= 2, qPrintable(title)); // the long line broken to fit
+    }
+
     void deviceSelectorSwitchesDevice()
     {
         NnmeterView view(new NnmeterDocument);
