@@ -599,6 +599,15 @@ void NnmeterPlot::fitTitleToWidth(int width)
         m_title->setText(text);
 }
 
+// The title's lines fit the width the plot is laid out at: the window's, or an export's
+// (toPainter(), savePng() and the like lay the plot out in another viewport; fitted to the
+// widget alone, an export of a view never shown broke its title for a 100-px widget).
+void NnmeterPlot::updateLayout()
+{
+    fitTitleToWidth(viewport().width());
+    QCustomPlot::updateLayout();
+}
+
 void NnmeterPlot::resizeEvent(QResizeEvent *event)
 {
     fitTitleToWidth(event->size().width());

@@ -63,7 +63,7 @@ public:
     // (a narrow chart keeps its legend inside and leaves the kernel tree room).
     void fitLegendToWidth(int width);
     // The title's lines broken where they are wider than `width` pixels (before " (", at a space).
-    void fitTitleToWidth(int width);
+    void fitTitleToWidth(int width); // also each layout, at the width laid out (window or export)
     QString titleText() const; // as drawn: with the breaks fitTitleToWidth() put in (for tests)
     // The width the legend needs with `columns` entries a row (the entries as they are now).
     int legendWidth(int columns) const;
@@ -72,6 +72,7 @@ signals:
     void kernelClicked(int kernel);
 
 protected:
+    void updateLayout() override;
     void mouseReleaseEvent(QMouseEvent *event) override;
     void resizeEvent(QResizeEvent *event) override;
 

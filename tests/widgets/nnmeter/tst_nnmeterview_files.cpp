@@ -39,6 +39,27 @@ private slots:
     // A device file may name its device at any length: the chart's title shows the first 120
     // characters, broken into lines that fit, however many spaces the name has (a title fitted
     // space by space measured the whole line at each: quadratic in the name's length).
+    // An export lays the chart out at its own size: the title's lines fit that width, not the
+    // widget's (a view never shown, as the command line exports it, is 100 px wide: its
+    // title broke after "on").
+    void exportFitsTheTitleToItsOwnWidth()
+    {
+        NnmeterView view(new NnmeterDocument); // never shown
+        view.flushPendingUpdate();
+        NnmeterPlot *plot = view.plot();
+        QVERIFY(plot->width() < 700);
+        QStringList laidOut;
+        connect(plot, &QCustomPlot::afterLayout, this, [&] { laidOut << plot->titleText(); });
+        const QPixmap exported = plot->toPixmap(1000, 700);
+        QVERIFY(!exported.isNull());
+        QVERIFY(!laidOut.isEmpty());
+        // At 1000 px: the network line and the device line, each whole.
+        const QString atExport = laidOut.first();
+        QCOMPARE(atExport.count(QLatin1Char('\n')), 1);
+        QVERIFY2(atExport.section(QLatin1Char('\n'), 1).startsWith(QStringLiteral("on Pixel 4 CPU (Cortex-A76")),
+                 qPrintable(atExport));
+    }
+
     void longDeviceNameIsShortenedInTheTitle()
     {
         NnmeterView view(new NnmeterDocument);
