@@ -56,6 +56,20 @@ double decadeAbove(double v) { return std::pow(10.0, std::ceil(std::log10(v))); 
 
 PlotGeometry plotGeometry(const Soc &soc, const Result &result)
 {
+    return plotGeometry(soc, result, Interval{}, Interval{});
+}
+
+namespace {
+Interval covering(Interval range, Interval cover)
+{
+    if (!(cover.lower > 0 && cover.upper > cover.lower))
+        return range; // nothing to cover
+    return {std::min(range.lower, cover.lower), std::max(range.upper, cover.upper)};
+}
+} // namespace
+
+PlotGeometry plotGeometry(const Soc &soc, const Result &result, Interval coverX, Interval coverY)
+{
     PlotGeometry g;
 
     // x: every operating intensity, I_avg and every ridge of an active IP.
@@ -87,6 +101,7 @@ PlotGeometry plotGeometry(const Soc &soc, const Result &result)
     g.xRange = {decadeBelow(xLo) / 10, decadeAbove(xHi) * 10};
     if (g.xRange.upper / g.xRange.lower < 1e3) // at least three decades, centred
         g.xRange = {g.xRange.lower / 10, g.xRange.upper * 10};
+    g.xRange = covering(g.xRange, coverX);
 
     for (std::size_t i = 0; i < soc.ips.size(); ++i) {
         if (!soc.ips[i].isActive())
@@ -135,7 +150,7 @@ PlotGeometry plotGeometry(const Soc &soc, const Result &result)
     // An IP with a tiny f_i has a scaled roof far above everything that matters;
     // keep at most ten decades so the binding roofs stay readable.
     yHi = std::min(yHi, yLo * 1e8);
-    g.yRange = {decadeBelow(yLo) / 10, decadeAbove(yHi) * 10};
+    g.yRange = covering({decadeBelow(yLo) / 10, decadeAbove(yHi) * 10}, coverY);
     return g;
 }
 

@@ -68,6 +68,10 @@ Roof bandwidthRoof(double bandwidthGBps, Interval x, RoofKind kind = RoofKind::M
 // Axis ranges that show every ridge, every selected point and the attainable
 // point with a decade of margin, snapped to whole decades.
 PlotGeometry plotGeometry(const Soc &soc, const Result &result);
+// The same, with ranges that also cover `coverX` and `coverY` (an empty
+// interval covers nothing), the roofs drawn across the wider range: the
+// axes a live edit started from, held still while a slider moves.
+PlotGeometry plotGeometry(const Soc &soc, const Result &result, Interval coverX, Interval coverY);
 
 // Value of a polyline roof at x (log-log interpolation, clamped to the ends).
 double roofValueAt(const Roof &roof, double x);

@@ -253,6 +253,32 @@ private slots:
         QCOMPARE(decades, std::round(decades));
     }
 
+    // The ranges a live edit holds: covered as well, the roofs drawn across the wider range,
+    // everything else (selections, the attainable point) as without them.
+    void geometryCoversHeldRanges()
+    {
+        const Soc soc = ::fig6(0.75);
+        const Result r = evaluate(soc);
+        const PlotGeometry fit = plotGeometry(soc, r);
+        QCOMPARE(plotGeometry(soc, r, Interval{}, Interval{}), fit); // nothing to cover
+        QCOMPARE(plotGeometry(soc, r, fit.xRange, fit.yRange), fit);  // covered already
+        const Interval heldX{fit.xRange.lower / 100, fit.xRange.upper};
+        const Interval heldY{fit.yRange.lower, fit.yRange.upper * 1000};
+        const PlotGeometry held = plotGeometry(soc, r, heldX, heldY);
+        QCOMPARE(held.xRange, heldX);
+        QCOMPARE(held.yRange, heldY);
+        for (const Roof &roof : held.ipRoofs) {
+            QCOMPARE(roof.points.front().x, heldX.lower);
+            QCOMPARE(roof.points.back().x, heldX.upper);
+        }
+        QCOMPARE(held.memoryRoof.points.front().x, heldX.lower);
+        QCOMPARE(held.selections, fit.selections);
+        QCOMPARE(held.attainable, fit.attainable);
+        // A narrower range held does not narrow the fit.
+        const Interval inside{fit.xRange.lower * 10, fit.xRange.upper / 10};
+        QCOMPARE(plotGeometry(soc, r, inside, inside).xRange, fit.xRange);
+    }
+
     // --- Extensions (models.md 1.4); with them off every number above is unchanged ---
 
     void memorySideMemory()

@@ -249,6 +249,14 @@ GablesPlot::GablesPlot(QWidget *parent)
     // The label's place depends on where the roofs fall in pixels: chosen
     // again once the layout of each replot is known (resize, zoom, new values).
     connect(this, &QCustomPlot::afterLayout, this, &GablesPlot::placeAttainableLabel);
+    m_rangeHold.setSingleShot(true);
+    m_rangeHold.setInterval(kRangeHoldMs);
+    connect(&m_rangeHold, &QTimer::timeout, this, [this] {
+        const PlotGeometry fit = plotGeometry(m_soc, m_result);
+        const bool unitMoved = prefixedUnit(m_result.attainableGops, QStringLiteral("Gops/s")).unit != m_performanceUnit.unit;
+        if (unitMoved || (m_autoRange && (fit.xRange != m_geometry.xRange || fit.yRange != m_geometry.yRange)))
+            emit rangesSettled();
+    });
     for (QCPAxis *axis : {xAxis, yAxis}) {
         connect(axis, qOverload<const QCPRange &>(&QCPAxis::rangeChanged), this, [this] {
             if (m_applyingRanges)
@@ -356,18 +364,32 @@ QCPGraph *GablesPlot::roofGraph(int ip) const
     return nullptr;
 }
 
-void GablesPlot::setModel(const Soc &soc, const Result &result)
+void GablesPlot::setModel(const Soc &soc, const Result &result, Ranges ranges)
 {
     m_soc = soc;
     m_result = result;
-    m_geometry = plotGeometry(soc, result);
+    // A step of a drag that moves a decade boundary redraws the whole plot (the grid, the
+    // axes, every roof): held, the ranges only widen during the drag, and the steps after
+    // the first crossing draw the two layers that changed (docs/performance.md).
+    const bool hold = ranges == Ranges::Hold && m_autoRange && m_rangeHold.isActive();
+    if (hold)
+        m_geometry = plotGeometry(soc, result, m_geometry.xRange, m_geometry.yRange);
+    else
+        m_geometry = plotGeometry(soc, result);
+    if (ranges == Ranges::Hold)
+        m_rangeHold.start();
+    else
+        m_rangeHold.stop();
     ++m_modelGeneration; // the roofs may have moved: place the label again
     const PlotGeometry &g = m_geometry;
 
-    // The y axis speaks the readout's unit: Tops/s when Pₐₜₜ reads in Tops/s.
-    const PrefixedUnit performance = prefixedUnit(result.attainableGops, QStringLiteral("Gops/s"));
-    yAxis->setLabel(QStringLiteral("Attainable performance P (%1)").arg(performance.unit));
-    setLogAxisScale(yAxis, performance.factor);
+    // The y axis speaks the readout's unit: Tops/s when Pₐₜₜ reads in Tops/s. Held
+    // with the ranges: a new unit relabels every tick (a whole replot) at each step of a
+    // drag across 1 Gops/s; the unit follows Pₐₜₜ again when the edits pause.
+    if (!hold || m_performanceUnit.unit.isEmpty())
+        m_performanceUnit = prefixedUnit(result.attainableGops, QStringLiteral("Gops/s"));
+    yAxis->setLabel(QStringLiteral("Attainable performance P (%1)").arg(m_performanceUnit.unit));
+    setLogAxisScale(yAxis, m_performanceUnit.factor);
 
     m_titleText = QString::fromStdString(soc.name.empty() ? std::string("Gables SoC") : soc.name);
     m_subtitleText = QString::fromStdString(soc.useCaseName);

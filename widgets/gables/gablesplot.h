@@ -7,7 +7,9 @@
 #include "gables/geometry.h"
 #include "gables/model.h"
 #include "plothint.h"
+#include "units.h"
 
+#include <QTimer>
 #include <qcustomplot.h>
 
 #include <optional>
@@ -28,8 +30,17 @@ public:
 
     explicit GablesPlot(QWidget *parent = nullptr);
 
+    // How setModel() chooses the automatic ranges. Fit: around the model (whole decades
+    // with margin). Hold, for a live edit (a slider step): when the previous setModel()
+    // was a live edit less than kRangeHoldMs ago, the ranges only widen, so the axes
+    // hold still while a slider moves instead of jumping a decade back and forth; once
+    // the edits pause, rangesSettled() asks for a Fit if the ranges are wider than it.
+    enum class Ranges { Fit, Hold };
+    static constexpr int kRangeHoldMs = 500;
     // Rebuilds every plottable from the model; call replot() afterwards.
-    void setModel(const roofline::gables::Soc &soc, const roofline::gables::Result &result);
+    void setModel(const roofline::gables::Soc &soc, const roofline::gables::Result &result,
+                  Ranges ranges = Ranges::Fit);
+    bool holdsRanges() const { return m_rangeHold.isActive(); }
     const roofline::gables::PlotGeometry &geometry() const { return m_geometry; }
 
     // A pinned snapshot drawn faded behind the current model (nullptr: none).
@@ -70,6 +81,10 @@ public:
     QString tooltipAt(const QPointF &pixel) const;
 
     static QColor ipColor(const roofline::gables::Ip &ip, int index);
+
+signals:
+    // The live edits paused with the ranges wider than a Fit would make them.
+    void rangesSettled();
 
 protected:
     void mouseMoveEvent(QMouseEvent *event) override;
@@ -115,6 +130,8 @@ private:
     roofline::gables::PlotGeometry m_geometry;
     bool m_autoRange = true;
     bool m_applyingRanges = false;
+    QTimer m_rangeHold; // runs from each live edit until the edits pause (Ranges::Hold)
+    PrefixedUnit m_performanceUnit; // the y axis' unit, held with the ranges
 
     QCPTextElement *m_title = nullptr;
     QString m_titleText;

@@ -118,6 +118,10 @@ GablesView::GablesView(GablesDocument *document, QWidget *parent)
     connect(this, &GablesView::updated, this, &ModelView::summaryChanged);
     connect(m_document, &GablesDocument::valuesChanged, this, [this] { scheduleUpdate(false); });
     connect(m_document, &GablesDocument::structureChanged, this, [this] { scheduleUpdate(true); });
+    connect(m_plot, &GablesPlot::rangesSettled, this, [this] {
+        m_refitPending = true;
+        scheduleUpdate(false);
+    });
     connect(m_panel, &GablesParamPanel::message, this, [this](const QString &text) {
         m_readout->setHtml(QStringLiteral("<span style='color:#b00020'>%1</span>").arg(text.toHtmlEscaped()));
     });
@@ -155,6 +159,11 @@ void GablesView::refresh()
     if (soc.ips.empty())
         return;
     m_empty->setNote(QString());
+    // A value edit is a live one (a slider step, a typed value): the plot's axes hold still
+    // through a run of them. A new model or new IPs, and the refit after a run, fit them.
+    const GablesPlot::Ranges ranges =
+        m_structuralPending || m_refitPending ? GablesPlot::Ranges::Fit : GablesPlot::Ranges::Hold;
+    m_refitPending = false;
     if (m_structuralPending) {
         m_structuralPending = false;
         m_panel->rebuild();
@@ -169,7 +178,7 @@ void GablesView::refresh()
     updateGoalSeekParameters();
     m_goalSeek->invalidate();
     m_result = evaluate(soc);
-    m_plot->setModel(soc, m_result);
+    m_plot->setModel(soc, m_result, ranges);
     const int compared = m_document->comparedSnapshot();
     std::optional<Comparison> comparison;
     if (compared >= 0) {

@@ -116,6 +116,7 @@ private:
     roofline::gables::Result m_result;
     bool m_pending = false;
     bool m_structuralPending = false;
+    bool m_refitPending = false; // the plot's held ranges are to fit the model again
     quint64 m_updateCount = 0;
 };
 

@@ -145,6 +145,83 @@ private slots:
         QVERIFY(view->sensitivityRows() == sensitivity(view->document()->soc(), 0.1));
     }
 
+    // A run of live edits holds the axes: they widen for a value outside them but do not
+    // narrow back, nor does the y axis change its unit, so the steps of a drag across a
+    // decade draw two layers instead of the whole plot. When the edits pause, the plot fits
+    // the model again (the ranges and unit of plotGeometry() and the readout).
+    void liveEditsHoldTheAxesUntilTheyPause()
+    {
+        MainWindow window;
+        window.resize(1400, 900);
+        window.show();
+        QVERIFY(window.openFile(example("gables-fig6b.json"), nullptr));
+        GablesView *view = window.gablesView();
+        window.setCurrentView(view);
+        view->flushPendingUpdate();
+        QApplication::processEvents();
+        GablesPlot *plot = view->plot();
+        QVERIFY(!plot->holdsRanges()); // opening a file fits
+        const auto fitted = [view] {
+            const Soc &soc = view->document()->soc();
+            return plotGeometry(soc, evaluate(soc));
+        };
+        const PlotGeometry before = fitted();
+        QCOMPARE(plot->geometry(), before);
+        QVERIFY(plot->yAxis->label().contains(QLatin1String("(Gops/s)")));
+        QSignalSpy wholeReplots(plot, &QCustomPlot::beforeReplot);
+        const auto edit = [view](QDoubleSpinBox *box, double value) {
+            const quint64 before = view->updateCount();
+            box->setValue(value);
+            QVERIFY(waitForUpdate(view, before));
+            QApplication::processEvents();
+        };
+
+        // Bpeak 10 -> 0.5 GB/s: Pₐₜₜ falls to 66 Mops/s, the y range widens downwards.
+        QDoubleSpinBox *bpeak = view->panel()->bpeakSlider()->spinBox();
+        edit(bpeak, 0.5);
+        QVERIFY(plot->holdsRanges());
+        const PlotGeometry low = fitted();
+        QVERIFY(low.yRange.lower < before.yRange.lower);
+        QCOMPARE(plot->yAxis->range().lower, low.yRange.lower);
+        QVERIFY(plot->yAxis->label().contains(QLatin1String("(Mops/s)")));
+
+        // ... and back to 10 GB/s within the run: the y axis keeps its lower decades and unit.
+        edit(bpeak, 10);
+        QVERIFY(plot->holdsRanges());
+        QCOMPARE(plot->yAxis->range().lower, low.yRange.lower);
+        QVERIFY(plot->yAxis->label().contains(QLatin1String("(Mops/s)")));
+        // What is drawn is the model's, across the held range.
+        QCOMPARE(plot->geometry().attainable, before.attainable);
+        QCOMPARE(plot->geometry().selections, before.selections);
+        QCOMPARE(plot->attainableGraph()->data()->at(0)->value, before.attainable.y);
+        QCOMPARE(plot->memoryGraph()->data()->at(0)->key, plot->xAxis->range().lower);
+        QCOMPARE(plot->memoryGraph()->data()->at(1)->key, plot->xAxis->range().upper);
+
+        // Now the ranges cover both ends: the next steps across them draw two layers each
+        // (without the hold, each was a whole replot: new decades, a new unit).
+        const QCPRange x = plot->xAxis->range(), y = plot->yAxis->range();
+        for (double value : {0.5, 10.0, 0.5, 10.0}) {
+            wholeReplots.clear();
+            const quint64 layerReplots = plot->layerReplotCount();
+            edit(bpeak, value);
+            QCOMPARE(wholeReplots.count(), 0);
+            QCOMPARE(plot->layerReplotCount(), layerReplots + 1);
+            QCOMPARE(plot->xAxis->range(), x);
+            QCOMPARE(plot->yAxis->range(), y);
+        }
+
+        // The edits pause: the plot fits again, once, in the readout's unit.
+        const quint64 updates = view->updateCount();
+        QTRY_VERIFY_WITH_TIMEOUT(view->updateCount() > updates, 5000);
+        QVERIFY(!plot->holdsRanges());
+        QCOMPARE(plot->geometry(), before);
+        QCOMPARE(plot->yAxis->range().lower, before.yRange.lower);
+        QVERIFY(plot->yAxis->label().contains(QLatin1String("(Gops/s)")));
+        QApplication::processEvents();
+        QTest::qWait(2 * GablesPlot::kRangeHoldMs);
+        QCOMPARE(view->updateCount(), updates + 1); // fitted: nothing more to do
+    }
+
     // A slider step that leaves the axes, grid, snapshot roofs and IP roofs as they were
     // redraws the plot's other layers only (no whole replot, which fails on the old code);
     // one that moves the roofs, or a new theme, redraws the whole plot. Either way the
