@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numbers>
 #include <string_view>
 #include <unordered_map>
 
@@ -79,6 +80,17 @@ std::vector<LayerMarker> layerMarkers(const std::vector<LayerSummary> &layers, d
 // QCPItemLines (each laid out and stroked alone, with its own QCPLineEnding)
 // they were a fifth of an AMAIX update with a snapshot compared
 // (docs/performance.md).
+// Whether a painter draws the screen's raster, where shapes drawn the same way many times are
+// stamped from images drawn once. SVG, PDF and scaled PNG exports draw the real shapes.
+namespace {
+bool stampsOn(const QCPPainter *painter)
+{
+    return painter->paintEngine() && painter->paintEngine()->type() == QPaintEngine::Raster
+        && !painter->modes().testFlag(QCPPainter::pmVectorized)
+        && painter->transform().type() <= QTransform::TxTranslate;
+}
+} // namespace
+
 class ArrowBatch : public QCPAbstractPlottable
 {
 public:
@@ -102,44 +114,110 @@ public:
         return {};
     }
 
+    // Heads drawn on screen from a pre-drawn image (tests).
+    quint64 stampedHeads() const { return m_stamps; }
+
 protected:
     void draw(QCPPainter *painter) override
     {
         if (m_arrows->empty())
             return;
         applyDefaultAntialiasingHint(painter);
+        // On screen each head is stamped from an image drawn once per direction (kDirections
+        // of them): the heads as one antialiased path cost 13 000 instructions each, 4 M per
+        // redraw with a 500-layer snapshot (docs/performance.md). Exports draw the paths.
+        const bool stamped = stampsOn(painter) && !painter->modes().testFlag(QCPPainter::pmNoCaching); // PNG exports too
+        const qreal dpr = painter->device() ? painter->device()->devicePixelRatioF() : 1.0;
+        if (stamped && dpr != m_headDpr) {
+            m_heads.clear();
+            m_headDpr = dpr;
+        }
+        // QCPPainter draws antialiased shapes half a pixel on; the images are drawn unshifted.
+        const double shift = painter->antialiasing() ? 0.5 : 0.0;
         QVector<QLineF> lines;
         lines.reserve(qsizetype(m_arrows->size()));
         QPainterPath heads;
+        std::vector<std::pair<QPointF, int>> stamps; // where each head image goes, and which
         for (const GhostArrow &a : *m_arrows) {
             const QPointF from(keyAxis()->coordToPixel(a.from.x()), valueAxis()->coordToPixel(a.from.y()));
-            const QPointF to(keyAxis()->coordToPixel(a.to.x()), valueAxis()->coordToPixel(a.to.y()));
+            QPointF to(keyAxis()->coordToPixel(a.to.x()), valueAxis()->coordToPixel(a.to.y()));
             const QPointF d = to - from;
             const double length = std::hypot(d.x(), d.y());
             if (!(length > 0.5) || !std::isfinite(length))
                 continue; // less than a pixel: no direction to point in
             const QPointF u = d / length, n(-u.y(), u.x());
+            if (stamped) {
+                // The tip on the pixel grid, as the markers' images are; the line ends in its notch.
+                to = QPointF(std::round(to.x()), std::round(to.y()));
+                const int direction = int(std::lround(std::atan2(u.y(), u.x()) / (2 * std::numbers::pi) * kDirections))
+                    % kDirections;
+                stamps.emplace_back(to, (direction + kDirections) % kDirections);
+            } else {
+                const QPointF back = to - u * kHeadLength;
+                heads.moveTo(to);
+                heads.lineTo(back + n * (kHeadWidth / 2));
+                heads.lineTo(to - u * (kHeadLength * 0.8));
+                heads.lineTo(back - n * (kHeadWidth / 2));
+                heads.closeSubpath();
+            }
             // The line stops in the head's notch so its end does not poke through the tip.
             lines.append(QLineF(from, to - u * (kHeadLength * 0.8)));
-            const QPointF back = to - u * kHeadLength;
-            heads.moveTo(to);
-            heads.lineTo(back + n * (kHeadWidth / 2));
-            heads.lineTo(to - u * (kHeadLength * 0.8));
-            heads.lineTo(back - n * (kHeadWidth / 2));
-            heads.closeSubpath();
         }
         const QColor color = kGhostColor.darker(120);
         painter->setPen(QPen(color, 1)); // 1 px: the fast stroker
         painter->setBrush(Qt::NoBrush);
         painter->drawLines(lines);
-        painter->setPen(Qt::NoPen);
-        painter->setBrush(color);
-        painter->drawPath(heads);
+        if (!stamped) {
+            painter->setPen(Qt::NoPen);
+            painter->setBrush(color);
+            painter->drawPath(heads);
+            return;
+        }
+        for (const auto &[tip, direction] : stamps) {
+            painter->drawPixmap(QPointF(tip.x() - kHeadHalf - shift, tip.y() - kHeadHalf - shift),
+                                headImage(direction, color, dpr));
+            ++m_stamps;
+        }
     }
     void drawLegendIcon(QCPPainter *, const QRectF &) const override {}
 
 private:
+    static constexpr int kDirections = 128; // 2.8° apart: the tip is within 0.25 px of the exact head's
+    static constexpr int kHeadHalf = 10;    // the image is 2·kHeadHalf + 1 pixels square, the tip in its middle pixel
+
+    // The head pointing in `direction` (of kDirections, counter-clockwise from +x on screen),
+    // its tip at the centre of the image's middle pixel: the path draw() draws otherwise.
+    const QPixmap &headImage(int direction, const QColor &color, qreal dpr)
+    {
+        QPixmap &image = m_heads[direction];
+        if (!image.isNull() && m_headColor == color)
+            return image;
+        if (m_headColor != color) {
+            m_heads.clear();
+            m_headColor = color;
+        }
+        const int side = 2 * kHeadHalf + 1;
+        QPixmap fresh(QSize(side, side) * dpr);
+        fresh.setDevicePixelRatio(dpr);
+        fresh.fill(Qt::transparent);
+        QPainter p(&fresh);
+        p.setRenderHint(QPainter::Antialiasing);
+        p.setPen(Qt::NoPen);
+        p.setBrush(color);
+        const double angle = 2 * std::numbers::pi * direction / kDirections;
+        const QPointF u(std::cos(angle), std::sin(angle)), n(-u.y(), u.x());
+        const QPointF tip(kHeadHalf + 0.5, kHeadHalf + 0.5), back = tip - u * kHeadLength;
+        const QPointF head[] = {tip, back + n * (kHeadWidth / 2), tip - u * (kHeadLength * 0.8), back - n * (kHeadWidth / 2)};
+        p.drawPolygon(head, 4);
+        p.end();
+        return m_heads[direction] = std::move(fresh);
+    }
+
     const std::vector<GhostArrow> *m_arrows;
+    std::unordered_map<int, QPixmap> m_heads; // by direction, for m_headColor and m_headDpr
+    QColor m_headColor;
+    qreal m_headDpr = 0;
+    quint64 m_stamps = 0;
 };
 
 // All layer markers in one plottable: one draw call per marker, each with its
@@ -180,9 +258,7 @@ protected:
         // ~30 000 instructions to fill and stroke, and 500 layers plus a
         // snapshot's 500 made the replot miss a frame (docs/performance.md).
         // SVG and PDF get real ellipses.
-        const bool raster = painter->paintEngine() && painter->paintEngine()->type() == QPaintEngine::Raster
-            && !painter->modes().testFlag(QCPPainter::pmVectorized)
-            && painter->transform().type() <= QTransform::TxTranslate; // scaled PNG exports draw real ellipses
+        const bool raster = stampsOn(painter);
         const qreal dpr = painter->device() ? painter->device()->devicePixelRatioF() : 1.0;
         if (raster && dpr != m_cacheDpr) {
             m_cache.clear();
@@ -633,6 +709,11 @@ void AmaixPlot::rebuildGhost()
             m_arrows.push_back({QPointF(from.x, from.y), QPointF(to.x, to.y)});
         }
     }
+}
+
+quint64 AmaixPlot::stampedArrowHeads() const
+{
+    return m_arrowBatch->stampedHeads();
 }
 
 int AmaixPlot::ghostRoofCount() const

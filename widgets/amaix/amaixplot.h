@@ -75,6 +75,7 @@ public:
     // The arrows shown, each from a ghost marker (start) to the current marker (end), in plot coordinates.
     const std::vector<GhostArrow> &ghostArrows() const { return m_arrows; }
     int ghostRoofCount() const; // faded roofs shown
+    quint64 stampedArrowHeads() const; // arrow heads drawn on screen from an image, since the plot was made (tests)
     void setColoring(MarkerColoring coloring);
     MarkerColoring coloring() const { return m_coloring; }
 

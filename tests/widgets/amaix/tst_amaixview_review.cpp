@@ -84,6 +84,60 @@ private slots:
         QVERIFY(!doc->options().refine);
     }
 
+    // On screen the ghost arrows' heads are stamped from images, one per direction; PNG and
+    // SVG exports draw the paths. Around every tip the two pictures agree to within the
+    // antialiasing of a head turned by up to 1.4° and moved by up to half a pixel.
+    void arrowHeadsAreStampedOnScreen()
+    {
+        MainWindow window;
+        window.resize(1400, 900);
+        window.show();
+        AmaixView *view = amaixView(window);
+        window.setCurrentView(view);
+        AmaixDocument *doc = view->document();
+        QCOMPARE(doc->pinSnapshot(), 0);
+        quint64 before = view->updateCount();
+        view->panel()->slider(QStringLiteral("/memories/DRAM/bandwidth_gbps"))->spinBox()->setValue(128);
+        QVERIFY(waitForUpdate(view, before));
+        QApplication::processEvents();
+        AmaixPlot *plot = view->plot();
+        const std::size_t arrows = plot->ghostArrows().size();
+        QVERIFY(arrows >= 3);
+
+        const quint64 stamps = plot->stampedArrowHeads();
+        plot->replot();
+        const QImage screen = plot->grab().toImage().convertToFormat(QImage::Format_ARGB32);
+        QCOMPARE(plot->stampedArrowHeads(), stamps + arrows); // every arrow here is many pixels long
+        const QImage exported = plot->toPixmap(plot->width(), plot->height(), 1.0).toImage().convertToFormat(QImage::Format_ARGB32);
+        QCOMPARE(plot->stampedArrowHeads(), stamps + arrows); // the export drew paths
+        QCOMPARE(screen.size(), exported.size());
+
+        int tips = 0;
+        for (const GhostArrow &a : plot->ghostArrows()) {
+            const QPoint tip(int(std::lround(plot->xAxis->coordToPixel(a.to.x()))),
+                             int(std::lround(plot->yAxis->coordToPixel(a.to.y()))));
+            const QRect box = QRect(tip - QPoint(10, 10), QSize(21, 21)) & screen.rect();
+            if (box.width() < 21 || box.height() < 21)
+                continue; // at an edge
+            double difference = 0;
+            int darkScreen = 0, darkExport = 0; // the head's pixels (the grey ghost colour darkened)
+            for (int y = box.top(); y <= box.bottom(); ++y) {
+                for (int x = box.left(); x <= box.right(); ++x) {
+                    const QRgb p = screen.pixel(x, y), q = exported.pixel(x, y);
+                    difference += std::abs(qGray(p) - qGray(q));
+                    darkScreen += qGray(p) < 140;
+                    darkExport += qGray(q) < 140;
+                }
+            }
+            difference /= box.width() * box.height();
+            QVERIFY2(difference < 8, qPrintable(QString::number(difference)));
+            QVERIFY2(std::abs(darkScreen - darkExport) <= 6 + darkExport / 4,
+                     qPrintable(QStringLiteral("%1 %2").arg(darkScreen).arg(darkExport)));
+            ++tips;
+        }
+        QVERIFY(tips >= 3);
+    }
+
     void snapshotGhostAndComparison()
     {
         MainWindow window;
