@@ -66,6 +66,33 @@ inline bool waitForUpdate(GablesView *view, quint64 before)
     return QTest::qWaitFor([&] { return view->updateCount() > before; }, 2000);
 }
 
+// The window at 1400x900, shown, with the example open in the Gables view, laid out and
+// painted (nullptr when the example does not open).
+inline GablesView *showExample(MainWindow &window, const char *name)
+{
+    window.resize(1400, 900);
+    window.show();
+    if (!window.openFile(example(name), nullptr))
+        return nullptr;
+    GablesView *view = window.gablesView();
+    window.setCurrentView(view);
+    view->flushPendingUpdate();
+    QApplication::processEvents();
+    return view;
+}
+
+// Runs `edit` (a slider step, a typed value), waits for the view's update, then lets it paint.
+template <typename Edit>
+bool editAndSettle(GablesView *view, Edit &&edit)
+{
+    const quint64 before = view->updateCount();
+    edit();
+    if (!waitForUpdate(view, before))
+        return false;
+    QApplication::processEvents();
+    return true;
+}
+
 inline double graphY(QCPGraph *graph, double x)
 {
     // Graph data are sorted polylines; read the point at x exactly.

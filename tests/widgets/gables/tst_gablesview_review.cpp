@@ -152,13 +152,8 @@ private slots:
     void liveEditsHoldTheAxesUntilTheyPause()
     {
         MainWindow window;
-        window.resize(1400, 900);
-        window.show();
-        QVERIFY(window.openFile(example("gables-fig6b.json"), nullptr));
-        GablesView *view = window.gablesView();
-        window.setCurrentView(view);
-        view->flushPendingUpdate();
-        QApplication::processEvents();
+        GablesView *view = showExample(window, "gables-fig6b.json");
+        QVERIFY(view);
         GablesPlot *plot = view->plot();
         QVERIFY(!plot->holdsRanges()); // opening a file fits
         const auto fitted = [view] {
@@ -170,10 +165,7 @@ private slots:
         QVERIFY(plot->yAxis->label().contains(QLatin1String("(Gops/s)")));
         QSignalSpy wholeReplots(plot, &QCustomPlot::beforeReplot);
         const auto edit = [view](QDoubleSpinBox *box, double value) {
-            const quint64 before = view->updateCount();
-            box->setValue(value);
-            QVERIFY(waitForUpdate(view, before));
-            QApplication::processEvents();
+            QVERIFY(editAndSettle(view, [&] { box->setValue(value); }));
         };
 
         // Bpeak 10 -> 0.5 GB/s: Pₐₜₜ falls to 66 Mops/s, the y range widens downwards.
@@ -245,10 +237,7 @@ private slots:
             return plot->grab().toImage();
         };
         const auto move = [view](QSlider *slider, int by) {
-            const quint64 before = view->updateCount();
-            slider->setValue(slider->value() + by);
-            QVERIFY(waitForUpdate(view, before));
-            QApplication::processEvents();
+            QVERIFY(editAndSettle(view, [&] { slider->setValue(slider->value() + by); }));
         };
         const auto showsModel = [view, plot] {
             const Soc &soc = view->document()->soc();
@@ -384,19 +373,11 @@ private slots:
     void pointCirclesAreStampedWithManyIps()
     {
         MainWindow window;
-        window.resize(1400, 900);
-        window.show();
-        QVERIFY(window.openFile(example("snapdragon835.json"), nullptr));
-        GablesView *view = window.gablesView();
-        window.setCurrentView(view);
-        view->flushPendingUpdate();
-        QApplication::processEvents();
+        GablesView *view = showExample(window, "snapdragon835.json");
+        QVERIFY(view);
         GablesPlot *plot = view->plot();
         const auto move = [view](QSlider *slider, int by) {
-            const quint64 before = view->updateCount();
-            slider->setValue(slider->value() + by);
-            QVERIFY(waitForUpdate(view, before));
-            QApplication::processEvents();
+            QVERIFY(editAndSettle(view, [&] { slider->setValue(slider->value() + by); }));
         };
         QSlider *bpeak = view->panel()->bpeakSlider()->slider();
         move(bpeak, 3);
@@ -424,13 +405,8 @@ private slots:
     void readoutIsNotLaidOutInItsPaint()
     {
         MainWindow window;
-        window.resize(1400, 900);
-        window.show();
-        QVERIFY(window.openFile(example("snapdragon835.json"), nullptr));
-        GablesView *view = window.gablesView();
-        window.setCurrentView(view);
-        view->flushPendingUpdate();
-        QApplication::processEvents();
+        GablesView *view = showExample(window, "snapdragon835.json");
+        QVERIFY(view);
         auto *readout = dynamic_cast<RichReadoutLabel *>(view->readout());
         QVERIFY(readout);
         QSlider *bpeak = view->panel()->bpeakSlider()->slider();
@@ -460,13 +436,8 @@ private slots:
     void rangeChangeSearchesTheLabelOnce()
     {
         MainWindow window;
-        window.resize(1400, 900);
-        window.show();
-        QVERIFY(window.openFile(example("snapdragon835.json"), nullptr));
-        GablesView *view = window.gablesView();
-        window.setCurrentView(view);
-        view->flushPendingUpdate();
-        QApplication::processEvents();
+        GablesView *view = showExample(window, "snapdragon835.json");
+        QVERIFY(view);
         GablesPlot *plot = view->plot();
         const auto step = [&](QDoubleSpinBox *spinBox, double value) {
             const quint64 before = view->updateCount();
@@ -558,13 +529,8 @@ private slots:
     void hiddenTermsChartIsNotRedrawn()
     {
         MainWindow window;
-        window.resize(1400, 900);
-        window.show();
-        QVERIFY(window.openFile(example("snapdragon835.json"), nullptr));
-        GablesView *view = window.gablesView();
-        window.setCurrentView(view);
-        view->flushPendingUpdate();
-        QApplication::processEvents();
+        GablesView *view = showExample(window, "snapdragon835.json");
+        QVERIFY(view);
         TermsChart *terms = view->termsChart();
         QVERIFY(terms->isVisible());
         QSignalSpy termsReplots(terms, &QCustomPlot::beforeReplot);
