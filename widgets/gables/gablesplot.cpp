@@ -1,6 +1,7 @@
 #include "gablesplot.h"
 
 #include "plotstyle.h"
+#include "plottextimages.h"
 #include "units.h"
 
 #include <QToolTip>
@@ -173,6 +174,7 @@ QColor GablesPlot::ipColor(const Ip &ip, int index)
 
 GablesPlot::GablesPlot(QWidget *parent)
     : QCustomPlot(parent)
+    , m_textImages(std::make_unique<PlotTextImages>(&m_textRenders))
 {
     // Markers, legend and axes are antialiased; curves and items as each asks
     // (QCPLayerable's default is antialiased). Not forced for plottables and items:
@@ -579,7 +581,7 @@ void GablesPlot::setModel(const Soc &soc, const Result &result, Ranges ranges)
     if (shown != listed) {
         legend->clearItems();
         for (QCPAbstractPlottable *plottable : listed)
-            plottable->addToLegend();
+            addLegendEntry(plottable);
     }
     // A balanced bound lists its terms one per line, so the label stays narrow.
     QString bound = QString::fromStdString(describe(result.bound, soc));
@@ -651,6 +653,16 @@ void GablesPlot::resizeEvent(QResizeEvent *event)
     QCustomPlot::resizeEvent(event);
 }
 
+GablesPlot::~GablesPlot() = default;
+
+void GablesPlot::addLegendEntry(QCPAbstractPlottable *plottable)
+{
+    // As QCPAbstractPlottable::addToLegend(), an entry that measures its name once and draws it
+    // from an image: each slider step redraws the legend's layer and lays the legend out.
+    if (!legend->hasItemWithPlottable(plottable))
+        legend->addItem(new CachedLegendItem(legend, plottable, &m_legendMeasurements, m_textImages.get()));
+}
+
 void GablesPlot::setGhost(const Soc *soc, const Result *result, const QString &name)
 {
     if (!soc || !result) {
@@ -663,7 +675,7 @@ void GablesPlot::setGhost(const Soc *soc, const Result *result, const QString &n
     }
     // setModel() may have listed the legend anew: the snapshot's entry goes back in either way.
     m_ghostPoint->setVisible(true);
-    m_ghostPoint->addToLegend();
+    addLegendEntry(m_ghostPoint);
     const Interval x = m_geometry.xRange;
     if (m_ghostFor && m_ghostFor->x == x && m_ghostFor->name == name && m_ghostFor->soc == *soc)
         return; // the same snapshot over the same range: its roofs, point and name as they are

@@ -12,10 +12,13 @@
 #include <QTimer>
 #include <qcustomplot.h>
 
+#include <memory>
 #include <optional>
 #include <vector>
 
 namespace studio {
+
+class PlotTextImages;
 
 class GablesPlot : public QCustomPlot
 {
@@ -29,6 +32,7 @@ public:
     }
 
     explicit GablesPlot(QWidget *parent = nullptr);
+    ~GablesPlot() override;
 
     // How setModel() chooses the automatic ranges. Fit: around the model (whole decades
     // with margin). Hold, for a live edit (a slider step): when the previous setModel()
@@ -63,6 +67,10 @@ public:
     quint64 stampedPoints() const;
     // How many (place, roof or I line) pairs those searches sampled, of the 60 places x all lines.
     quint64 labelLinesSampled() const { return m_labelLinesSampled; }
+    // The legend's names measured (once per name and font) and drawn into images, since the
+    // plot was made (tests).
+    int legendMeasurements() const { return m_legendMeasurements; }
+    int textRenders() const { return m_textRenders; }
 
     // Back to the automatic ranges after the user panned or zoomed.
     void resetView();
@@ -131,6 +139,10 @@ private:
     bool m_autoRange = true;
     bool m_applyingRanges = false;
     QTimer m_rangeHold; // runs from each live edit until the edits pause (Ranges::Hold)
+    int m_legendMeasurements = 0;
+    int m_textRenders = 0;
+    std::unique_ptr<PlotTextImages> m_textImages; // the legend's names as images, on screen
+    void addLegendEntry(QCPAbstractPlottable *plottable);
     PrefixedUnit m_performanceUnit; // the y axis' unit, held with the ranges
 
     QCPTextElement *m_title = nullptr;

@@ -1,6 +1,8 @@
 // The Gables view's review workflow: undo, sensitivity, preferences, snapshots.
 // Helpers and the suite as a whole: gablesviewtesting.h.
 #include "gablesviewtesting.h"
+#include "imagecompare.h"
+#include "plottextimages.h"
 #include "richreadoutlabel.h"
 
 #include <QTextDocumentFragment>
@@ -143,6 +145,39 @@ private slots:
         QVERIFY(waitForUpdate(view, before));
         ROOFLINE_COMPARE_REL(high->baseValue(), view->result().attainableGops, 1e-12);
         QVERIFY(view->sensitivityRows() == sensitivity(view->document()->soc(), 0.1));
+    }
+
+    // The legend's names are measured once per name and drawn from images made once per
+    // text: steps that go back to names drawn before measure and render nothing. The picture
+    // is the one drawn from glyphs.
+    void legendNamesAreDrawnFromImages()
+    {
+        MainWindow window;
+        GablesView *view = showExample(window, "snapdragon835.json");
+        QVERIFY(view);
+        GablesPlot *plot = view->plot();
+        QSlider *slider = view->panel()->intensitySlider(1)->slider();
+        const auto step = [&](int by) { return editAndSettle(view, [&] { slider->setValue(slider->value() + by); }); };
+        QVERIFY(step(3)); // both states drawn once
+        QVERIFY(step(-3));
+        const int measurements = plot->legendMeasurements(), renders = plot->textRenders();
+        QVERIFY(measurements > 0);
+        QVERIFY(renders > 0);
+        for (int i = 0; i < 4; ++i)
+            QVERIFY(step(i % 2 ? -3 : 3));
+        QCOMPARE(plot->legendMeasurements(), measurements);
+        QCOMPARE(plot->textRenders(), renders);
+
+        plot->replot();
+        const QImage fromImages = plot->grab().toImage();
+        PlotTextImages::enabled = false;
+        plot->replot();
+        const QImage fromGlyphs = plot->grab().toImage();
+        PlotTextImages::enabled = true;
+        int worst = 0;
+        const int differ = testutils::differingPixels(fromImages, fromGlyphs, 1, &worst);
+        QVERIFY2(differ >= 0 && differ < fromImages.width() * fromImages.height() / 1000,
+                 qPrintable(QStringLiteral("%1 pixels differ, by up to %2 levels").arg(differ).arg(worst)));
     }
 
     // A run of live edits holds the axes: they widen for a value outside them but do not
