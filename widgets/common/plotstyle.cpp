@@ -1,5 +1,7 @@
 #include "plotstyle.h"
 
+#include "plottextimages.h"
+
 #include <qcustomplot.h>
 
 #include <algorithm>
@@ -266,6 +268,7 @@ QCPBars *addHorizontalBars(QCustomPlot *plot, const QString &name, const QColor 
     bars->setPen(QPen(color.darker(130)));
     bars->setBrush(color);
     bars->setWidth(width);
+    cacheLegendEntry(plot, bars); // redrawn on every step of a view: measured once, drawn from an image
     return bars;
 }
 

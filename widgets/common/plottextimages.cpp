@@ -43,7 +43,8 @@ QRect PlotTextImages::draw(QCPPainter *painter, const QRect &rect, int flags, co
             p.drawText(QRect(QPoint(0, 0), rect.size()), flags, text);
         }
         e.bound.translate(-margin, -margin); // now the image's place relative to the rect
-        ++*m_renders;
+        if (m_renders)
+            ++*m_renders;
         if (m_entries.size() >= 64)
             m_entries.erase(m_entries.begin());
         m_entries.push_back(std::move(e));
@@ -105,9 +106,49 @@ QSize CachedLegendItem::minimumOuterSizeHint() const
         m_margins = mMargins;
         m_iconSize = mParentLegend->iconSize();
         m_padding = mParentLegend->iconTextPadding();
-        ++*m_counter;
+        if (m_counter)
+            ++*m_counter;
     }
     return *m_size;
+}
+
+namespace {
+class TextImagesHolder : public QObject
+{
+public:
+    using QObject::QObject;
+    PlotTextImages images;
+};
+const char *const kHolderName = "rs_plotTextImages";
+} // namespace
+
+PlotTextImages *plotTextImages(QCustomPlot *plot)
+{
+    auto *holder = static_cast<TextImagesHolder *>(
+        plot->findChild<QObject *>(QLatin1String(kHolderName), Qt::FindDirectChildrenOnly));
+    if (!holder) {
+        holder = new TextImagesHolder(plot);
+        holder->setObjectName(QLatin1String(kHolderName));
+    }
+    return &holder->images;
+}
+
+void cacheLegendEntry(QCustomPlot *plot, QCPAbstractPlottable *plottable)
+{
+    QCPLegend *legend = plot->legend;
+    if (!legend || !legend->hasItemWithPlottable(plottable))
+        return;
+    const int at = [&] {
+        for (int i = 0; i < legend->itemCount(); ++i) {
+            if (auto *item = qobject_cast<QCPPlottableLegendItem *>(legend->item(i)); item && item->plottable() == plottable)
+                return i;
+        }
+        return -1;
+    }();
+    if (at < 0 || at != legend->itemCount() - 1)
+        return; // only the last entry, just added: the others keep their places
+    legend->removeItem(at);
+    legend->addItem(new CachedLegendItem(legend, plottable, nullptr, plotTextImages(plot)));
 }
 
 } // namespace studio

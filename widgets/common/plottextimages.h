@@ -28,7 +28,7 @@ namespace studio {
 class PlotTextImages
 {
 public:
-    explicit PlotTextImages(int *renders)
+    explicit PlotTextImages(int *renders = nullptr) // renders: counts the images made (tests), or nullptr
         : m_renders(renders)
     {
     }
@@ -81,11 +81,16 @@ private:
     mutable QMargins m_margins;
     mutable QSize m_iconSize;
     mutable int m_padding = 0;
-    int *m_counter; // counts the measurements (for tests)
+    int *m_counter; // counts the measurements (for tests), or nullptr
     PlotTextImages *m_images; // the plot's
     QString m_textName; // the name m_textRect was measured for, and its font
     QFont m_textFont;
     QRect m_textRect;
 };
+
+// A plot's own PlotTextImages, made on first use and deleted with the plot.
+PlotTextImages *plotTextImages(QCustomPlot *plot);
+// Puts a CachedLegendItem in place of the plottable's entry in the plot's legend (if it has one).
+void cacheLegendEntry(QCustomPlot *plot, QCPAbstractPlottable *plottable);
 
 } // namespace studio
