@@ -147,19 +147,22 @@ struct CoreState
     std::uint32_t latestIndex = kNone;
 };
 
+// A transfer in its data phase. Kept in place in its bus group's list (in
+// order of start, the order retime() and recordContention() walk), not in
+// slots reached through an index: every re-timing and contention record
+// walks them all.
 struct Transfer
 {
-    std::uint32_t core = 0;
-    std::uint32_t instruction = 0;
-    std::uint8_t pipe = 0;
-    std::size_t group = 0; // 0: the whole bus (half duplex) or reads; 1: writes
     double remaining = 0;  // bytes
-    double size = 0;
+    double rounding = 0;   // size · 1e-12: at most this left counts as ended
     double rate = 0;       // bytes/ns
     double cap = 0;        // Th_u
     double lastUpdate = 0;
     double endTime = 0;    // at the current rate
     std::uint64_t endSeq = 0; // its place among simultaneous events
+    std::uint32_t core = 0;
+    std::uint32_t instruction = 0;
+    std::uint8_t pipe = 0;
 };
 
 class Simulator
@@ -182,7 +185,7 @@ private:
     void advance(std::uint32_t core, double now);
     void startWork(std::uint32_t core, std::size_t pipe, std::uint32_t index, double now);
     void beginTransfer(std::uint32_t core, std::size_t pipe, std::uint32_t index, double now);
-    void finishTransfer(std::uint32_t slot, double now);
+    void finishTransfer(std::size_t group, double now);
     template<Instruction::Kind kind>
     [[gnu::always_inline]] inline void complete(std::uint32_t core, std::size_t pipe, double now);
     void refreshReady(CoreState &state, const Timing *timings, std::size_t pipe);
@@ -190,7 +193,7 @@ private:
                                                          double now);
     static void noteEnd(CoreState &state, std::uint32_t index, double end);
     void closeSegments(CoreState &state, Timing *timings, double now);
-    void retime(std::size_t group, double now, std::uint32_t started);
+    void retime(std::size_t group, double now, bool started);
     void recordContention(double now);
     void dropOpenContention();
     void push(double time, Event::Type type, std::uint32_t core, std::uint32_t index, std::size_t pipe);
@@ -210,10 +213,10 @@ private:
     std::uint64_t m_seq = 0;
     std::size_t m_busTransfers = 0; // MTE2 and MTE3 work instructions of all cores
 
-    std::vector<Transfer> m_transfers;      // slots
-    std::vector<std::uint32_t> m_freeSlots;
-    std::array<std::vector<std::uint32_t>, 2> m_active; // slots in their data phase, per bus group
-    std::array<std::uint32_t, 2> m_nextEnd{kNone, kNone}; // per bus group: the slot that ends first
+    // Per bus group (0: the whole bus in half duplex, or reads; 1: writes):
+    // the transfers in their data phase, in order of start.
+    std::array<std::vector<Transfer>, 2> m_active;
+    std::array<std::uint32_t, 2> m_nextEnd{kNone, kNone}; // per bus group: the one that ends first
     std::array<double, 2> m_groupCapacity{};
     // Per bus group: at least two transfers and one of them below its Th_u.
     std::array<bool, 2> m_groupContended{false, false};
@@ -408,54 +411,48 @@ void Simulator::beginTransfer(std::uint32_t core, std::size_t pipe, std::uint32_
         push(now, Event::Type::WorkEnd, core, index, pipe);
         return;
     }
-    std::uint32_t slot;
-    if (!m_freeSlots.empty()) {
-        slot = m_freeSlots.back();
-        m_freeSlots.pop_back();
-    } else {
-        slot = static_cast<std::uint32_t>(m_transfers.size());
-        m_transfers.emplace_back();
-    }
-    Transfer &t = m_transfers[slot];
     const std::size_t group = m_machine.busMode == BusMode::Separate && in.pipe == Pipe::MTE3 ? 1 : 0;
-    t = Transfer{core, index, static_cast<std::uint8_t>(pipe), group, in.size, in.size, 0,
-                 m_machine.pipes[pipe].throughput, now, 0, 0};
-    m_active[group].push_back(slot);
-    retime(group, now, slot);
+    m_active[group].push_back(Transfer{in.size, in.size * 1e-12, 0, m_machine.pipes[pipe].throughput, now, 0, 0,
+                                       core, index, static_cast<std::uint8_t>(pipe)});
+    retime(group, now, true);
     recordContention(now);
 }
 
-void Simulator::finishTransfer(std::uint32_t slot, double now)
+// Ends the group's transfer that ends first (m_nextEnd).
+void Simulator::finishTransfer(std::size_t group, double now)
 {
-    const Transfer t = m_transfers[slot];
-    auto &active = m_active[t.group];
-    active.erase(std::find(active.begin(), active.end(), slot));
-    m_freeSlots.push_back(slot);
-    retime(t.group, now, kNone);
+    auto &active = m_active[group];
+    const auto ended = active.begin() + m_nextEnd[group];
+    const std::uint32_t core = ended->core;
+    const std::size_t pipe = ended->pipe;
+    active.erase(ended); // keeps the others in order of start
+    retime(group, now, false);
     recordContention(now);
-    complete<Kind::Work>(t.core, t.pipe, now);
+    complete<Kind::Work>(core, pipe, now);
 }
 
 // After a transfer of the group started or ended: each active transfer's
 // bytes moved since the last change (at the rates of that period), then equal
 // shares of the group's capacity, each capped by its pipe's Th_u (models.md
 // 3.3), and a new end time. One pass; a transfer that ended is already out of
-// the list, and `started` (one that starts now, or kNone) has moved nothing.
-void Simulator::retime(std::size_t group, double now, std::uint32_t started)
+// the list, and when `started`, the last one starts now and has moved nothing.
+void Simulator::retime(std::size_t group, double now, bool started)
 {
-    const auto &active = m_active[group];
+    auto &active = m_active[group];
     m_nextEnd[group] = kNone;
     m_groupContended[group] = false;
-    if (active.empty())
+    const std::size_t n = active.size();
+    if (n == 0)
         return;
-    const double share = m_groupCapacity[group] / static_cast<double>(active.size());
+    const double share = m_groupCapacity[group] / static_cast<double>(n);
+    const std::size_t moved = started ? n - 1 : n;
     double first = 0;
     bool slowed = false;
-    for (std::uint32_t slot : active) {
-        Transfer &t = m_transfers[slot];
-        if (slot != started) {
+    for (std::size_t k = 0; k < n; ++k) {
+        Transfer &t = active[k];
+        if (k < moved) {
             t.remaining -= t.rate * (now - t.lastUpdate);
-            if (t.remaining <= t.size * 1e-12)
+            if (t.remaining <= t.rounding)
                 t.remaining = 0; // rounding: it ends now
             t.lastUpdate = now;
         }
@@ -464,12 +461,12 @@ void Simulator::retime(std::size_t group, double now, std::uint32_t started)
         t.endSeq = m_seq++;
         slowed = slowed || earlier(t.rate, t.cap);
         // Sequence numbers rise along the loop: among equal times the first wins.
-        if (m_nextEnd[group] == kNone || t.endTime < first) {
-            m_nextEnd[group] = slot;
+        if (k == 0 || t.endTime < first) {
+            m_nextEnd[group] = static_cast<std::uint32_t>(k);
             first = t.endTime;
         }
     }
-    m_groupContended[group] = active.size() >= 2 && slowed;
+    m_groupContended[group] = n >= 2 && slowed;
 }
 
 // A simulation stopped by an error leaves the interval under way unrecorded.
@@ -498,10 +495,8 @@ void Simulator::recordContention(double now)
     m_contentionStart = now;
     m_contentionFirstShare = m_result.shares.size();
     for (const auto &group : m_active) {
-        for (std::uint32_t slot : group) {
-            const Transfer &t = m_transfers[slot];
+        for (const Transfer &t : group)
             m_result.shares.push_back({t.core, t.instruction, t.rate});
-        }
     }
 }
 
@@ -741,18 +736,20 @@ Result Simulator::run()
             }
         }
         // The earliest transfer end of either bus group...
-        std::uint32_t slot = m_nextEnd[0];
-        if (const std::uint32_t other = m_nextEnd[1]; other != kNone) {
-            if (slot == kNone
-                || after(m_transfers[slot].endTime, m_transfers[slot].endSeq, m_transfers[other].endTime,
-                         m_transfers[other].endSeq))
-                slot = other;
+        const Transfer *ending = nullptr;
+        std::size_t group = 0;
+        if (m_nextEnd[0] != kNone)
+            ending = &m_active[0][m_nextEnd[0]];
+        if (m_nextEnd[1] != kNone) {
+            const Transfer &other = m_active[1][m_nextEnd[1]];
+            if (!ending || after(ending->endTime, ending->endSeq, other.endTime, other.endSeq)) {
+                ending = &other;
+                group = 1;
+            }
         }
         // ...unless an event of the heap comes first.
         if (!m_events.empty()
-            && (slot == kNone
-                || !after(m_events.front().time, m_events.front().seq, m_transfers[slot].endTime,
-                          m_transfers[slot].endSeq))) {
+            && (!ending || !after(m_events.front().time, m_events.front().seq, ending->endTime, ending->endSeq))) {
             const Event e = pop();
             switch (e.type) {
             case Event::Type::CoreStart:
@@ -770,10 +767,10 @@ Result Simulator::run()
                 beginTransfer(e.core, e.pipe, e.index, e.time);
                 break;
             }
-        } else if (slot != kNone) {
-            const std::uint32_t core = m_transfers[slot].core;
-            const double time = m_transfers[slot].endTime;
-            finishTransfer(slot, time);
+        } else if (ending) {
+            const std::uint32_t core = ending->core;
+            const double time = ending->endTime;
+            finishTransfer(group, time);
             advance(core, time);
         } else {
             break;
