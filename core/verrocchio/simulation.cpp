@@ -330,9 +330,11 @@ void Simulator::advance(std::uint32_t core, double now)
     if (!state.started)
         return;
     Timing *timings = state.timings;
-    bool progress = true;
-    while (progress && !m_result.error) {
-        progress = false;
+    // Sweeps until no pipe has anything to do. A sweep that completes nothing
+    // clears every bit it visits, and only a completion sets a bit behind the
+    // sweep, so this stops exactly where "sweep again while one made
+    // progress" did, without its last, empty sweep.
+    while (state.ready != 0 && !m_result.error) {
         // The pipes in order, skipping those with nothing to do (busy, empty,
         // behind a barrier whose predecessors have not all ended, or a wait
         // whose set_flag has not run): they would change nothing.
@@ -373,12 +375,11 @@ void Simulator::advance(std::uint32_t core, double now)
                 break;
             case Kind::SetFlag:
                 complete<Kind::SetFlag>(core, p, now);
-                progress = true;
                 break;
             case Kind::WaitFlag:
-                if (t.flag >= 0 && timings[t.flag].executed) {
+                // entry.partner is the timing's flag (prepare()), without unpacking it.
+                if (entry.partner >= 0 && timings[entry.partner].executed) {
                     complete<Kind::WaitFlag>(core, p, now);
-                    progress = true;
                 } else {
                     t.end = -1; // marks "stalled at the head of its pipe"
                     state.ready &= ~(1u << p);
@@ -527,7 +528,7 @@ inline void Simulator::complete(std::uint32_t core, std::size_t p, double now)
         state.busyNs[p] += now - t.start;
     if constexpr (kind == Kind::SetFlag) {
         state.lastSetRun[entry.key] = index;
-        if (t.flag >= 0 && timings[t.flag].end < 0) {
+        if (entry.partner >= 0 && timings[entry.partner].end < 0) {
             // Its wait_flag stalls at the head of its pipe: now it can go on.
             refreshReady(state, timings, entry.partnerPipe);
         }
@@ -595,7 +596,8 @@ void Simulator::failFlagAlreadySet(std::uint32_t core, std::uint32_t set, std::u
 void Simulator::noteEnd(CoreState &state, std::uint32_t index, double end)
 {
     ++state.executed;
-    if (state.latestIndex == kNone || end > state.latestEnd || (end == state.latestEnd && index < state.latestIndex)) {
+    // Time only moves forward, so the first test usually decides.
+    if (end > state.latestEnd || state.latestIndex == kNone || (end == state.latestEnd && index < state.latestIndex)) {
         state.latestEnd = end;
         state.latestIndex = index;
     }
