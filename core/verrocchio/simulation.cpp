@@ -157,6 +157,7 @@ struct Transfer
     double rounding = 0;   // size · 1e-12: at most this left counts as ended
     double rate = 0;       // bytes/ns
     double cap = 0;        // Th_u
+    double slowBelow = 0;  // earlier(rate, cap) iff rate < slowBelow
     double lastUpdate = 0;
     double endTime = 0;    // at the current rate
     std::uint64_t endSeq = 0; // its place among simultaneous events
@@ -210,7 +211,11 @@ private:
     std::optional<SimulationPlan::Data> m_ownPlan;
     Result m_result;
     std::vector<CoreState> m_cores;
-    std::vector<Event> m_events; // a binary heap, earliest on top
+    // A binary heap, earliest on top, in the first m_eventCount slots. At most
+    // one event per pipe (its work's data start or end) and one per core (its
+    // start) are pending, so prepare() sizes it once; push() still grows it.
+    std::vector<Event> m_events;
+    std::size_t m_eventCount = 0;
     std::uint64_t m_seq = 0;
     std::size_t m_busTransfers = 0; // MTE2 and MTE3 work instructions of all cores
 
@@ -234,8 +239,9 @@ private:
 void Simulator::push(double time, Event::Type type, std::uint32_t core, std::uint32_t index, std::size_t pipe)
 {
     const Event e{time, m_seq++, core, index, type, static_cast<std::uint8_t>(pipe)};
-    m_events.emplace_back();
-    std::size_t hole = m_events.size() - 1;
+    if (m_eventCount == m_events.size()) [[unlikely]]
+        m_events.resize(2 * m_events.size() + 1);
+    std::size_t hole = m_eventCount++;
     while (hole > 0) {
         const std::size_t parent = (hole - 1) / 2;
         if (!after(m_events[parent].time, m_events[parent].seq, e.time, e.seq))
@@ -249,9 +255,8 @@ void Simulator::push(double time, Event::Type type, std::uint32_t core, std::uin
 Event Simulator::pop()
 {
     const Event top = m_events.front();
-    const Event last = m_events.back();
-    m_events.pop_back();
-    const std::size_t n = m_events.size();
+    const std::size_t n = --m_eventCount;
+    const Event last = m_events[n];
     if (n == 0)
         return top;
     std::size_t hole = 0;
@@ -312,6 +317,7 @@ void Simulator::prepare()
         m_result.error = plan.error;
     m_result.warnings.insert(m_result.warnings.end(), plan.warnings.begin(), plan.warnings.end());
     m_busTransfers = plan.busTransfers;
+    m_events.resize(m_cores.size() * (kPipeCount + 1));
     // Each start or end of a transfer closes at most one contention interval;
     // an interval has some two or three shares. Growing these arrays by
     // doubling moved them several times at 10⁶ instructions.
@@ -414,8 +420,9 @@ void Simulator::beginTransfer(std::uint32_t core, std::size_t pipe, std::uint32_
         return;
     }
     const std::size_t group = m_machine.busMode == BusMode::Separate && in.pipe == Pipe::MTE3 ? 1 : 0;
-    m_active[group].push_back(Transfer{in.size, in.size * 1e-12, 0, m_machine.pipes[pipe].throughput, now, 0, 0,
-                                       core, index, static_cast<std::uint8_t>(pipe)});
+    const double cap = m_machine.pipes[pipe].throughput;
+    m_active[group].push_back(Transfer{in.size, in.size * 1e-12, 0, cap, cap - 1e-12 * std::max(1.0, std::abs(cap)),
+                                       now, 0, 0, core, index, static_cast<std::uint8_t>(pipe)});
     retime(group, now, true);
     recordContention(now);
 }
@@ -448,6 +455,10 @@ void Simulator::retime(std::size_t group, double now, bool started)
         return;
     const double share = m_groupCapacity[group] / static_cast<double>(n);
     const std::size_t moved = started ? n - 1 : n;
+    // In locals: stored through the transfers' fields of the same types, the
+    // members would be reloaded on every turn.
+    std::uint64_t seq = m_seq;
+    std::uint32_t nextEnd = 0;
     double first = 0;
     bool slowed = false;
     for (std::size_t k = 0; k < n; ++k) {
@@ -460,14 +471,16 @@ void Simulator::retime(std::size_t group, double now, bool started)
         }
         t.rate = std::min(t.cap, share);
         t.endTime = now + t.remaining / t.rate;
-        t.endSeq = m_seq++;
-        slowed = slowed || earlier(t.rate, t.cap);
+        t.endSeq = seq++;
+        slowed = slowed || t.rate < t.slowBelow; // earlier(t.rate, t.cap)
         // Sequence numbers rise along the loop: among equal times the first wins.
         if (k == 0 || t.endTime < first) {
-            m_nextEnd[group] = static_cast<std::uint32_t>(k);
+            nextEnd = static_cast<std::uint32_t>(k);
             first = t.endTime;
         }
     }
+    m_seq = seq;
+    m_nextEnd[group] = nextEnd;
     m_groupContended[group] = n >= 2 && slowed;
 }
 
@@ -770,7 +783,7 @@ Result Simulator::run()
             }
         }
         // ...unless an event of the heap comes first.
-        if (!m_events.empty()
+        if (m_eventCount != 0
             && (!ending || !after(m_events.front().time, m_events.front().seq, ending->endTime, ending->endSeq))) {
             const Event e = pop();
             switch (e.type) {
