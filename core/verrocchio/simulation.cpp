@@ -544,8 +544,9 @@ inline void Simulator::complete(std::uint32_t core, std::size_t p, double now)
     if constexpr (kind == Kind::SetFlag) {
         state.lastSetRun[entry.key] = index;
         if (entry.partner >= 0 && timings[entry.partner].end < 0) {
-            // Its wait_flag stalls at the head of its pipe: now it can go on.
-            refreshReady(state, timings, entry.partnerPipe);
+            // Its wait_flag stalls at the head of its pipe (not busy, in an open
+            // segment: it was looked at), and its set has now run: it can go on.
+            state.ready |= 1u << entry.partnerPipe;
         }
     }
 
