@@ -195,10 +195,14 @@ private:
     static void noteEnd(CoreState &state, std::uint32_t index, double end);
     void fillUnrunFlags();
     void closeSegments(CoreState &state, Timing *timings, double now);
-    void retime(std::size_t group, double now, bool started);
-    void recordContention(double now);
+    // push(), retime() and recordContention() run for nearly every event; as
+    // calls (GCC -O2 would not inline them) their entries and exits were some
+    // 20 machine instructions per trace instruction. Inlining beginTransfer(),
+    // startWork() or finishTransfer() as well cost more than it saved.
+    [[gnu::always_inline]] inline void retime(std::size_t group, double now, bool started);
+    [[gnu::always_inline]] inline void recordContention(double now);
     void dropOpenContention();
-    void push(double time, Event::Type type, std::uint32_t core, std::uint32_t index, std::size_t pipe);
+    [[gnu::always_inline]] inline void push(double time, Event::Type type, std::uint32_t core, std::uint32_t index, std::size_t pipe);
     Event pop();
     void fail(SimulationError::Kind kind, std::uint32_t core, std::uint32_t index, std::string message);
     void reportDeadlock();
@@ -236,7 +240,7 @@ private:
 // A plain binary heap. (std::push_heap moved the new event out of memory it
 // had just written field by field: a store-forwarding stall on every push.)
 // Keys (time, seq) are unique, so any correct heap pops the same sequence.
-void Simulator::push(double time, Event::Type type, std::uint32_t core, std::uint32_t index, std::size_t pipe)
+inline void Simulator::push(double time, Event::Type type, std::uint32_t core, std::uint32_t index, std::size_t pipe)
 {
     const Event e{time, m_seq++, core, index, type, static_cast<std::uint8_t>(pipe)};
     if (m_eventCount == m_events.size()) [[unlikely]]
@@ -445,7 +449,7 @@ void Simulator::finishTransfer(std::size_t group, double now)
 // shares of the group's capacity, each capped by its pipe's Th_u (models.md
 // 3.3), and a new end time. One pass; a transfer that ended is already out of
 // the list, and when `started`, the last one starts now and has moved nothing.
-void Simulator::retime(std::size_t group, double now, bool started)
+inline void Simulator::retime(std::size_t group, double now, bool started)
 {
     auto &active = m_active[group];
     m_nextEnd[group] = kNone;
@@ -492,7 +496,7 @@ void Simulator::dropOpenContention()
     m_contended = false;
 }
 
-void Simulator::recordContention(double now)
+inline void Simulator::recordContention(double now)
 {
     if (m_contended) {
         if (now > m_contentionStart) {
