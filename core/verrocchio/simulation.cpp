@@ -188,7 +188,8 @@ private:
     void beginTransfer(std::uint32_t core, std::size_t pipe, std::uint32_t index, double now);
     void finishTransfer(std::size_t group, double now);
     template<Instruction::Kind kind>
-    [[gnu::always_inline]] inline void complete(std::uint32_t core, std::size_t pipe, double now);
+    // `ready`: the core's CoreState::ready, or advance()'s copy of it.
+    [[gnu::always_inline]] inline void complete(std::uint32_t core, std::size_t pipe, unsigned &ready, double now);
     void refreshReady(CoreState &state, const Timing *timings, std::size_t pipe);
     [[gnu::noinline, gnu::cold]] void failFlagAlreadySet(std::uint32_t core, std::uint32_t set, std::uint32_t wait,
                                                          double now);
@@ -345,12 +346,15 @@ void Simulator::advance(std::uint32_t core, double now)
     // clears every bit it visits, and only a completion sets a bit behind the
     // sweep, so this stops exactly where "sweep again while one made
     // progress" did, without its last, empty sweep.
-    while (state.ready != 0 && !m_result.error) {
+    // The ready bits in a local: stores to the timings' and the events' integer
+    // fields would otherwise make the compiler reload them after each.
+    unsigned ready = state.ready;
+    while (ready != 0 && !m_result.error) {
         // The pipes in order, skipping those with nothing to do (busy, empty,
         // behind a barrier whose predecessors have not all ended, or a wait
         // whose set_flag has not run): they would change nothing.
         for (unsigned p = 0;; ++p) {
-            const unsigned rest = state.ready >> p;
+            const unsigned rest = ready >> p;
             if (rest == 0)
                 break;
             p += static_cast<unsigned>(std::countr_zero(rest));
@@ -381,25 +385,26 @@ void Simulator::advance(std::uint32_t core, double now)
             switch (entry.kind) {
             case Kind::Work:
                 pipe.busy = true;
-                state.ready &= ~(1u << p);
+                ready &= ~(1u << p);
                 startWork(core, p, i, now);
                 break;
             case Kind::SetFlag:
-                complete<Kind::SetFlag>(core, p, now);
+                complete<Kind::SetFlag>(core, p, ready, now);
                 break;
             case Kind::WaitFlag:
                 // entry.partner is the timing's flag (prepare()), without unpacking it.
                 if (entry.partner >= 0 && timings[entry.partner].executed) {
-                    complete<Kind::WaitFlag>(core, p, now);
+                    complete<Kind::WaitFlag>(core, p, ready, now);
                 } else {
                     t.end = -1; // marks "stalled at the head of its pipe"
-                    state.ready &= ~(1u << p);
+                    ready &= ~(1u << p);
                 }
                 break;
             case Kind::Barrier: break; // never queued on a pipe
             }
         }
     }
+    state.ready = ready;
 }
 
 void Simulator::startWork(std::uint32_t core, std::size_t pipe, std::uint32_t index, double now)
@@ -441,7 +446,7 @@ void Simulator::finishTransfer(std::size_t group, double now)
     active.erase(ended); // keeps the others in order of start
     retime(group, now, false);
     recordContention(now);
-    complete<Kind::Work>(core, pipe, now);
+    complete<Kind::Work>(core, pipe, m_cores[core].ready, now);
 }
 
 // After a transfer of the group started or ended: each active transfer's
@@ -522,7 +527,7 @@ inline void Simulator::recordContention(double now)
 // Ends the instruction at the head of the pipe.
 // Specialised by kind: advance() completes flags, the events complete work.
 template<Kind kind>
-inline void Simulator::complete(std::uint32_t core, std::size_t p, double now)
+inline void Simulator::complete(std::uint32_t core, std::size_t p, unsigned &ready, double now)
 {
     CoreState &state = m_cores[core];
     PipeState &pipe = state.pipes[p];
@@ -540,9 +545,9 @@ inline void Simulator::complete(std::uint32_t core, std::size_t p, double now)
     pipe.last = static_cast<std::int32_t>(index);
     pipe.head = entry.next;
     if (pipe.head != kNone && state.entries[pipe.head].segment <= state.firstOpen)
-        state.ready |= 1u << p; // a fresh instruction: never a stalled wait
+        ready |= 1u << p; // a fresh instruction: never a stalled wait
     else
-        state.ready &= ~(1u << p);
+        ready &= ~(1u << p);
     if constexpr (kind == Kind::Work)
         state.busyNs[p] += now - t.start;
     if constexpr (kind == Kind::SetFlag) {
@@ -550,7 +555,7 @@ inline void Simulator::complete(std::uint32_t core, std::size_t p, double now)
         if (entry.partner >= 0 && timings[entry.partner].end < 0) {
             // Its wait_flag stalls at the head of its pipe (not busy, in an open
             // segment: it was looked at), and its set has now run: it can go on.
-            state.ready |= 1u << entry.partnerPipe;
+            ready |= 1u << entry.partnerPipe;
         }
     }
 
@@ -575,7 +580,9 @@ inline void Simulator::complete(std::uint32_t core, std::size_t p, double now)
         state.lastIndex[segment] = static_cast<std::int32_t>(index);
     }
     --state.remaining[segment];
+    state.ready = ready; // closeSegments() works on the core's
     closeSegments(state, timings, now);
+    ready = state.ready;
 }
 
 // Completes every barrier whose segment has nothing left to run, in order. A
@@ -800,7 +807,7 @@ Result Simulator::run()
                 advance(e.core, e.time);
                 break;
             case Event::Type::WorkEnd:
-                complete<Kind::Work>(e.core, e.pipe, e.time);
+                complete<Kind::Work>(e.core, e.pipe, m_cores[e.core].ready, e.time);
                 advance(e.core, e.time);
                 break;
             case Event::Type::DataStart:
