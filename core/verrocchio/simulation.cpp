@@ -440,10 +440,15 @@ void Simulator::beginTransfer(std::uint32_t core, std::size_t pipe, std::uint32_
 void Simulator::finishTransfer(std::size_t group, double now)
 {
     auto &active = m_active[group];
-    const auto ended = active.begin() + m_nextEnd[group];
-    const std::uint32_t core = ended->core;
-    const std::size_t pipe = ended->pipe;
-    active.erase(ended); // keeps the others in order of start
+    const std::size_t ended = m_nextEnd[group];
+    const std::uint32_t core = active[ended].core;
+    const std::size_t pipe = active[ended].pipe;
+    // Out of the list, the others kept in order of start. By hand: the list
+    // holds a few transfers, and erase()'s call to memmove cost more than
+    // moving them.
+    for (std::size_t k = ended; k + 1 < active.size(); ++k)
+        active[k] = active[k + 1];
+    active.pop_back();
     retime(group, now, false);
     recordContention(now);
     complete<Kind::Work>(core, pipe, m_cores[core].ready, now);
