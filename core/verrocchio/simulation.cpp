@@ -736,24 +736,32 @@ void Simulator::finishResult()
     }
     if (lastCore < 0)
         return;
-    // Walk back along the edge that set each step's time.
+    // Walk back along the edge that set each step's time: once to count the
+    // steps, once to write them from the last (growing the vector and
+    // reversing it cost more than the first walk).
     const auto &timings = m_result.cores[lastCore].instructions;
-    std::vector<PathStep> path;
-    std::int32_t i = lastIndex;
-    while (i >= 0) {
+    const Entry *entries = m_cores[lastCore].entries;
+    const auto before = [&](std::int32_t i, Dependency &via) {
         const Timing &t = timings[i];
-        const Instruction &in = m_trace.cores[lastCore].instructions[i];
-        PathStep step{static_cast<std::uint32_t>(lastCore), static_cast<std::uint32_t>(i), t.causeKind};
-        std::int32_t next = t.cause;
-        if (in.kind == Kind::WaitFlag && t.flag >= 0 && (earlier(t.start, t.end) || t.cause < 0)
+        via = t.causeKind;
+        if (entries[i].kind == Kind::WaitFlag && t.flag >= 0 && (earlier(t.start, t.end) || t.cause < 0)
             && timings[t.flag].executed) {
-            step.via = Dependency::Flag;
-            next = t.flag;
+            via = Dependency::Flag;
+            return static_cast<std::int32_t>(t.flag);
         }
-        path.push_back(step);
-        i = next;
+        return static_cast<std::int32_t>(t.cause);
+    };
+    std::size_t steps = 0;
+    Dependency via;
+    for (std::int32_t i = lastIndex; i >= 0; i = before(i, via))
+        ++steps;
+    std::vector<PathStep> path(steps);
+    for (std::int32_t i = lastIndex; i >= 0;) {
+        PathStep &step = path[--steps];
+        step.core = static_cast<std::uint32_t>(lastCore);
+        step.instruction = static_cast<std::uint32_t>(i);
+        i = before(i, step.via);
     }
-    std::reverse(path.begin(), path.end());
     m_result.criticalPath = std::move(path);
 }
 
