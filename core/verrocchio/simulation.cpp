@@ -189,7 +189,10 @@ private:
     void finishTransfer(std::size_t group, double now);
     template<Instruction::Kind kind>
     // `ready`: the core's CoreState::ready, or advance()'s copy of it.
-    [[gnu::always_inline]] inline void complete(std::uint32_t core, std::size_t pipe, unsigned &ready, double now);
+    // `index`: the head of the pipe, which the caller has at hand (looked up
+    // again here, it was reloaded after every store to the timings).
+    [[gnu::always_inline]] inline void complete(std::uint32_t core, CoreState &state, std::size_t pipe,
+                                                std::uint32_t index, unsigned &ready, double now);
     void refreshReady(CoreState &state, const Timing *timings, std::size_t pipe);
     [[gnu::noinline, gnu::cold]] void failFlagAlreadySet(std::uint32_t core, std::uint32_t set, std::uint32_t wait,
                                                          double now);
@@ -389,12 +392,12 @@ void Simulator::advance(std::uint32_t core, double now)
                 startWork(core, p, i, now);
                 break;
             case Kind::SetFlag:
-                complete<Kind::SetFlag>(core, p, ready, now);
+                complete<Kind::SetFlag>(core, state, p, i, ready, now);
                 break;
             case Kind::WaitFlag:
                 // entry.partner is the timing's flag (prepare()), without unpacking it.
                 if (entry.partner >= 0 && timings[entry.partner].executed) {
-                    complete<Kind::WaitFlag>(core, p, ready, now);
+                    complete<Kind::WaitFlag>(core, state, p, i, ready, now);
                 } else {
                     t.end = -1; // marks "stalled at the head of its pipe"
                     ready &= ~(1u << p);
@@ -451,7 +454,8 @@ void Simulator::finishTransfer(std::size_t group, double now)
     active.pop_back();
     retime(group, now, false);
     recordContention(now);
-    complete<Kind::Work>(core, pipe, m_cores[core].ready, now);
+    CoreState &state = m_cores[core];
+    complete<Kind::Work>(core, state, pipe, state.pipes[pipe].head, state.ready, now);
 }
 
 // After a transfer of the group started or ended: each active transfer's
@@ -532,11 +536,10 @@ inline void Simulator::recordContention(double now)
 // Ends the instruction at the head of the pipe.
 // Specialised by kind: advance() completes flags, the events complete work.
 template<Kind kind>
-inline void Simulator::complete(std::uint32_t core, std::size_t p, unsigned &ready, double now)
+inline void Simulator::complete(std::uint32_t core, CoreState &state, std::size_t p, std::uint32_t index,
+                                unsigned &ready, double now)
 {
-    CoreState &state = m_cores[core];
     PipeState &pipe = state.pipes[p];
-    const std::uint32_t index = pipe.head;
     const Entry &entry = state.entries[index];
     Timing *timings = state.timings;
     Timing &t = timings[index];
@@ -819,10 +822,12 @@ Result Simulator::run()
                     refreshReady(m_cores[e.core], m_result.cores[e.core].instructions.data(), p);
                 advance(e.core, e.time);
                 break;
-            case Event::Type::WorkEnd:
-                complete<Kind::Work>(e.core, e.pipe, m_cores[e.core].ready, e.time);
+            case Event::Type::WorkEnd: {
+                CoreState &state = m_cores[e.core];
+                complete<Kind::Work>(e.core, state, e.pipe, state.pipes[e.pipe].head, state.ready, e.time);
                 advance(e.core, e.time);
                 break;
+            }
             case Event::Type::DataStart:
                 beginTransfer(e.core, e.pipe, e.index, e.time);
                 break;
