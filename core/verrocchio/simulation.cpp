@@ -187,10 +187,10 @@ private:
     void startWork(std::uint32_t core, std::size_t pipe, std::uint32_t index, double now);
     void beginTransfer(std::uint32_t core, std::size_t pipe, std::uint32_t index, double now);
     void finishTransfer(std::size_t group, double now);
-    template<Instruction::Kind kind>
     // `ready`: the core's CoreState::ready, or advance()'s copy of it.
     // `index`: the head of the pipe, which the caller has at hand (looked up
     // again here, it was reloaded after every store to the timings).
+    template<Instruction::Kind kind>
     [[gnu::always_inline]] inline void complete(std::uint32_t core, CoreState &state, std::size_t pipe,
                                                 std::uint32_t index, unsigned &ready, double now);
     void refreshReady(CoreState &state, const Timing *timings, std::size_t pipe);
@@ -206,7 +206,8 @@ private:
     [[gnu::always_inline]] inline void retime(std::size_t group, double now, bool started);
     [[gnu::always_inline]] inline void recordContention(double now);
     void dropOpenContention();
-    [[gnu::always_inline]] inline void push(double time, Event::Type type, std::uint32_t core, std::uint32_t index, std::size_t pipe);
+    [[gnu::always_inline]] inline void push(double time, Event::Type type, std::uint32_t core, std::uint32_t index,
+                                            std::size_t pipe);
     Event pop();
     void fail(SimulationError::Kind kind, std::uint32_t core, std::uint32_t index, std::string message);
     void reportDeadlock();
@@ -244,7 +245,8 @@ private:
 // A plain binary heap. (std::push_heap moved the new event out of memory it
 // had just written field by field: a store-forwarding stall on every push.)
 // Keys (time, seq) are unique, so any correct heap pops the same sequence.
-inline void Simulator::push(double time, Event::Type type, std::uint32_t core, std::uint32_t index, std::size_t pipe)
+inline void Simulator::push(double time, Event::Type type, std::uint32_t core, std::uint32_t index,
+                            std::size_t pipe)
 {
     const Event e{time, m_seq++, core, index, type, static_cast<std::uint8_t>(pipe)};
     if (m_eventCount == m_events.size()) [[unlikely]]
@@ -345,13 +347,13 @@ void Simulator::advance(std::uint32_t core, double now)
     if (!state.started)
         return;
     Timing *timings = state.timings;
+    // The ready bits in a local: stores to the timings' and the events' integer
+    // fields would otherwise make the compiler reload them after each.
+    unsigned ready = state.ready;
     // Sweeps until no pipe has anything to do. A sweep that completes nothing
     // clears every bit it visits, and only a completion sets a bit behind the
     // sweep, so this stops exactly where "sweep again while one made
     // progress" did, without its last, empty sweep.
-    // The ready bits in a local: stores to the timings' and the events' integer
-    // fields would otherwise make the compiler reload them after each.
-    unsigned ready = state.ready;
     while (ready != 0 && !m_result.error) {
         // The pipes in order, skipping those with nothing to do (busy, empty,
         // behind a barrier whose predecessors have not all ended, or a wait
