@@ -147,19 +147,23 @@ struct CoreState
     std::uint32_t latestIndex = kNone;
 };
 
+// A transfer in its data phase. Kept in place in its bus group's list (in
+// order of start, the order retime() and recordContention() walk), not in
+// slots reached through an index: every re-timing and contention record
+// walks them all.
 struct Transfer
 {
-    std::uint32_t core = 0;
-    std::uint32_t instruction = 0;
-    std::uint8_t pipe = 0;
-    std::size_t group = 0; // 0: the whole bus (half duplex) or reads; 1: writes
     double remaining = 0;  // bytes
-    double size = 0;
+    double rounding = 0;   // size · 1e-12: at most this left counts as ended
     double rate = 0;       // bytes/ns
     double cap = 0;        // Th_u
+    double slowBelow = 0;  // earlier(rate, cap) iff rate < slowBelow
     double lastUpdate = 0;
     double endTime = 0;    // at the current rate
     std::uint64_t endSeq = 0; // its place among simultaneous events
+    std::uint32_t core = 0;
+    std::uint32_t instruction = 0;
+    std::uint8_t pipe = 0;
 };
 
 class Simulator
@@ -182,18 +186,28 @@ private:
     void advance(std::uint32_t core, double now);
     void startWork(std::uint32_t core, std::size_t pipe, std::uint32_t index, double now);
     void beginTransfer(std::uint32_t core, std::size_t pipe, std::uint32_t index, double now);
-    void finishTransfer(std::uint32_t slot, double now);
+    void finishTransfer(std::size_t group, double now);
+    // `ready`: the core's CoreState::ready, or advance()'s copy of it.
+    // `index`: the head of the pipe, which the caller has at hand (looked up
+    // again here, it was reloaded after every store to the timings).
     template<Instruction::Kind kind>
-    [[gnu::always_inline]] inline void complete(std::uint32_t core, std::size_t pipe, double now);
+    [[gnu::always_inline]] inline void complete(std::uint32_t core, CoreState &state, std::size_t pipe,
+                                                std::uint32_t index, unsigned &ready, double now);
     void refreshReady(CoreState &state, const Timing *timings, std::size_t pipe);
     [[gnu::noinline, gnu::cold]] void failFlagAlreadySet(std::uint32_t core, std::uint32_t set, std::uint32_t wait,
                                                          double now);
     static void noteEnd(CoreState &state, std::uint32_t index, double end);
+    void fillUnrunFlags();
     void closeSegments(CoreState &state, Timing *timings, double now);
-    void retime(std::size_t group, double now, std::uint32_t started);
-    void recordContention(double now);
+    // push(), retime() and recordContention() run for nearly every event; as
+    // calls (GCC -O2 would not inline them) their entries and exits were some
+    // 20 machine instructions per trace instruction. Inlining beginTransfer(),
+    // startWork() or finishTransfer() as well cost more than it saved.
+    [[gnu::always_inline]] inline void retime(std::size_t group, double now, bool started);
+    [[gnu::always_inline]] inline void recordContention(double now);
     void dropOpenContention();
-    void push(double time, Event::Type type, std::uint32_t core, std::uint32_t index, std::size_t pipe);
+    [[gnu::always_inline]] inline void push(double time, Event::Type type, std::uint32_t core, std::uint32_t index,
+                                            std::size_t pipe);
     Event pop();
     void fail(SimulationError::Kind kind, std::uint32_t core, std::uint32_t index, std::string message);
     void reportDeadlock();
@@ -206,14 +220,18 @@ private:
     std::optional<SimulationPlan::Data> m_ownPlan;
     Result m_result;
     std::vector<CoreState> m_cores;
-    std::vector<Event> m_events; // a binary heap, earliest on top
+    // A binary heap, earliest on top, in the first m_eventCount slots. At most
+    // one event per pipe (its work's data start or end) and one per core (its
+    // start) are pending, so prepare() sizes it once; push() still grows it.
+    std::vector<Event> m_events;
+    std::size_t m_eventCount = 0;
     std::uint64_t m_seq = 0;
     std::size_t m_busTransfers = 0; // MTE2 and MTE3 work instructions of all cores
 
-    std::vector<Transfer> m_transfers;      // slots
-    std::vector<std::uint32_t> m_freeSlots;
-    std::array<std::vector<std::uint32_t>, 2> m_active; // slots in their data phase, per bus group
-    std::array<std::uint32_t, 2> m_nextEnd{kNone, kNone}; // per bus group: the slot that ends first
+    // Per bus group (0: the whole bus in half duplex, or reads; 1: writes):
+    // the transfers in their data phase, in order of start.
+    std::array<std::vector<Transfer>, 2> m_active;
+    std::array<std::uint32_t, 2> m_nextEnd{kNone, kNone}; // per bus group: the one that ends first
     std::array<double, 2> m_groupCapacity{};
     // Per bus group: at least two transfers and one of them below its Th_u.
     std::array<bool, 2> m_groupContended{false, false};
@@ -227,11 +245,13 @@ private:
 // A plain binary heap. (std::push_heap moved the new event out of memory it
 // had just written field by field: a store-forwarding stall on every push.)
 // Keys (time, seq) are unique, so any correct heap pops the same sequence.
-void Simulator::push(double time, Event::Type type, std::uint32_t core, std::uint32_t index, std::size_t pipe)
+inline void Simulator::push(double time, Event::Type type, std::uint32_t core, std::uint32_t index,
+                            std::size_t pipe)
 {
     const Event e{time, m_seq++, core, index, type, static_cast<std::uint8_t>(pipe)};
-    m_events.emplace_back();
-    std::size_t hole = m_events.size() - 1;
+    if (m_eventCount == m_events.size()) [[unlikely]]
+        m_events.resize(2 * m_events.size() + 1);
+    std::size_t hole = m_eventCount++;
     while (hole > 0) {
         const std::size_t parent = (hole - 1) / 2;
         if (!after(m_events[parent].time, m_events[parent].seq, e.time, e.seq))
@@ -245,9 +265,8 @@ void Simulator::push(double time, Event::Type type, std::uint32_t core, std::uin
 Event Simulator::pop()
 {
     const Event top = m_events.front();
-    const Event last = m_events.back();
-    m_events.pop_back();
-    const std::size_t n = m_events.size();
+    const std::size_t n = --m_eventCount;
+    const Event last = m_events[n];
     if (n == 0)
         return top;
     std::size_t hole = 0;
@@ -286,11 +305,11 @@ void Simulator::prepare()
         const SimulationPlan::Data::Core &planned = plan.cores[c];
         CoreState &state = m_cores[c];
         auto &timings = m_result.cores[c].instructions;
+        // Each flag's partner is written when it ends (complete()), in the
+        // word it shares with the executed bit, or by fillUnrunFlags() when the
+        // simulation stops early: a pass over every timing here cost 15 machine
+        // instructions per trace instruction.
         timings.resize(planned.entries.size());
-        for (std::size_t i = 0; i < planned.entries.size(); ++i) {
-            if (planned.entries[i].partner >= 0)
-                timings[i].flag = planned.entries[i].partner;
-        }
         m_result.cores[c].startNs = static_cast<double>(c) * m_machine.skewNs;
         state.entries = planned.entries.data();
         state.timings = timings.data();
@@ -308,6 +327,7 @@ void Simulator::prepare()
         m_result.error = plan.error;
     m_result.warnings.insert(m_result.warnings.end(), plan.warnings.begin(), plan.warnings.end());
     m_busTransfers = plan.busTransfers;
+    m_events.resize(m_cores.size() * (kPipeCount + 1));
     // Each start or end of a transfer closes at most one contention interval;
     // an interval has some two or three shares. Growing these arrays by
     // doubling moved them several times at 10⁶ instructions.
@@ -327,14 +347,19 @@ void Simulator::advance(std::uint32_t core, double now)
     if (!state.started)
         return;
     Timing *timings = state.timings;
-    bool progress = true;
-    while (progress && !m_result.error) {
-        progress = false;
+    // The ready bits in a local: stores to the timings' and the events' integer
+    // fields would otherwise make the compiler reload them after each.
+    unsigned ready = state.ready;
+    // Sweeps until no pipe has anything to do. A sweep that completes nothing
+    // clears every bit it visits, and only a completion sets a bit behind the
+    // sweep, so this stops exactly where "sweep again while one made
+    // progress" did, without its last, empty sweep.
+    while (ready != 0 && !m_result.error) {
         // The pipes in order, skipping those with nothing to do (busy, empty,
         // behind a barrier whose predecessors have not all ended, or a wait
         // whose set_flag has not run): they would change nothing.
         for (unsigned p = 0;; ++p) {
-            const unsigned rest = state.ready >> p;
+            const unsigned rest = ready >> p;
             if (rest == 0)
                 break;
             p += static_cast<unsigned>(std::countr_zero(rest));
@@ -365,26 +390,26 @@ void Simulator::advance(std::uint32_t core, double now)
             switch (entry.kind) {
             case Kind::Work:
                 pipe.busy = true;
-                state.ready &= ~(1u << p);
+                ready &= ~(1u << p);
                 startWork(core, p, i, now);
                 break;
             case Kind::SetFlag:
-                complete<Kind::SetFlag>(core, p, now);
-                progress = true;
+                complete<Kind::SetFlag>(core, state, p, i, ready, now);
                 break;
             case Kind::WaitFlag:
-                if (t.flag >= 0 && timings[t.flag].executed) {
-                    complete<Kind::WaitFlag>(core, p, now);
-                    progress = true;
+                // entry.partner is the timing's flag (prepare()), without unpacking it.
+                if (entry.partner >= 0 && timings[entry.partner].executed) {
+                    complete<Kind::WaitFlag>(core, state, p, i, ready, now);
                 } else {
                     t.end = -1; // marks "stalled at the head of its pipe"
-                    state.ready &= ~(1u << p);
+                    ready &= ~(1u << p);
                 }
                 break;
             case Kind::Barrier: break; // never queued on a pipe
             }
         }
     }
+    state.ready = ready;
 }
 
 void Simulator::startWork(std::uint32_t core, std::size_t pipe, std::uint32_t index, double now)
@@ -408,68 +433,75 @@ void Simulator::beginTransfer(std::uint32_t core, std::size_t pipe, std::uint32_
         push(now, Event::Type::WorkEnd, core, index, pipe);
         return;
     }
-    std::uint32_t slot;
-    if (!m_freeSlots.empty()) {
-        slot = m_freeSlots.back();
-        m_freeSlots.pop_back();
-    } else {
-        slot = static_cast<std::uint32_t>(m_transfers.size());
-        m_transfers.emplace_back();
-    }
-    Transfer &t = m_transfers[slot];
     const std::size_t group = m_machine.busMode == BusMode::Separate && in.pipe == Pipe::MTE3 ? 1 : 0;
-    t = Transfer{core, index, static_cast<std::uint8_t>(pipe), group, in.size, in.size, 0,
-                 m_machine.pipes[pipe].throughput, now, 0, 0};
-    m_active[group].push_back(slot);
-    retime(group, now, slot);
+    const double cap = m_machine.pipes[pipe].throughput;
+    m_active[group].push_back(Transfer{in.size, in.size * 1e-12, 0, cap, cap - 1e-12 * std::max(1.0, std::abs(cap)),
+                                       now, 0, 0, core, index, static_cast<std::uint8_t>(pipe)});
+    retime(group, now, true);
     recordContention(now);
 }
 
-void Simulator::finishTransfer(std::uint32_t slot, double now)
+// Ends the group's transfer that ends first (m_nextEnd).
+void Simulator::finishTransfer(std::size_t group, double now)
 {
-    const Transfer t = m_transfers[slot];
-    auto &active = m_active[t.group];
-    active.erase(std::find(active.begin(), active.end(), slot));
-    m_freeSlots.push_back(slot);
-    retime(t.group, now, kNone);
+    auto &active = m_active[group];
+    const std::size_t ended = m_nextEnd[group];
+    const std::uint32_t core = active[ended].core;
+    const std::size_t pipe = active[ended].pipe;
+    // Out of the list, the others kept in order of start. By hand: the list
+    // holds a few transfers, and erase()'s call to memmove cost more than
+    // moving them.
+    for (std::size_t k = ended; k + 1 < active.size(); ++k)
+        active[k] = active[k + 1];
+    active.pop_back();
+    retime(group, now, false);
     recordContention(now);
-    complete<Kind::Work>(t.core, t.pipe, now);
+    CoreState &state = m_cores[core];
+    complete<Kind::Work>(core, state, pipe, state.pipes[pipe].head, state.ready, now);
 }
 
 // After a transfer of the group started or ended: each active transfer's
 // bytes moved since the last change (at the rates of that period), then equal
 // shares of the group's capacity, each capped by its pipe's Th_u (models.md
 // 3.3), and a new end time. One pass; a transfer that ended is already out of
-// the list, and `started` (one that starts now, or kNone) has moved nothing.
-void Simulator::retime(std::size_t group, double now, std::uint32_t started)
+// the list, and when `started`, the last one starts now and has moved nothing.
+inline void Simulator::retime(std::size_t group, double now, bool started)
 {
-    const auto &active = m_active[group];
+    auto &active = m_active[group];
     m_nextEnd[group] = kNone;
     m_groupContended[group] = false;
-    if (active.empty())
+    const std::size_t n = active.size();
+    if (n == 0)
         return;
-    const double share = m_groupCapacity[group] / static_cast<double>(active.size());
+    const double share = m_groupCapacity[group] / static_cast<double>(n);
+    const std::size_t moved = started ? n - 1 : n;
+    // In locals: stored through the transfers' fields of the same types, the
+    // members would be reloaded on every turn.
+    std::uint64_t seq = m_seq;
+    std::uint32_t nextEnd = 0;
     double first = 0;
     bool slowed = false;
-    for (std::uint32_t slot : active) {
-        Transfer &t = m_transfers[slot];
-        if (slot != started) {
+    for (std::size_t k = 0; k < n; ++k) {
+        Transfer &t = active[k];
+        if (k < moved) {
             t.remaining -= t.rate * (now - t.lastUpdate);
-            if (t.remaining <= t.size * 1e-12)
+            if (t.remaining <= t.rounding)
                 t.remaining = 0; // rounding: it ends now
             t.lastUpdate = now;
         }
         t.rate = std::min(t.cap, share);
         t.endTime = now + t.remaining / t.rate;
-        t.endSeq = m_seq++;
-        slowed = slowed || earlier(t.rate, t.cap);
+        t.endSeq = seq++;
+        slowed = slowed || t.rate < t.slowBelow; // earlier(t.rate, t.cap)
         // Sequence numbers rise along the loop: among equal times the first wins.
-        if (m_nextEnd[group] == kNone || t.endTime < first) {
-            m_nextEnd[group] = slot;
+        if (k == 0 || t.endTime < first) {
+            nextEnd = static_cast<std::uint32_t>(k);
             first = t.endTime;
         }
     }
-    m_groupContended[group] = active.size() >= 2 && slowed;
+    m_seq = seq;
+    m_nextEnd[group] = nextEnd;
+    m_groupContended[group] = n >= 2 && slowed;
 }
 
 // A simulation stopped by an error leaves the interval under way unrecorded.
@@ -480,7 +512,7 @@ void Simulator::dropOpenContention()
     m_contended = false;
 }
 
-void Simulator::recordContention(double now)
+inline void Simulator::recordContention(double now)
 {
     if (m_contended) {
         if (now > m_contentionStart) {
@@ -498,24 +530,22 @@ void Simulator::recordContention(double now)
     m_contentionStart = now;
     m_contentionFirstShare = m_result.shares.size();
     for (const auto &group : m_active) {
-        for (std::uint32_t slot : group) {
-            const Transfer &t = m_transfers[slot];
+        for (const Transfer &t : group)
             m_result.shares.push_back({t.core, t.instruction, t.rate});
-        }
     }
 }
 
 // Ends the instruction at the head of the pipe.
 // Specialised by kind: advance() completes flags, the events complete work.
 template<Kind kind>
-inline void Simulator::complete(std::uint32_t core, std::size_t p, double now)
+inline void Simulator::complete(std::uint32_t core, CoreState &state, std::size_t p, std::uint32_t index,
+                                unsigned &ready, double now)
 {
-    CoreState &state = m_cores[core];
     PipeState &pipe = state.pipes[p];
-    const std::uint32_t index = pipe.head;
     const Entry &entry = state.entries[index];
     Timing *timings = state.timings;
     Timing &t = timings[index];
+    t.flag = entry.partner; // -1 for work, as before
     t.executed = true;
     t.end = now;
     noteEnd(state, index, now);
@@ -525,16 +555,17 @@ inline void Simulator::complete(std::uint32_t core, std::size_t p, double now)
     pipe.last = static_cast<std::int32_t>(index);
     pipe.head = entry.next;
     if (pipe.head != kNone && state.entries[pipe.head].segment <= state.firstOpen)
-        state.ready |= 1u << p; // a fresh instruction: never a stalled wait
+        ready |= 1u << p; // a fresh instruction: never a stalled wait
     else
-        state.ready &= ~(1u << p);
+        ready &= ~(1u << p);
     if constexpr (kind == Kind::Work)
         state.busyNs[p] += now - t.start;
     if constexpr (kind == Kind::SetFlag) {
         state.lastSetRun[entry.key] = index;
-        if (t.flag >= 0 && timings[t.flag].end < 0) {
-            // Its wait_flag stalls at the head of its pipe: now it can go on.
-            refreshReady(state, timings, entry.partnerPipe);
+        if (entry.partner >= 0 && timings[entry.partner].end < 0) {
+            // Its wait_flag stalls at the head of its pipe (not busy, in an open
+            // segment: it was looked at), and its set has now run: it can go on.
+            ready |= 1u << entry.partnerPipe;
         }
     }
 
@@ -559,7 +590,9 @@ inline void Simulator::complete(std::uint32_t core, std::size_t p, double now)
         state.lastIndex[segment] = static_cast<std::int32_t>(index);
     }
     --state.remaining[segment];
+    state.ready = ready; // closeSegments() works on the core's
     closeSegments(state, timings, now);
+    ready = state.ready;
 }
 
 // Completes every barrier whose segment has nothing left to run, in order. A
@@ -600,7 +633,8 @@ void Simulator::failFlagAlreadySet(std::uint32_t core, std::uint32_t set, std::u
 void Simulator::noteEnd(CoreState &state, std::uint32_t index, double end)
 {
     ++state.executed;
-    if (state.latestIndex == kNone || end > state.latestEnd || (end == state.latestEnd && index < state.latestIndex)) {
+    // Time only moves forward, so the first test usually decides.
+    if (end > state.latestEnd || state.latestIndex == kNone || (end == state.latestEnd && index < state.latestIndex)) {
         state.latestEnd = end;
         state.latestIndex = index;
     }
@@ -612,12 +646,29 @@ void Simulator::refreshReady(CoreState &state, const Timing *timings, std::size_
     bool ready = !pipe.busy && pipe.head != kNone && state.entries[pipe.head].segment <= state.firstOpen;
     if (ready && state.entries[pipe.head].kind == Kind::WaitFlag) {
         const Timing &t = timings[pipe.head];
-        ready = !(t.end < 0) || (t.flag >= 0 && timings[t.flag].executed);
+        const std::int32_t partner = state.entries[pipe.head].partner;
+        ready = !(t.end < 0) || (partner >= 0 && timings[partner].executed);
     }
     if (ready)
         state.ready |= 1u << p;
     else
         state.ready &= ~(1u << p);
+}
+
+// The flag partners of the instructions that did not run (complete() wrote
+// those of the others), for a simulation that stopped early.
+void Simulator::fillUnrunFlags()
+{
+    for (std::size_t c = 0; c < m_cores.size(); ++c) {
+        const CoreState &state = m_cores[c];
+        auto &timings = m_result.cores[c].instructions;
+        if (state.executed == timings.size())
+            continue;
+        for (std::size_t i = 0; i < timings.size(); ++i) {
+            if (!timings[i].executed)
+                timings[i].flag = state.entries[i].partner;
+        }
+    }
 }
 
 void Simulator::reportDeadlock()
@@ -690,24 +741,32 @@ void Simulator::finishResult()
     }
     if (lastCore < 0)
         return;
-    // Walk back along the edge that set each step's time.
+    // Walk back along the edge that set each step's time: once to count the
+    // steps, once to write them from the last (growing the vector and
+    // reversing it cost more than the first walk).
     const auto &timings = m_result.cores[lastCore].instructions;
-    std::vector<PathStep> path;
-    std::int32_t i = lastIndex;
-    while (i >= 0) {
+    const Entry *entries = m_cores[lastCore].entries;
+    const auto before = [&](std::int32_t i, Dependency &via) {
         const Timing &t = timings[i];
-        const Instruction &in = m_trace.cores[lastCore].instructions[i];
-        PathStep step{static_cast<std::uint32_t>(lastCore), static_cast<std::uint32_t>(i), t.causeKind};
-        std::int32_t next = t.cause;
-        if (in.kind == Kind::WaitFlag && t.flag >= 0 && (earlier(t.start, t.end) || t.cause < 0)
+        via = t.causeKind;
+        if (entries[i].kind == Kind::WaitFlag && t.flag >= 0 && (earlier(t.start, t.end) || t.cause < 0)
             && timings[t.flag].executed) {
-            step.via = Dependency::Flag;
-            next = t.flag;
+            via = Dependency::Flag;
+            return static_cast<std::int32_t>(t.flag);
         }
-        path.push_back(step);
-        i = next;
+        return static_cast<std::int32_t>(t.cause);
+    };
+    std::size_t steps = 0;
+    Dependency via;
+    for (std::int32_t i = lastIndex; i >= 0; i = before(i, via))
+        ++steps;
+    std::vector<PathStep> path(steps);
+    for (std::int32_t i = lastIndex; i >= 0;) {
+        PathStep &step = path[--steps];
+        step.core = static_cast<std::uint32_t>(lastCore);
+        step.instruction = static_cast<std::uint32_t>(i);
+        i = before(i, step.via);
     }
-    std::reverse(path.begin(), path.end());
     m_result.criticalPath = std::move(path);
 }
 
@@ -737,22 +796,25 @@ Result Simulator::run()
             if (m_cancelled && m_cancelled()) {
                 fail(SimulationError::Kind::Cancelled, 0, 0, "cancelled: a newer request superseded this simulation");
                 dropOpenContention();
+                fillUnrunFlags();
                 return std::move(m_result);
             }
         }
         // The earliest transfer end of either bus group...
-        std::uint32_t slot = m_nextEnd[0];
-        if (const std::uint32_t other = m_nextEnd[1]; other != kNone) {
-            if (slot == kNone
-                || after(m_transfers[slot].endTime, m_transfers[slot].endSeq, m_transfers[other].endTime,
-                         m_transfers[other].endSeq))
-                slot = other;
+        const Transfer *ending = nullptr;
+        std::size_t group = 0;
+        if (m_nextEnd[0] != kNone)
+            ending = &m_active[0][m_nextEnd[0]];
+        if (m_nextEnd[1] != kNone) {
+            const Transfer &other = m_active[1][m_nextEnd[1]];
+            if (!ending || after(ending->endTime, ending->endSeq, other.endTime, other.endSeq)) {
+                ending = &other;
+                group = 1;
+            }
         }
         // ...unless an event of the heap comes first.
-        if (!m_events.empty()
-            && (slot == kNone
-                || !after(m_events.front().time, m_events.front().seq, m_transfers[slot].endTime,
-                          m_transfers[slot].endSeq))) {
+        if (m_eventCount != 0
+            && (!ending || !after(m_events.front().time, m_events.front().seq, ending->endTime, ending->endSeq))) {
             const Event e = pop();
             switch (e.type) {
             case Event::Type::CoreStart:
@@ -762,24 +824,27 @@ Result Simulator::run()
                     refreshReady(m_cores[e.core], m_result.cores[e.core].instructions.data(), p);
                 advance(e.core, e.time);
                 break;
-            case Event::Type::WorkEnd:
-                complete<Kind::Work>(e.core, e.pipe, e.time);
+            case Event::Type::WorkEnd: {
+                CoreState &state = m_cores[e.core];
+                complete<Kind::Work>(e.core, state, e.pipe, state.pipes[e.pipe].head, state.ready, e.time);
                 advance(e.core, e.time);
                 break;
+            }
             case Event::Type::DataStart:
                 beginTransfer(e.core, e.pipe, e.index, e.time);
                 break;
             }
-        } else if (slot != kNone) {
-            const std::uint32_t core = m_transfers[slot].core;
-            const double time = m_transfers[slot].endTime;
-            finishTransfer(slot, time);
+        } else if (ending) {
+            const std::uint32_t core = ending->core;
+            const double time = ending->endTime;
+            finishTransfer(group, time);
             advance(core, time);
         } else {
             break;
         }
     }
     dropOpenContention();
+    fillUnrunFlags();
     if (!m_result.error)
         reportDeadlock();
     finishResult();

@@ -12,10 +12,10 @@
 // Cost: O(n log c) in the number of instructions n and cores c, times the
 // number of transfers active at once (every start or end of a transfer
 // re-times the active ones). That number is at most two per core, so it only
-// grows with the core count, never with the trace length. About 370 machine
-// instructions per trace instruction with a plan, 440 building it inside
-// (callgrind); some 20–26 million trace instructions per second on one core of
-// the development VM at best (docs/performance.md, "Simulator").
+// grows with the core count, never with the trace length. About 300 machine
+// instructions per trace instruction with a plan, 370 building it inside
+// (callgrind); some 25–37 million trace instructions per second on one core of
+// the development VM (docs/performance.md, "The simulator", 2026-11-28).
 #pragma once
 
 #include "trace.h"
