@@ -167,6 +167,12 @@ private slots:
             QVERIFY(step(i % 2 ? -3 : 3));
         QCOMPARE(plot->legendMeasurements(), measurements);
         QCOMPARE(plot->textRenders(), renders);
+        // The bar charts below the plot (addHorizontalBars) have such entries too.
+        for (QCustomPlot *chart : {static_cast<QCustomPlot *>(view->termsChart()), static_cast<QCustomPlot *>(view->sensitivityChart())}) {
+            QVERIFY(chart->legend->itemCount() >= 2);
+            for (int i = 0; i < chart->legend->itemCount(); ++i)
+                QVERIFY(dynamic_cast<CachedLegendItem *>(chart->legend->item(i)));
+        }
 
         plot->replot();
         const QImage fromImages = plot->grab().toImage();
