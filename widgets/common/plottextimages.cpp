@@ -145,10 +145,15 @@ void cacheLegendEntry(QCustomPlot *plot, QCPAbstractPlottable *plottable)
         }
         return -1;
     }();
-    if (at < 0 || at != legend->itemCount() - 1)
-        return; // only the last entry, just added: the others keep their places
-    legend->removeItem(at);
-    legend->addItem(new CachedLegendItem(legend, plottable, nullptr, plotTextImages(plot)));
+    if (at < 0)
+        return;
+    // In the entry's own cell (a wrapped legend has empty cells after the last entry).
+    int row = 0, column = 0;
+    legend->indexToRowCol(at, row, column);
+    QCPAbstractLegendItem *old = legend->item(at);
+    legend->take(old);
+    delete old; // as QCPLegend::removeItem()
+    legend->addElement(row, column, new CachedLegendItem(legend, plottable, nullptr, plotTextImages(plot)));
 }
 
 } // namespace studio

@@ -90,7 +90,7 @@ private:
 
 // A plot's own PlotTextImages, made on first use and deleted with the plot.
 PlotTextImages *plotTextImages(QCustomPlot *plot);
-// Puts a CachedLegendItem in place of the plottable's entry in the plot's legend (if it has one).
+// Puts a CachedLegendItem in the place of the plottable's entry in the plot's legend (if it has one).
 void cacheLegendEntry(QCustomPlot *plot, QCPAbstractPlottable *plottable);
 
 } // namespace studio

@@ -1,5 +1,6 @@
 #include "timelineplot.h"
 
+#include "plottextimages.h"
 #include "timelinelayers.h"
 
 #include <QToolTip>
@@ -291,6 +292,7 @@ void TimelinePlot::updateLegend()
         entry->setBrush(e.brush);
         entry->setPen(e.pen);
         entry->setSelectable(QCP::stNone);
+        cacheLegendEntry(this, entry); // measured once, drawn from an image on each redraw
         m_legendEntries.push_back(entry);
     }
     m_legendShown = std::move(wanted);

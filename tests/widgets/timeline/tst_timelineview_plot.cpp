@@ -1,6 +1,7 @@
 // The timeline view: sliders change the simulated bars, zoom and level of detail, SVG export, hover and keyboard.
 // Helpers and the suite as a whole: timelineviewtesting.h.
 #include "timelineviewtesting.h"
+#include "plottextimages.h"
 
 class TestTimelineViewPlot : public QObject
 {
@@ -22,6 +23,15 @@ private slots:
         QCOMPARE(view->plot()->laneCount(), 2 * kPipeCount);
         QCOMPARE(view->document()->machine().name, ascend310().name);
         QVERIFY(!view->plot()->visibleGroups().empty());
+        // The legend's entries measure their names once and draw them from images.
+        int entries = 0;
+        for (int i = 0; i < view->plot()->legend->itemCount(); ++i) {
+            if (QCPAbstractLegendItem *item = view->plot()->legend->item(i)) { // null: an empty cell of the wrapped grid
+                QVERIFY(dynamic_cast<CachedLegendItem *>(item));
+                ++entries;
+            }
+        }
+        QVERIFY(entries >= 3);
         QCOMPARE(view->tableModel()->rowCount(), int(view->document()->trace().instructionCount()));
         QVERIFY(view->formatIds().contains(QLatin1String(kTraceFormatId)));
         QVERIFY(view->formatIds().contains(QLatin1String(kMachineFormatId)));
