@@ -307,6 +307,48 @@ private slots:
             }
         }
     }
+    void readoutComesBackFromImages()
+    {
+        // Toggling two rules goes through four states; from the third round on, the readout
+        // shows each state's text from its kept layout and image: nothing parsed, laid out or
+        // drawn glyph by glyph, and the picture is the glyph-by-glyph one.
+        NnmeterView view(new NnmeterDocument);
+        view.resize(1400, 900);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        view.document()->pinSnapshot(QStringLiteral("before")); // the comparison line too
+        view.flushPendingUpdate();
+        QCoreApplication::processEvents();
+        QCheckBox *boxes[] = {view.panel()->ruleBox("bn_relu"), view.panel()->ruleBox("conv_bn")};
+        QVERIFY(boxes[0] && boxes[1]);
+        RichReadoutLabel *readout = view.readout();
+        const auto round = [&] {
+            for (int i = 0; i < 4; ++i) {
+                const quint64 updates = view.updateCount();
+                boxes[i % 2]->click();
+                if (!waitForUpdate(&view, updates))
+                    return false;
+                QCoreApplication::processEvents(); // the paint
+            }
+            return true;
+        };
+        QVERIFY(round());
+        QVERIFY(round());
+        const int layouts = readout->layouts(), draws = readout->textDraws(), paints = readout->paints();
+        QVERIFY(round());
+        QVERIFY(round());
+        QVERIFY(readout->paints() >= paints + 8);
+        QCOMPARE(readout->layouts(), layouts);
+        QCOMPARE(readout->textDraws(), draws);
+        const QImage fromImage = readout->grab().toImage();
+        readout->setImageCache(false);
+        const QImage drawn = readout->grab().toImage();
+        readout->setImageCache(true);
+        int worst = 0;
+        const int differ = differingPixels(fromImage, drawn, 1, &worst);
+        QVERIFY2(differ >= 0, qPrintable(QStringLiteral("%1 pixels differ, by up to %2 levels").arg(-differ - 1).arg(worst)));
+        QVERIFY(readout->text().contains(QStringLiteral("before")));
+    }
 };
 
 QTEST_MAIN(TestNnmeterViewToggle)
