@@ -294,7 +294,9 @@ private:
             }
             std::rotate(m_pages.begin(), m_pages.end() - 1, m_pages.end());
             Page &page = m_pages.front();
-            const int width = m_pages.size() > 1 ? m_pages[1].laidOutFor : -1;
+            // At the width the label last laid its text out for (the page before may have come
+            // back from an older width and not been laid out again yet).
+            const int width = m_textWidth;
             if (width > 0 && page.laidOutFor != width) { // empty first: the new text is laid out once, below
                 page.document->clear();
                 page.document->setTextWidth(width);
@@ -324,6 +326,7 @@ private:
         m_pages.resize(1); // the texts kept were laid out for the old font, padding or wrapping
         Page &page = m_pages.front();
         page.laidOutFor = -1;
+        m_textWidth = -1;
         page.heights = {std::pair{-1, 0}, std::pair{-1, 0}};
         page.image = QImage();
         m_tallest = {std::pair{-1, 0}, std::pair{-1, 0}};
@@ -337,6 +340,7 @@ private:
     {
         width = std::max(width, 1);
         Page &page = m_pages.front();
+        m_textWidth = width;
         for (const auto &[w, h] : page.heights) {
             if (w == width)
                 return h;
@@ -363,6 +367,7 @@ private:
         if (m_singleLine) {
             doc().setTextWidth(-1);
             m_pages.front().laidOutFor = -1;
+            m_textWidth = -1;
             m_hintWidth = int(std::ceil(doc().idealWidth())) + around;
             m_minimumWidth = 0;
             return;
@@ -377,6 +382,7 @@ private:
     }
 
     mutable std::vector<Page> m_pages; // the current text first, then the ones shown before it, newest first
+    mutable int m_textWidth = -1; // the text width last laid out for (a new text is laid out at it)
     mutable int m_layoutCount = 0;
     int m_paints = 0;
     mutable int m_textDraws = 0;

@@ -338,6 +338,25 @@ private slots:
         QVERIFY(reddish);
     }
 
+    // A text kept from an older width comes back and a new one follows before any paint
+    // (two results in one pass): the new text is laid out once, at the label's width now.
+    void newTextLaidOutAtTheWidthNow()
+    {
+        RichReadoutLabel label;
+        label.setHtml(kLong);
+        label.resize(300, 80);
+        label.heightForWidth(300);
+        label.setHtml(kLong + QStringLiteral(" b"));
+        label.resize(500, 80);
+        label.heightForWidth(500);
+        label.setHtml(kLong); // kept, laid out at 300
+        const int layouts = label.layouts();
+        label.setHtml(kLong + QStringLiteral(" c"));
+        label.heightForWidth(500);
+        label.grab();
+        QCOMPARE(label.layouts() - layouts, 1);
+    }
+
     void copyActionCopiesThePlainText()
     {
         RichReadoutLabel label;
