@@ -24,41 +24,19 @@ bool FastTextDelegate::eventFilter(QObject *watched, QEvent *event)
 
 void FastTextDelegate::beginRepaint() const
 {
-    if (m_asked > 0)
-        m_lastAsked = m_asked;
-    m_asked = 0;
-    // Full: what no repaint since the last rotation drew is dropped; the
-    // texts of the last repaints are in the current generation (or, drawn
-    // before the rotation, in the previous one, and move back when drawn).
-    if (m_current.size() > m_lastAsked + kSlack) {
-        m_previous = std::move(m_current);
-        m_current.clear();
-    }
+    m_cache.beginRepaint();
 }
 
 const QStaticText &FastTextDelegate::layoutOf(const QString &text, const QFont &font) const
 {
-    if (font != m_font) {
-        m_current.clear(); // a new font: every layout changes
-        m_previous.clear();
-        m_font = font;
-    }
-    ++m_asked;
-    auto it = m_current.find(text);
-    if (it != m_current.end())
-        return it->second;
-    if (auto node = m_previous.extract(text))
-        return m_current.insert(std::move(node)).position->second;
-    if (m_current.size() >= kMaxGeneration) { // a view that never calls beginRepaint()
-        m_previous = std::move(m_current);
-        m_current.clear();
-    }
-    QStaticText laidOut(text);
-    laidOut.setTextFormat(Qt::PlainText);
-    laidOut.setPerformanceHint(QStaticText::AggressiveCaching);
-    laidOut.prepare(QTransform(), font);
-    ++m_layouts;
-    return m_current.emplace(text, std::move(laidOut)).first->second;
+    return m_cache.get(text, font, [this](const QString &t, const QFont &f) {
+        QStaticText laidOut(t);
+        laidOut.setTextFormat(Qt::PlainText);
+        laidOut.setPerformanceHint(QStaticText::AggressiveCaching);
+        laidOut.prepare(QTransform(), f);
+        ++m_layouts;
+        return laidOut;
+    });
 }
 
 bool FastTextDelegate::styleDrawsSomething(const QStyleOptionViewItem &opt)

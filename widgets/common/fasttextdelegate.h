@@ -6,18 +6,16 @@
 // table uses it too
 // (docs/performance.md). Backgrounds, selection and focus are the style's.
 //
-// The cache keeps what the last repaints drew, not every text ever drawn: two
-// generations, and at the start of each paint of the view a full current
-// generation becomes the previous one; a text drawn from the previous one
-// moves back. It holds about twice the texts of one repaint plus kSlack, so
-// the number texts of every slider position are not kept for the session
-// (issue 14's soak: a table kept up to 20,000 of them, about 500 bytes each).
+// The cache keeps what the last repaints drew, not every text ever drawn
+// (TextGenerationCache, two generations): it holds about twice the texts of
+// one repaint plus kSlack, so the number texts of every slider position are
+// not kept for the session (issue 14's soak).
 #pragma once
+
+#include "textgenerationcache.h"
 
 #include <QStaticText>
 #include <QStyledItemDelegate>
-
-#include <unordered_map>
 
 namespace studio {
 
@@ -26,7 +24,7 @@ class FastTextDelegate : public QStyledItemDelegate
     Q_OBJECT
 public:
     // New texts one repaint may add before the current generation is full.
-    static constexpr std::size_t kSlack = 64;
+    static constexpr std::size_t kSlack = TextGenerationCache<QStaticText>::kSlack;
     // A generation never holds more (a parent that is not an item view starts no repaints).
     static constexpr std::size_t kMaxGeneration = 8192;
 
@@ -43,23 +41,22 @@ public:
     // focus). Tests compare the two pictures.
     void setStyleDrawsEveryCell(bool on) { m_styleDrawsEveryCell = on; }
     // Laid-out texts held (both generations), and how many were laid out so far: for tests.
-    std::size_t cachedTexts() const { return m_current.size() + m_previous.size(); }
+    std::size_t cachedTexts() const { return m_cache.size(); }
     std::size_t layouts() const { return m_layouts; }
+
+    // Whether the style draws something in the cell besides its text (a
+    // selection, a background, a check box, an icon, the focus): a plain cell
+    // is left to the view's base and alternating row colour. KernelTextDelegate too.
+    static bool styleDrawsSomething(const QStyleOptionViewItem &opt);
 
 protected:
     bool eventFilter(QObject *watched, QEvent *event) override;
 
 private:
-    static bool styleDrawsSomething(const QStyleOptionViewItem &opt);
     const QStaticText &layoutOf(const QString &text, const QFont &font) const;
 
-    using Cache = std::unordered_map<QString, QStaticText>;
-    mutable Cache m_current;  // texts drawn since the last rotation
-    mutable Cache m_previous; // texts drawn in the generation before
-    mutable std::size_t m_asked = 0;     // texts asked for in this repaint
-    mutable std::size_t m_lastAsked = 0; // ... and in the one before
+    mutable TextGenerationCache<QStaticText> m_cache{1, kMaxGeneration}; // one repaint's texts kept
     mutable std::size_t m_layouts = 0;
-    mutable QFont m_font;
     bool m_styleDrawsEveryCell = false;
 };
 

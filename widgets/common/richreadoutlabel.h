@@ -23,6 +23,20 @@
 // Not selectable (the selection would need QLabel's own document laid out);
 // its context menu copies the text instead.
 //
+// The last few texts are kept, each with its document laid out and, once it
+// has been painted twice, an image of it (kPages; about 0.4 MB per page at
+// 1x for a 1000 x 90 px readout). A readout comes back to a text it showed
+// (a rule toggled off again, undo, a slider moved back and forth): that text
+// is neither parsed nor laid out again, and its paint blends one image
+// instead of each glyph (the raster engine blends an antialiased glyph at
+// about 3.3 k instructions: 1.6 M of a nn-Meter rule toggle went there,
+// docs/performance.md). A text painted once, as each text of a slider drag,
+// is drawn glyph by glyph as before and gets no image. The image is made at
+// the painter's scale (a high-DPI screen's pixel ratio, grab(), render() at
+// a scale) and used only where it falls on whole device pixels of a raster
+// device; anything else (an SVG or PDF export, a rotation, a fractional
+// offset) gets the text drawn as before.
+//
 // setSingleLine(true) makes it a one-line readout (a totals row): the text is
 // never wrapped, the height is that of its line, and the label has no height
 // for width. Give it an Ignored horizontal size policy so that a longer text
@@ -39,10 +53,16 @@
 #include <QTextDocument>
 #include <QTextOption>
 
+#include <QImage>
+#include <QPaintEngine>
+
+#include <algorithm>
 #include <array>
 #include <cmath>
+#include <memory>
 #include <optional>
 #include <utility>
+#include <vector>
 
 namespace studio {
 
@@ -56,14 +76,17 @@ public:
         setWordWrap(true); // the height-for-width size policy
         setAlignment(Qt::AlignLeft | Qt::AlignTop);
         setTextInteractionFlags(Qt::NoTextInteraction);
-        m_document.setUndoRedoEnabled(false);
-        m_document.setDocumentMargin(0);
+        m_pages.emplace_back();
+        m_pages.front().document = std::make_unique<QTextDocument>();
+        QTextDocument &document = *m_pages.front().document;
+        document.setUndoRedoEnabled(false);
+        document.setDocumentMargin(0);
         QTextOption option;
         option.setWrapMode(QTextOption::WrapAtWordBoundaryOrAnywhere); // as QLabel wraps
-        m_document.setDefaultTextOption(option);
-        m_document.setDefaultFont(font());
+        document.setDefaultTextOption(option);
+        document.setDefaultFont(font());
         auto *copy = new QAction(tr("Copy"), this);
-        connect(copy, &QAction::triggered, this, [this] { QApplication::clipboard()->setText(m_document.toPlainText()); });
+        connect(copy, &QAction::triggered, this, [this] { QApplication::clipboard()->setText(doc().toPlainText()); });
         addAction(copy);
         setContextMenuPolicy(Qt::ActionsContextMenu);
     }
@@ -77,7 +100,7 @@ public:
     // contents margins (what QLabel::setMargin() gives a QLabel).
     void setPadding(int pixels)
     {
-        m_document.setDocumentMargin(pixels);
+        doc().setDocumentMargin(pixels);
         measureAgain();
     }
 
@@ -87,9 +110,9 @@ public:
         if (single == m_singleLine)
             return;
         m_singleLine = single;
-        QTextOption option = m_document.defaultTextOption();
+        QTextOption option = doc().defaultTextOption();
         option.setWrapMode(single ? QTextOption::NoWrap : QTextOption::WrapAtWordBoundaryOrAnywhere);
-        m_document.setDefaultTextOption(option);
+        doc().setDefaultTextOption(option);
         setWordWrap(!single); // the size policy's height for width
         measureAgain();
     }
@@ -102,10 +125,22 @@ public:
         updateGeometry();
     }
 
+    // Texts kept with their layout and image (see above).
+    static constexpr std::size_t kPages = 4;
+
     // How often the document was laid out (tests: once per new text and width), and painted.
     int layouts() const { return m_layoutCount; }
     int paints() const { return m_paints; }
-    const QTextDocument *document() const { return &m_document; }
+    // Paints that drew the text glyph by glyph (into the widget or into a new image), and images made: for tests.
+    int textDraws() const { return m_textDraws; }
+    int imagesMade() const { return m_imagesMade; }
+    // Whether a text painted again is drawn from an image (the default) or glyph by glyph: tests compare the two.
+    void setImageCache(bool on)
+    {
+        m_useImages = on;
+        update();
+    }
+    const QTextDocument *document() const { return m_pages.front().document.get(); }
 
     QSize sizeHint() const override
     {
@@ -145,38 +180,141 @@ protected:
             top = std::max(0, r.height() - height);
         QPainter painter(this);
         drawFrame(&painter); // a frame shape set on the label (none by default)
-        painter.translate(r.topLeft() + QPoint(0, top));
+        const QPoint origin = r.topLeft() + QPoint(0, top);
         QAbstractTextDocumentLayout::PaintContext context;
         context.palette = palette();
         context.palette.setColor(QPalette::Text, palette().color(foregroundRole()));
         context.clip = QRectF(0, 0, r.width(), r.height() - top);
+        if (context.clip.isEmpty())
+            return;
+        Page &page = m_pages.front();
+        ++page.paints;
+        const double scale = imageScale(painter, origin);
+        if (scale > 0 && page.paints > 1) {
+            const ImageKey key{context.clip.size().toSize(), scale, context.palette.color(QPalette::Text).rgba(),
+                               palette().cacheKey(), palette().currentColorGroup()};
+            if (page.image.isNull() || !(page.key == key)) {
+                // Made at the device's scale: one image pixel is one device pixel (sharp at 2x).
+                QImage image(int(std::ceil(key.size.width() * scale)), int(std::ceil(key.size.height() * scale)),
+                             QImage::Format_ARGB32_Premultiplied);
+                image.setDevicePixelRatio(scale);
+                image.fill(Qt::transparent);
+                QPainter imagePainter(&image);
+                imagePainter.setClipRect(context.clip);
+                drawText(&imagePainter, page, context);
+                imagePainter.end();
+                page.image = std::move(image);
+                page.key = key;
+                ++m_imagesMade;
+            }
+            painter.drawImage(origin, page.image);
+            return;
+        }
+        painter.translate(origin);
         painter.setClipRect(context.clip);
-        m_document.documentLayout()->draw(&painter, context);
+        drawText(&painter, page, context);
     }
     void changeEvent(QEvent *event) override
     {
         if (event->type() == QEvent::FontChange) {
-            m_document.setDefaultFont(font());
+            doc().setDefaultFont(font());
             if (textFormat() == Qt::PlainText) // setPlainText() took the old font
-                m_document.setPlainText(text());
+                doc().setPlainText(text());
             measureAgain();
         }
         QLabel::changeEvent(event);
     }
 
 private:
+    struct ImageKey
+    {
+        QSize size; // the text's box, in pixels of the widget
+        double scale = 0; // device pixels per pixel
+        QRgb color = 0; // the text's colour
+        qint64 palette = 0; // and the palette's other colours (links), in the colour group painted
+        QPalette::ColorGroup group = QPalette::Active;
+        bool operator==(const ImageKey &) const = default;
+    };
+    // A text shown recently: its document, laid out at one width, and its image once painted twice.
+    struct Page
+    {
+        QString contents;
+        Qt::TextFormat format = Qt::PlainText;
+        std::unique_ptr<QTextDocument> document;
+        int laidOutFor = -1;
+        std::array<std::pair<int, int>, 2> heights{std::pair{-1, 0}, std::pair{-1, 0}}; // text width -> height
+        int paints = 0;
+        QImage image;
+        ImageKey key;
+    };
+
+    QTextDocument &doc() const { return *m_pages.front().document; }
+
+    void drawText(QPainter *painter, const Page &page, const QAbstractTextDocumentLayout::PaintContext &context) const
+    {
+        ++m_textDraws;
+        page.document->documentLayout()->draw(painter, context);
+    }
+
+    // The scale at which an image of the text is one device pixel per image pixel, where `origin`
+    // falls on a whole device pixel of a raster device; 0 where the text is to be drawn as it is.
+    double imageScale(QPainter &painter, QPoint origin) const
+    {
+        if (!m_useImages || !painter.paintEngine() || painter.paintEngine()->type() != QPaintEngine::Raster)
+            return 0; // an SVG or PDF export keeps its text as text
+        const QTransform t = painter.deviceTransform();
+        if (t.type() > QTransform::TxScale || t.m11() <= 0 || t.m11() != t.m22())
+            return 0;
+        const QPointF at = t.map(QPointF(origin));
+        const auto whole = [](double v) { return std::abs(v - std::round(v)) < 1e-6; };
+        return whole(at.x()) && whole(at.y()) ? t.m11() : 0;
+    }
+
     void setContents(const QString &contents, Qt::TextFormat format)
     {
         if (contents == text() && format == textFormat())
             return;
-        // The document lays the new text out at its current width itself.
-        if (format == Qt::RichText)
-            m_document.setHtml(contents);
-        else
-            m_document.setPlainText(contents);
-        if (m_laidOutFor > 0)
-            ++m_layoutCount;
-        m_heights = {std::pair{-1, 0}, std::pair{-1, 0}};
+        const auto kept = std::find_if(m_pages.begin() + 1, m_pages.end(), [&](const Page &page) {
+            return page.format == format && page.contents == contents;
+        });
+        if (kept != m_pages.end()) {
+            // Shown recently: laid out and painted already.
+            std::rotate(m_pages.begin(), kept, kept + 1);
+        } else {
+            // The oldest page's document, or a new one set up as the current one.
+            const QTextDocument &current = doc();
+            if (m_pages.size() < kPages) {
+                Page page;
+                page.document = std::make_unique<QTextDocument>();
+                page.document->setUndoRedoEnabled(false);
+                page.document->setDocumentMargin(current.documentMargin());
+                page.document->setDefaultTextOption(current.defaultTextOption());
+                page.document->setDefaultFont(current.defaultFont());
+                m_pages.push_back(std::move(page));
+            }
+            std::rotate(m_pages.begin(), m_pages.end() - 1, m_pages.end());
+            Page &page = m_pages.front();
+            // At the width the label last laid its text out for (the page before may have come
+            // back from an older width and not been laid out again yet).
+            const int width = m_textWidth;
+            if (width > 0 && page.laidOutFor != width) { // empty first: the new text is laid out once, below
+                page.document->clear();
+                page.document->setTextWidth(width);
+            }
+            page.laidOutFor = width > 0 ? width : page.laidOutFor;
+            // The document lays the new text out at its current width itself.
+            if (format == Qt::RichText)
+                page.document->setHtml(contents);
+            else
+                page.document->setPlainText(contents);
+            if (page.laidOutFor > 0)
+                ++m_layoutCount;
+            page.contents = contents;
+            page.format = format;
+            page.heights = {std::pair{-1, 0}, std::pair{-1, 0}};
+            page.paints = 0;
+            page.image = QImage();
+        }
         setTextFormat(format);
         if (!m_hintWidth && !contents.isEmpty())
             measureHints(contents);
@@ -185,8 +323,12 @@ private:
     // The padding, the wrapping or the font changed: every layout, height and hint is stale.
     void measureAgain()
     {
-        m_laidOutFor = -1;
-        m_heights = {std::pair{-1, 0}, std::pair{-1, 0}};
+        m_pages.resize(1); // the texts kept were laid out for the old font, padding or wrapping
+        Page &page = m_pages.front();
+        page.laidOutFor = -1;
+        m_textWidth = -1;
+        page.heights = {std::pair{-1, 0}, std::pair{-1, 0}};
+        page.image = QImage();
         m_tallest = {std::pair{-1, 0}, std::pair{-1, 0}};
         m_hintWidth.reset();
         if (!text().isEmpty())
@@ -197,18 +339,20 @@ private:
     int documentHeight(int width) const
     {
         width = std::max(width, 1);
-        for (const auto &[w, h] : m_heights) {
+        Page &page = m_pages.front();
+        m_textWidth = width;
+        for (const auto &[w, h] : page.heights) {
             if (w == width)
                 return h;
         }
-        if (m_laidOutFor != width) {
-            m_document.setTextWidth(width);
-            m_laidOutFor = width;
+        if (page.laidOutFor != width) {
+            page.document->setTextWidth(width);
+            page.laidOutFor = width;
             ++m_layoutCount;
         }
-        const int h = int(std::ceil(m_document.size().height()));
-        m_heights[1] = m_heights[0];
-        m_heights[0] = {width, h};
+        const int h = int(std::ceil(page.document->size().height()));
+        page.heights[1] = page.heights[0];
+        page.heights[0] = {width, h};
         return h;
     }
     // The preferred and minimum widths, from the first text (or after a font change), as a
@@ -219,11 +363,12 @@ private:
     void measureHints(const QString &contents)
     {
         const QMargins m = contentsMargins();
-        const int around = m.left() + m.right() + 2 * int(std::ceil(m_document.documentMargin()));
+        const int around = m.left() + m.right() + 2 * int(std::ceil(doc().documentMargin()));
         if (m_singleLine) {
-            m_document.setTextWidth(-1);
-            m_laidOutFor = -1;
-            m_hintWidth = int(std::ceil(m_document.idealWidth())) + around;
+            doc().setTextWidth(-1);
+            m_pages.front().laidOutFor = -1;
+            m_textWidth = -1;
+            m_hintWidth = int(std::ceil(doc().idealWidth())) + around;
             m_minimumWidth = 0;
             return;
         }
@@ -236,11 +381,13 @@ private:
         m_minimumWidth = probe.minimumSizeHint().width() + around;
     }
 
-    mutable QTextDocument m_document;
-    mutable int m_laidOutFor = -1;
+    mutable std::vector<Page> m_pages; // the current text first, then the ones shown before it, newest first
+    mutable int m_textWidth = -1; // the text width last laid out for (a new text is laid out at it)
     mutable int m_layoutCount = 0;
     int m_paints = 0;
-    mutable std::array<std::pair<int, int>, 2> m_heights{std::pair{-1, 0}, std::pair{-1, 0}}; // text width -> height
+    mutable int m_textDraws = 0;
+    int m_imagesMade = 0;
+    bool m_useImages = true;
     mutable std::array<std::pair<int, int>, 2> m_tallest{std::pair{-1, 0}, std::pair{-1, 0}}; // label width -> tallest
     std::optional<int> m_hintWidth, m_minimumWidth;
     bool m_singleLine = false;

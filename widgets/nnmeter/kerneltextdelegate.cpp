@@ -1,4 +1,5 @@
 #include "kerneltextdelegate.h"
+#include "fasttextdelegate.h"
 
 #include <QAbstractItemView>
 #include <QApplication>
@@ -26,41 +27,19 @@ bool KernelTextDelegate::eventFilter(QObject *watched, QEvent *event)
 
 void KernelTextDelegate::beginRepaint() const
 {
-    if (m_asked > 0)
-        m_lastAsked = m_asked;
-    m_asked = 0;
-    // The current generation holds the texts of about four repaints before it becomes the
-    // previous one: toggling two rules goes through four sets of texts, and with room for
-    // two (FastTextDelegate's) GoogLeNet's rows drew most of their texts into new images again.
-    if (m_current.size() > kRepaintsKept * m_lastAsked + kSlack) {
-        m_previous = std::move(m_current);
-        m_current.clear();
-    }
+    m_cache.beginRepaint();
 }
 
 KernelTextDelegate::Entry &KernelTextDelegate::entryOf(const QString &text, const QFont &font) const
 {
-    if (font != m_font) {
-        m_current.clear();
-        m_previous.clear();
-        m_font = font;
-    }
-    ++m_asked;
-    auto it = m_current.find(text);
-    if (it != m_current.end())
-        return it->second;
-    if (auto node = m_previous.extract(text))
-        return m_current.insert(std::move(node)).position->second;
-    if (m_current.size() >= kMaxGeneration) {
-        m_previous = std::move(m_current);
-        m_current.clear();
-    }
-    Entry entry;
-    entry.text = QStaticText(text);
-    entry.text.setTextFormat(Qt::PlainText);
-    entry.text.setPerformanceHint(QStaticText::AggressiveCaching);
-    entry.text.prepare(QTransform(), font);
-    return m_current.emplace(text, std::move(entry)).first->second;
+    return m_cache.get(text, font, [](const QString &t, const QFont &f) {
+        Entry entry;
+        entry.text = QStaticText(t);
+        entry.text.setTextFormat(Qt::PlainText);
+        entry.text.setPerformanceHint(QStaticText::AggressiveCaching);
+        entry.text.prepare(QTransform(), f);
+        return entry;
+    });
 }
 
 namespace {
@@ -98,10 +77,7 @@ void KernelTextDelegate::paint(QPainter *painter, const QStyleOptionViewItem &op
     const QWidget *widget = opt.widget;
     QStyle *style = widget ? widget->style() : QApplication::style();
     // As FastTextDelegate: the style only for cells with something to draw there.
-    constexpr QStyle::State drawn = QStyle::State_Selected | QStyle::State_HasFocus | QStyle::State_MouseOver;
-    if ((opt.state & drawn) || opt.backgroundBrush.style() != Qt::NoBrush
-        || (opt.features & (QStyleOptionViewItem::HasCheckIndicator | QStyleOptionViewItem::HasDecoration))
-        || !opt.icon.isNull())
+    if (FastTextDelegate::styleDrawsSomething(opt))
         style->drawControl(QStyle::CE_ItemViewItem, &opt, painter, widget);
     if (text.isEmpty())
         return;

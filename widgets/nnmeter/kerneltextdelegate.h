@@ -16,15 +16,17 @@
 // a scale the text is drawn glyph by glyph, as FastTextDelegate draws it.
 //
 // The cache keeps what the last repaints drew, in two generations as
-// FastTextDelegate's, each of about four repaints' texts (a rule toggle cycles
-// through a few sets of texts): at most about 8 × 100 images of a few kB.
+// FastTextDelegate's (the same TextGenerationCache), each of about four
+// repaints' texts (a rule toggle cycles through a few sets of texts): at most
+// about 8 × 100 images of a few kB.
 #pragma once
+
+#include "textgenerationcache.h"
 
 #include <QImage>
 #include <QStaticText>
 #include <QStyledItemDelegate>
 
-#include <unordered_map>
 #include <vector>
 
 namespace studio {
@@ -33,7 +35,6 @@ class KernelTextDelegate : public QStyledItemDelegate
 {
     Q_OBJECT
 public:
-    static constexpr std::size_t kSlack = 64;
     static constexpr std::size_t kRepaintsKept = 4; // repaints' texts in the current generation
     static constexpr std::size_t kMaxGeneration = 4096;
 
@@ -48,7 +49,7 @@ public:
     void setImageCache(bool on) { m_useImages = on; }
     // Texts drawn into a new image so far, and images held: for tests.
     std::size_t renders() const { return m_renders; }
-    std::size_t cachedImages() const { return m_current.size() + m_previous.size(); }
+    std::size_t cachedImages() const { return m_cache.size(); }
     // Texts too wide for their cell, drawn ending in "…", so far (for tests).
     std::size_t elided() const { return m_elided; }
 
@@ -67,17 +68,15 @@ private:
         QStaticText text;
         std::vector<Image> images; // usually one: the text's colour at its place
     };
-    using Cache = std::unordered_map<QString, Entry>;
     Entry &entryOf(const QString &text, const QFont &font) const;
     const QImage &imageOf(Entry &entry, QRgb color, int fx, int fy, const QFont &font) const;
 
-    mutable Cache m_current;
-    mutable Cache m_previous;
-    mutable std::size_t m_asked = 0;
-    mutable std::size_t m_lastAsked = 0;
+    // The current generation holds the texts of about four repaints before it becomes the
+    // previous one: toggling two rules goes through four sets of texts, and with room for
+    // two (FastTextDelegate's) GoogLeNet's rows drew most of their texts into new images again.
+    mutable TextGenerationCache<Entry> m_cache{kRepaintsKept, kMaxGeneration};
     mutable std::size_t m_renders = 0;
     mutable std::size_t m_elided = 0;
-    mutable QFont m_font;
     bool m_useImages = true;
 };
 

@@ -43,6 +43,7 @@
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <functional>
 #include <set>
@@ -554,9 +555,14 @@ void NnmeterView::refresh()
 
 namespace {
 
+quint64 g_treeTexts = 0; // cell texts formatted (treeTextsFormatted())
+
 // A kernel's row. Its tooltip is written when it is asked for (hovering), not
 // for every kernel on every rule toggle: formatting the tooltips of all ~125
-// kernels of ResNet-50 was a fifth of rebuilding the tree (callgrind).
+// kernels of ResNet-50 was a fifth of rebuilding the tree (callgrind). The
+// latency, share and measured texts likewise: a toggle gives every row new
+// numbers, and only the rows on screen (about 25 of ResNet-50's 73–159) are
+// asked for theirs, when painted.
 class KernelItem : public QTreeWidgetItem
 {
 public:
@@ -578,6 +584,16 @@ public:
         m_cin = kernel.cin;
         m_cout = kernel.cout;
     }
+    // Its latency, its share of `total` and the latency measured (< 0: none), formatted when shown.
+    void setLatency(double ms, double total, double measuredMs)
+    {
+        if (ms == m_ms && total == m_total && measuredMs == m_measuredMs)
+            return;
+        m_ms = ms;
+        m_total = total;
+        m_measuredMs = measuredMs;
+        m_formatted = false;
+    }
     const QString &type() const { return m_type; }
 
     QVariant data(int column, int role) const override
@@ -595,6 +611,18 @@ public:
                 .arg(m_cin)
                 .arg(m_cout)
                 .arg(flopsText(m_flops));
+        if (column >= 1 && column <= 3 && (role == Qt::DisplayRole || role == Qt::EditRole)) {
+            if (!m_formatted) {
+                m_cells[0] = msText(m_ms);
+                m_cells[1] = shareText(100 * m_ms / m_total);
+                m_cells[2] = m_measuredMs < 0 ? QString()
+                    : m_measuredMs > 0 ? NnmeterView::tr("%1 (%2)").arg(msText(m_measuredMs), percent(m_ms / m_measuredMs - 1))
+                                       : msText(m_measuredMs);
+                m_formatted = true;
+                g_treeTexts += 3;
+            }
+            return m_cells[std::size_t(column - 1)];
+        }
         return QTreeWidgetItem::data(column, role);
     }
 
@@ -608,39 +636,55 @@ private:
     decltype(Kernel::hw) m_hw{};
     decltype(Kernel::cin) m_cin{};
     decltype(Kernel::cout) m_cout{};
+    double m_ms = -1, m_total = 1, m_measuredMs = -1;
+    mutable std::array<QString, 3> m_cells; // latency, share, measured
+    mutable bool m_formatted = false;
 };
 
-// An operator's row under its kernel: its layer name as the tooltip, when asked for.
+// An operator's row under its kernel: "name (type)", its layer name as the tooltip, both
+// formatted when asked for (the kernels are collapsed: most operator rows are never shown).
 class OperatorItem : public QTreeWidgetItem
 {
 public:
-    explicit OperatorItem(int layer = -1)
-        : m_layer(layer)
-    {
-    }
+    OperatorItem() = default;
     int layer() const { return m_layer; }
-    // Shows `layer` of `net` (the row is reused: nothing is formatted when it shows that layer already).
+    // Shows `layer` of `net`, which outlives the row (the view keeps the network its rows show,
+    // and clears the tree for another one).
     void setLayer(const network::Network &net, int layer)
     {
-        if (layer == m_layer && !text(0).isEmpty())
+        if (layer == m_layer && &net == m_net)
             return;
+        m_net = &net;
         m_layer = layer;
-        m_name = QString::fromStdString(net.layers[std::size_t(layer)].name);
-        setText(0, QStringLiteral("%1 (%2)").arg(m_name, QString::fromStdString(operatorType(net, std::size_t(layer)))));
+        m_formatted = false;
     }
     QVariant data(int column, int role) const override
     {
-        if (column == 0 && role == Qt::ToolTipRole)
-            return m_name;
+        if (column == 0 && (role == Qt::DisplayRole || role == Qt::EditRole || role == Qt::ToolTipRole)) {
+            if (!m_formatted && m_net) {
+                m_name = QString::fromStdString(m_net->layers[std::size_t(m_layer)].name);
+                m_text = QStringLiteral("%1 (%2)").arg(m_name, QString::fromStdString(operatorType(*m_net, std::size_t(m_layer))));
+                m_formatted = true;
+                ++g_treeTexts;
+            }
+            return role == Qt::ToolTipRole ? m_name : m_text;
+        }
         return QTreeWidgetItem::data(column, role);
     }
 
 private:
-    int m_layer;
-    QString m_name;
+    const network::Network *m_net = nullptr;
+    int m_layer = -1;
+    mutable QString m_name, m_text;
+    mutable bool m_formatted = false;
 };
 
 } // namespace
+
+quint64 NnmeterView::treeTextsFormatted()
+{
+    return g_treeTexts;
+}
 
 void NnmeterView::rebuildTree()
 {
@@ -681,11 +725,7 @@ void NnmeterView::rebuildTree()
             if (item->type() != before || item->text(0).isEmpty()) // row i is always "#i+1": only a new type changes it
                 item->setText(0, QStringLiteral("#%1 %2").arg(i + 1).arg(item->type()));
             item->setData(0, Qt::DecorationRole, swatch(m_plot->colorOf(item->type()))); // colours follow the types' shares
-            item->setText(1, msText(kp.ms));
-            item->setText(2, shareText(100 * kp.ms / total));
-            item->setText(3, measuredMs < 0 ? QString()
-                             : measuredMs > 0 ? tr("%1 (%2)").arg(msText(measuredMs), percent(kp.ms / measuredMs - 1))
-                                              : msText(measuredMs));
+            item->setLatency(kp.ms, total, measuredMs); // formatted when shown (KernelItem)
             if (i < reused && item->isExpanded())
                 item->setExpanded(false); // as a new row: another kernel may be in this place now
             // The operators: the rows there are show the first members.

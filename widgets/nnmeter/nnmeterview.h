@@ -124,6 +124,8 @@ public:
     quint64 ghostPredictions() const { return m_ghostPredictions; }
     // The width the kernel tree asks for to show every kernel's name whole (for tests).
     int treeWantedWidth() const { return m_treeWanted; }
+    // Cell texts of the kernel tree formatted so far, in every view (for tests: only the rows shown or asked for).
+    static quint64 treeTextsFormatted();
     int selectedKernel() const { return m_selected; }
     void selectKernel(int kernel); // in the tree and the chart; -1: none
 

@@ -212,6 +212,42 @@ private slots:
         QVERIFY2(delegate.cachedTexts() <= 2 * FastTextDelegate::kMaxGeneration,
                  qPrintable(QString::number(delegate.cachedTexts())));
     }
+    // The cache both delegates share (KernelTextDelegate keeps four repaints' texts,
+    // FastTextDelegate one): four sets of texts shown in turn are all kept with room
+    // for four repaints and made again and again with room for one; a new font drops all.
+    void generationCacheKeepsItsRepaints()
+    {
+        const auto makesAfterWarmUp = [](std::size_t repaintsKept) {
+            TextGenerationCache<int> cache(repaintsKept, 8192);
+            const QFont font;
+            int made = 0;
+            const auto repaint = [&](int set) {
+                cache.beginRepaint();
+                for (int i = 0; i < 200; ++i)
+                    cache.get(QStringLiteral("%1/%2").arg(set).arg(i), font, [&](const QString &, const QFont &) { return ++made; });
+            };
+            for (int round = 0; round < 2; ++round)
+                for (int set = 0; set < 4; ++set)
+                    repaint(set);
+            const int warm = made;
+            for (int round = 0; round < 3; ++round)
+                for (int set = 0; set < 4; ++set)
+                    repaint(set);
+            return std::pair{made - warm, cache.size()};
+        };
+        const auto [madeKeeping4, held4] = makesAfterWarmUp(4);
+        const auto [madeKeeping1, held1] = makesAfterWarmUp(1);
+        QCOMPARE(madeKeeping4, 0);
+        QCOMPARE(madeKeeping1, 3 * 4 * 200);
+        QVERIFY(held4 <= 2 * (5 * 200 + TextGenerationCache<int>::kSlack)); // one repaint over the rotation bound, twice
+        QVERIFY(held1 <= 2 * (2 * 200 + TextGenerationCache<int>::kSlack));
+        TextGenerationCache<int> cache(4, 8192);
+        QFont font;
+        cache.get(QStringLiteral("a"), font, [](const QString &, const QFont &) { return 1; });
+        font.setPointSize(font.pointSize() + 3);
+        QCOMPARE(cache.get(QStringLiteral("a"), font, [](const QString &, const QFont &) { return 2; }), 2);
+        QCOMPARE(cache.size(), std::size_t(1));
+    }
 };
 
 QTEST_MAIN(TestFastTextDelegate)

@@ -8,6 +8,8 @@
 #include <QApplication>
 #include <QClipboard>
 #include <QImage>
+#include <QPainter>
+#include <QPicture>
 #include <QTest>
 #include <QTextDocument>
 
@@ -194,6 +196,165 @@ private slots:
         QVERIFY(lowLast > 85);
         QCOMPARE(midLast - midFirst, topLast - topFirst);
         QCOMPARE(lowLast - lowFirst, topLast - topFirst);
+    }
+
+    // A text painted again is blended from an image of it, made at its second paint;
+    // a text painted once (each step of a slider drag) gets none. Coming back to one
+    // of the last texts lays nothing out and draws no glyph.
+    void textPaintedAgainFromAnImage()
+    {
+        RichReadoutLabel label;
+        label.resize(420, 80);
+        label.setHtml(kLong);
+        label.grab();
+        QCOMPARE(label.textDraws(), 1);
+        QCOMPARE(label.imagesMade(), 0);
+        label.grab(); // the second paint makes the image
+        QCOMPARE(label.textDraws(), 2);
+        QCOMPARE(label.imagesMade(), 1);
+        for (int i = 0; i < 3; ++i)
+            label.grab();
+        QCOMPARE(label.textDraws(), 2);
+        QCOMPARE(label.imagesMade(), 1);
+        // A drag: new texts, each painted once, make no image.
+        for (int i = 0; i < 10; ++i) {
+            label.setHtml(QStringLiteral("<b>%1 ms</b> per inference").arg(i));
+            label.grab();
+        }
+        QCOMPARE(label.imagesMade(), 1);
+        QCOMPARE(label.textDraws(), 12);
+        // Back and forth between four texts (a rule toggled on and off, undo and redo).
+        QStringList texts;
+        for (int i = 0; i < int(RichReadoutLabel::kPages); ++i)
+            texts << kLong + QStringLiteral(" (state %1)").arg(i);
+        for (const QString &t : texts) {
+            label.setHtml(t);
+            label.grab();
+        }
+        for (const QString &t : texts) { // the second showing of each: its image made
+            label.setHtml(t);
+            label.grab();
+        }
+        const int layouts = label.layouts(), draws = label.textDraws(), images = label.imagesMade();
+        for (int round = 0; round < 3; ++round) {
+            for (int i = 0; i < texts.size(); ++i) {
+                label.setHtml(texts[i]);
+                QCOMPARE(label.text(), texts[i]);
+                QVERIFY(label.document()->toPlainText().endsWith(QStringLiteral("(state %1)").arg(i)));
+                label.grab();
+            }
+        }
+        QCOMPARE(label.layouts(), layouts);
+        QCOMPARE(label.textDraws(), draws);
+        QCOMPARE(label.imagesMade(), images);
+        // What the Copy action copies is the text shown.
+        label.actions().first()->trigger();
+        QVERIFY(QApplication::clipboard()->text().endsWith(QStringLiteral("(state %1)").arg(RichReadoutLabel::kPages - 1)));
+    }
+
+    // The image's pixels are the glyph-by-glyph drawing's (up to one level of
+    // blending), at 1x and at 2x: made at the painter's scale, never a 1x
+    // image blown up (which differs from the 2x drawing in most of its ink).
+    void imageEqualsTheDrawnText_data()
+    {
+        QTest::addColumn<double>("scale");
+        QTest::newRow("1x") << 1.0;
+        QTest::newRow("2x") << 2.0;
+    }
+    void imageEqualsTheDrawnText()
+    {
+        QFETCH(double, scale);
+        const auto picture = [scale](bool images) {
+            RichReadoutLabel label;
+            label.setImageCache(images);
+            label.setPadding(4);
+            label.setHtml(kLong + QStringLiteral("<br><i>kernel sum 7.1 ms, +3.2 % vs before</i>"));
+            label.resize(300, 110);
+            QImage image(int(300 * scale), int(110 * scale), QImage::Format_ARGB32_Premultiplied);
+            image.setDevicePixelRatio(scale);
+            for (int i = 0; i < 3; ++i) { // the second and third paints from the image
+                image.fill(Qt::white);
+                label.render(&image);
+            }
+            return std::pair{image, label.imagesMade()};
+        };
+        const auto [drawn, none] = picture(false);
+        const auto [fromImage, made] = picture(true);
+        QCOMPARE(none, 0);
+        QCOMPARE(made, 1);
+        int ink = 0, differ = 0, maxLevel = 0;
+        for (int y = 0; y < drawn.height(); ++y) {
+            for (int x = 0; x < drawn.width(); ++x) {
+                const QRgb a = drawn.pixel(x, y), b = fromImage.pixel(x, y);
+                ink += a != qRgb(255, 255, 255);
+                if (a != b) {
+                    ++differ;
+                    maxLevel = std::max({maxLevel, std::abs(qRed(a) - qRed(b)), std::abs(qGreen(a) - qGreen(b)),
+                                         std::abs(qBlue(a) - qBlue(b))});
+                }
+            }
+        }
+        QVERIFY(ink > 500);
+        QVERIFY2(maxLevel <= 1, qPrintable(QStringLiteral("%1 pixels differ, by up to %2 levels").arg(differ).arg(maxLevel)));
+    }
+
+    // A vector device (a QPicture here; an SVG or PDF export alike) gets the text, not an image.
+    void vectorDeviceGetsTheText()
+    {
+        RichReadoutLabel label;
+        label.setHtml(kLong);
+        label.resize(300, 80);
+        label.grab();
+        label.grab();
+        QCOMPARE(label.imagesMade(), 1);
+        const int draws = label.textDraws();
+        QPicture picture;
+        {
+            QPainter painter(&picture);
+            label.render(&painter);
+        }
+        QCOMPARE(label.textDraws(), draws + 1);
+        QCOMPARE(label.imagesMade(), 1);
+    }
+
+    // A new palette (a theme change) makes the image again, in the new colour.
+    void paletteChangeMakesANewImage()
+    {
+        RichReadoutLabel label;
+        label.setHtml(QStringLiteral("<b>7.068 ms</b>"));
+        label.resize(200, 40);
+        label.grab();
+        label.grab();
+        QCOMPARE(label.imagesMade(), 1);
+        QPalette red = label.palette();
+        red.setColor(QPalette::WindowText, Qt::red);
+        label.setPalette(red);
+        const QImage image = label.grab().toImage();
+        QCOMPARE(label.imagesMade(), 2);
+        bool reddish = false;
+        for (int y = 0; y < image.height() && !reddish; ++y)
+            for (int x = 0; x < image.width() && !reddish; ++x)
+                reddish = qRed(image.pixel(x, y)) > 200 && qGreen(image.pixel(x, y)) < 60;
+        QVERIFY(reddish);
+    }
+
+    // A text kept from an older width comes back and a new one follows before any paint
+    // (two results in one pass): the new text is laid out once, at the label's width now.
+    void newTextLaidOutAtTheWidthNow()
+    {
+        RichReadoutLabel label;
+        label.setHtml(kLong);
+        label.resize(300, 80);
+        label.heightForWidth(300);
+        label.setHtml(kLong + QStringLiteral(" b"));
+        label.resize(500, 80);
+        label.heightForWidth(500);
+        label.setHtml(kLong); // kept, laid out at 300
+        const int layouts = label.layouts();
+        label.setHtml(kLong + QStringLiteral(" c"));
+        label.heightForWidth(500);
+        label.grab();
+        QCOMPARE(label.layouts() - layouts, 1);
     }
 
     void copyActionCopiesThePlainText()

@@ -6,6 +6,7 @@
 
 #include "eventcounter.h"
 #include "kerneltextdelegate.h"
+#include "units.h"
 #include <QPainter>
 
 #include <QApplication>
@@ -259,6 +260,94 @@ private slots:
             plot->replot();
             QVERIFY(plot->textRenders() > chartBefore); // images at 1x
         }
+    }
+    void treeFormatsOnlyRowsShown()
+    {
+        // A toggle gives every kernel row new numbers and many operator rows other layers; the
+        // texts are formatted when a row is shown (painted) or asked for, not for all ~100–160
+        // kernels and ~175 operators of ResNet-50 in every rebuild. What is asked for is right.
+        NnmeterView view(new NnmeterDocument);
+        view.resize(1400, 900);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        QTreeWidget *tree = view.kernelTree();
+        QCheckBox *boxes[] = {view.panel()->ruleBox("bn_relu"), view.panel()->ruleBox("conv_bn")};
+        QVERIFY(boxes[0] && boxes[1]);
+        const int rowsShown = tree->viewport()->height() / tree->sizeHintForRow(0) + 1;
+        QVERIFY(rowsShown < 60);
+        for (int i = 0; i < 4; ++i) {
+            const quint64 updates = view.updateCount();
+            const quint64 before = NnmeterView::treeTextsFormatted();
+            boxes[i % 2]->click();
+            QVERIFY(waitForUpdate(&view, updates));
+            QCoreApplication::processEvents(); // the paint
+            const int kernels = tree->topLevelItemCount();
+            QVERIFY(kernels > 2 * rowsShown);
+            const quint64 formatted = NnmeterView::treeTextsFormatted() - before;
+            // Three numbers per kernel row shown; formatted eagerly, three per kernel and one per operator moved.
+            QVERIFY2(formatted <= quint64(3 * rowsShown),
+                     qPrintable(QStringLiteral("%1 texts formatted for %2 rows shown of %3").arg(formatted).arg(rowsShown).arg(kernels)));
+        }
+        // A row below the fold and an operator row, asked for: the current prediction's texts.
+        const Prediction &p = view.prediction();
+        const roofline::network::Network &net = view.document()->network();
+        const int last = tree->topLevelItemCount() - 1;
+        QTreeWidgetItem *row = tree->topLevelItem(last);
+        QCOMPARE(row->text(1), formatQuantity(p.kernels[std::size_t(last)].ms * 1e-3, QStringLiteral("s")));
+        QVERIFY(row->text(2).endsWith(QStringLiteral(" %")));
+        QCOMPARE(tree->topLevelItem(0)->text(1), formatQuantity(p.kernels[0].ms * 1e-3, QStringLiteral("s")));
+        for (int k : {0, last / 2, last}) {
+            const Kernel &kernel = p.detection.kernels[std::size_t(k)];
+            QTreeWidgetItem *item = tree->topLevelItem(k);
+            QCOMPARE(item->childCount(), int(kernel.layers.size()));
+            for (int c = 0; c < item->childCount(); ++c) {
+                const std::string &name = net.layers[std::size_t(kernel.layers[std::size_t(c)])].name;
+                QCOMPARE(item->child(c)->toolTip(0), QString::fromStdString(name));
+                QVERIFY(item->child(c)->text(0).startsWith(QString::fromStdString(name) + QStringLiteral(" (")));
+            }
+        }
+    }
+    void readoutComesBackFromImages()
+    {
+        // Toggling two rules goes through four states; from the third round on, the readout
+        // shows each state's text from its kept layout and image: nothing parsed, laid out or
+        // drawn glyph by glyph, and the picture is the glyph-by-glyph one.
+        NnmeterView view(new NnmeterDocument);
+        view.resize(1400, 900);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        view.document()->pinSnapshot(QStringLiteral("before")); // the comparison line too
+        view.flushPendingUpdate();
+        QCoreApplication::processEvents();
+        QCheckBox *boxes[] = {view.panel()->ruleBox("bn_relu"), view.panel()->ruleBox("conv_bn")};
+        QVERIFY(boxes[0] && boxes[1]);
+        RichReadoutLabel *readout = view.readout();
+        const auto round = [&] {
+            for (int i = 0; i < 4; ++i) {
+                const quint64 updates = view.updateCount();
+                boxes[i % 2]->click();
+                if (!waitForUpdate(&view, updates))
+                    return false;
+                QCoreApplication::processEvents(); // the paint
+            }
+            return true;
+        };
+        QVERIFY(round());
+        QVERIFY(round());
+        const int layouts = readout->layouts(), draws = readout->textDraws(), paints = readout->paints();
+        QVERIFY(round());
+        QVERIFY(round());
+        QVERIFY(readout->paints() >= paints + 8);
+        QCOMPARE(readout->layouts(), layouts);
+        QCOMPARE(readout->textDraws(), draws);
+        const QImage fromImage = readout->grab().toImage();
+        readout->setImageCache(false);
+        const QImage drawn = readout->grab().toImage();
+        readout->setImageCache(true);
+        int worst = 0;
+        const int differ = differingPixels(fromImage, drawn, 1, &worst);
+        QVERIFY2(differ >= 0, qPrintable(QStringLiteral("%1 pixels differ, by up to %2 levels").arg(-differ - 1).arg(worst)));
+        QVERIFY(readout->text().contains(QStringLiteral("before")));
     }
 };
 
