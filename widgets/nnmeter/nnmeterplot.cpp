@@ -1,5 +1,6 @@
 #include "nnmeterplot.h"
 
+#include "plottextimages.h"
 #include "units.h"
 
 #include <algorithm>
@@ -10,93 +11,6 @@
 namespace studio {
 
 using namespace roofline::nnmeter;
-
-// Draws a text as QPainter::drawText(rect, flags, text) does, from an image of it made once
-// per text, font, colour, rect size, flags and fraction of a pixel, blended as one rectangle.
-// The raster engine blends each antialiased glyph on its own (about 3 k instructions a glyph),
-// and drawText() lays the text out again each time: the legend's and the title's texts took
-// 1.6 M instructions per rule toggle of ResNet-50 (callgrind). The texts change with the kernel
-// counts, so the last 64 texts of the plot are kept (a toggled rule goes back to texts drawn
-// before; the legend's entries are made anew when the number of series changes, so the cache is the plot's). Exports
-// (vector or not cached: QCPPainter's modes) and transformed painters draw the text as before.
-class NnmeterTextImages
-{
-public:
-    explicit NnmeterTextImages(int *renders)
-        : m_renders(renders)
-    {
-    }
-    static inline bool enabled = true; // off: drawn as drawText() (tests compare the pictures)
-
-    // Returns the text's bounding rect, as drawText() gives it.
-    QRect draw(QCPPainter *painter, const QRect &rect, int flags, const QString &text)
-    {
-        const QTransform t = painter->transform();
-        // Images only where one image pixel is one device pixel (not on a high-DPI buffer, not scaled):
-        // an image made at 1x would be blown up and blurred there.
-        const bool onePixel = t.type() <= QTransform::TxTranslate
-            && painter->deviceTransform().type() <= QTransform::TxTranslate
-            && (!painter->device() || painter->device()->devicePixelRatio() == 1.0);
-        if (!enabled || (painter->modes() & (QCPPainter::pmVectorized | QCPPainter::pmNoCaching)) || !onePixel) {
-            QRect bound;
-            painter->drawText(rect, flags, text, &bound);
-            return bound;
-        }
-        const QPointF at = t.map(QPointF(rect.topLeft()));
-        const double left = std::floor(at.x()), top = std::floor(at.y());
-        const int fx = int(std::lround((at.x() - left) * 64)), fy = int(std::lround((at.y() - top) * 64));
-        const QFont font = painter->font();
-        const QRgb color = painter->pen().color().rgba();
-        const auto hints = painter->renderHints();
-        auto it = std::find_if(m_entries.begin(), m_entries.end(), [&](const Entry &e) {
-            return e.text == text && e.color == color && e.size == rect.size() && e.flags == flags && e.fx == fx
-                && e.fy == fy && e.hints == hints && e.font == font;
-        });
-        if (it == m_entries.end()) {
-            Entry e{text, font, color, rect.size(), flags, fx, fy, hints, {}, {}};
-            e.bound = QFontMetrics(font, painter->device()).boundingRect(QRect(QPoint(0, 0), rect.size()), flags, text);
-            constexpr int margin = 3; // glyphs reach past the bounding rect (bearings)
-            e.image = QImage(e.bound.size() + QSize(2 * margin, 2 * margin), QImage::Format_ARGB32_Premultiplied);
-            e.image.fill(Qt::transparent);
-            {
-                QPainter p(&e.image);
-                p.setRenderHints(hints);
-                p.setFont(font);
-                p.setPen(painter->pen());
-                p.translate(margin - e.bound.left() + fx / 64.0, margin - e.bound.top() + fy / 64.0);
-                p.drawText(QRect(QPoint(0, 0), rect.size()), flags, text);
-            }
-            e.bound.translate(-margin, -margin); // now the image's place relative to the rect
-            ++*m_renders;
-            if (m_entries.size() >= 64)
-                m_entries.erase(m_entries.begin());
-            m_entries.push_back(std::move(e));
-            it = m_entries.end() - 1;
-        }
-        painter->save();
-        painter->resetTransform();
-        painter->drawImage(QPointF(left + it->bound.left(), top + it->bound.top()), it->image);
-        painter->restore();
-        constexpr int margin = 3;
-        return it->bound.adjusted(margin, margin, -margin, -margin).translated(rect.topLeft());
-    }
-
-private:
-    struct Entry
-    {
-        QString text;
-        QFont font;
-        QRgb color;
-        QSize size;
-        int flags;
-        int fx, fy;
-        QPainter::RenderHints hints;
-        QRect bound; // of the image, relative to the rect's top left
-        QImage image;
-    };
-    std::vector<Entry> m_entries; // the last texts drawn, oldest first
-    int *m_renders;
-};
 
 namespace {
 
@@ -154,99 +68,15 @@ protected:
 
 public:
     void setCounter(int *counter) { m_counter = counter; }
-    void setTextImages(NnmeterTextImages *images) { m_images = images; }
+    void setTextImages(PlotTextImages *images) { m_images = images; }
 
 private:
-    NnmeterTextImages *m_images = nullptr; // the plot's
+    PlotTextImages *m_images = nullptr; // the plot's
     mutable std::optional<QSize> m_size;
     mutable QString m_text;
     mutable QFont m_font;
     mutable QMargins m_margins;
     int *m_counter = nullptr; // counts the measurements (for tests)
-};
-
-// A legend entry that measures its text once per name and font. QCPLegend is a layout
-// grid: every replot asks each entry for its minimum size about ten times (the grid's rows
-// and columns, the plot layout asking the legend, fitLegendToWidth()), and each time
-// QCPPlottableLegendItem laid its name out again: 2 M instructions per rule toggle.
-class CachedLegendItem : public QCPPlottableLegendItem
-{
-public:
-    CachedLegendItem(QCPLegend *legend, QCPAbstractPlottable *plottable, int *counter, NnmeterTextImages *images)
-        : QCPPlottableLegendItem(legend, plottable)
-        , m_counter(counter)
-        , m_images(images)
-    {
-    }
-
-protected:
-    // As QCPPlottableLegendItem::draw(), the name from an image (TextImages) and its height
-    // from the size measured once per name.
-    void draw(QCPPainter *painter) override
-    {
-        if (!mPlottable)
-            return;
-        painter->setFont(getFont());
-        painter->setPen(QPen(getTextColor()));
-        const QSize iconSize = mParentLegend->iconSize();
-        const QString name = mPlottable->name();
-        if (name != m_textName || painter->font() != m_textFont) {
-            m_textRect = painter->fontMetrics().boundingRect(0, 0, 0, iconSize.height(), Qt::TextDontClip, name);
-            m_textName = name;
-            m_textFont = painter->font();
-        }
-        const QRect iconRect(mRect.topLeft(), iconSize);
-        const int textHeight = qMax(m_textRect.height(), iconSize.height());
-        m_images->draw(painter, QRect(mRect.x() + iconSize.width() + mParentLegend->iconTextPadding(), mRect.y(), m_textRect.width(), textHeight),
-                      Qt::TextDontClip, name);
-        painter->save();
-        painter->setClipRect(iconRect, Qt::IntersectClip);
-        // drawLegendIcon() is protected (QCPPlottableLegendItem is its friend): reached through
-        // a member pointer named in a subclass, it is still the plottable's own (virtual).
-        struct Icon : QCPAbstractPlottable
-        {
-            using QCPAbstractPlottable::drawLegendIcon;
-        };
-        (mPlottable->*(&Icon::drawLegendIcon))(painter, iconRect);
-        painter->restore();
-        if (getIconBorderPen().style() != Qt::NoPen) {
-            painter->setPen(getIconBorderPen());
-            painter->setBrush(Qt::NoBrush);
-            const int halfPen = qCeil(painter->pen().widthF() * 0.5) + 1;
-            painter->setClipRect(mOuterRect.adjusted(-halfPen, -halfPen, halfPen, halfPen));
-            painter->drawRect(iconRect);
-        }
-    }
-
-    QSize minimumOuterSizeHint() const override
-    {
-        const QString name = mPlottable->name();
-        const QFont font = getFont();
-        if (!m_size || name != m_name || font != m_font || mMargins != m_margins
-            || mParentLegend->iconSize() != m_iconSize || mParentLegend->iconTextPadding() != m_padding) {
-            m_size = QCPPlottableLegendItem::minimumOuterSizeHint();
-            m_name = name;
-            m_font = font;
-            m_margins = mMargins;
-            m_iconSize = mParentLegend->iconSize();
-            m_padding = mParentLegend->iconTextPadding();
-            ++*m_counter;
-        }
-        return *m_size;
-    }
-
-private:
-    mutable std::optional<QSize> m_size;
-    mutable QString m_name;
-    mutable QFont m_font;
-    mutable QMargins m_margins;
-    mutable QSize m_iconSize;
-    mutable int m_padding = 0;
-    int *m_counter; // counts the measurements (for tests)
-    NnmeterTextImages *m_images; // the plot's
-    QString m_textName; // the name m_textRect was measured for, and its font
-    QFont m_textFont;
-    QRect m_textRect;
 };
 
 // Bars of one solid colour without an outline, each filled as a rectangle: QCPBars draws each
@@ -285,7 +115,7 @@ protected:
 
 NnmeterPlot::NnmeterPlot(QWidget *parent)
     : QCustomPlot(parent)
-    , m_textImages(std::make_unique<NnmeterTextImages>(&m_textRenders))
+    , m_textImages(std::make_unique<PlotTextImages>(&m_textRenders))
 {
     setMinimumHeight(220);
     setPlottingHint(QCP::phImmediateRefresh, false);
@@ -524,7 +354,7 @@ NnmeterPlot::~NnmeterPlot() = default;
 
 void NnmeterPlot::setTextImages(bool on)
 {
-    NnmeterTextImages::enabled = on;
+    PlotTextImages::enabled = on;
 }
 
 QString NnmeterPlot::titleText() const

@@ -18,7 +18,7 @@
 
 namespace studio {
 
-class NnmeterTextImages; // nnmeterplot.cpp
+class PlotTextImages; // plottextimages.h
 
 class NnmeterPlot : public QCustomPlot
 {
@@ -53,9 +53,9 @@ public:
     // How often the title and the legend entries laid their texts out to measure them: once per
     // new text (QCustomPlot's layout asks each about ten times per replot). For tests.
     int textMeasurements() const { return m_textMeasurements; }
-    // How often the title and the legend entries drew a text into a new image (TextImages in
-    // nnmeterplot.cpp: a text seen before is blended from its image), and whether they do
-    // (every NnmeterPlot; off: drawn as QCustomPlot draws them). For tests.
+    // How often the title and the legend entries drew a text into a new image (PlotTextImages,
+    // plottextimages.h: a text seen before is blended from its image), and whether they do
+    // (every plot using PlotTextImages; off: drawn as QCustomPlot draws them). For tests.
     int textRenders() const { return m_textRenders; }
     static void setTextImages(bool on);
 
@@ -83,7 +83,7 @@ private:
     QString m_fullTitle; // as the view gave it (m_title's text may have more line breaks)
     int m_textMeasurements = 0;
     int m_textRenders = 0;
-    std::unique_ptr<NnmeterTextImages> m_textImages; // the title's and the legend's texts as images
+    std::unique_ptr<PlotTextImages> m_textImages; // the title's and the legend's texts as images
     QCPGraph *m_ghost = nullptr;
     QCPGraph *m_measured = nullptr;
     QCPBars *m_highlight = nullptr;

@@ -5,6 +5,7 @@
 #include "nnmeterviewtesting.h"
 
 #include "eventcounter.h"
+#include "imagecompare.h"
 #include "kerneltextdelegate.h"
 #include "units.h"
 #include <QPainter>
@@ -13,24 +14,6 @@
 #include <QTabWidget>
 
 namespace {
-
-// Every pixel of `a` and `b` within `tolerance` levels per channel; how many differ at all.
-int differingPixels(const QImage &a, const QImage &b, int tolerance, int *worst)
-{
-    *worst = 0;
-    if (a.size() != b.size())
-        return -1;
-    const QImage x = a.convertToFormat(QImage::Format_RGB32), y = b.convertToFormat(QImage::Format_RGB32);
-    int differ = 0;
-    for (int r = 0; r < x.height(); ++r)
-        for (int c = 0; c < x.width(); ++c) {
-            const QRgb p = x.pixel(c, r), q = y.pixel(c, r);
-            const int d = std::max({std::abs(qRed(p) - qRed(q)), std::abs(qGreen(p) - qGreen(q)), std::abs(qBlue(p) - qBlue(q))});
-            differ += d > 0;
-            *worst = std::max(*worst, d);
-        }
-    return *worst <= tolerance ? differ : -differ - 1;
-}
 
 void settle()
 {
@@ -199,7 +182,7 @@ private slots:
             const QImage chartFromText = plot->grab().toImage();
             NnmeterPlot::setTextImages(true);
             int worst = 0;
-            const int differ = differingPixels(chartFromImages, chartFromText, 1, &worst);
+            const int differ = testutils::differingPixels(chartFromImages, chartFromText, 1, &worst);
             QVERIFY2(differ >= 0 && differ < chartFromImages.width() * chartFromImages.height() / 1000,
                      qPrintable(QStringLiteral("chart: %1 pixels differ, by up to %2 levels").arg(differ).arg(worst)));
         }
@@ -213,7 +196,7 @@ private slots:
         const QImage fromGlyphs = viewport->grab().toImage();
         delegate->setImageCache(true);
         int worst = 0;
-        const int differ = differingPixels(fromImages, fromGlyphs, 1, &worst);
+        const int differ = testutils::differingPixels(fromImages, fromGlyphs, 1, &worst);
         QVERIFY2(differ >= 0 && differ < fromImages.width() * fromImages.height() / 1000,
                  qPrintable(QStringLiteral("%1 pixels differ, by up to %2 levels").arg(differ).arg(worst)));
         // Not a blank picture: the text is there (the two ways agree on many dark pixels).
@@ -345,7 +328,7 @@ private slots:
         const QImage drawn = readout->grab().toImage();
         readout->setImageCache(true);
         int worst = 0;
-        const int differ = differingPixels(fromImage, drawn, 1, &worst);
+        const int differ = testutils::differingPixels(fromImage, drawn, 1, &worst);
         QVERIFY2(differ >= 0, qPrintable(QStringLiteral("%1 pixels differ, by up to %2 levels").arg(-differ - 1).arg(worst)));
         QVERIFY(readout->text().contains(QStringLiteral("before")));
     }
