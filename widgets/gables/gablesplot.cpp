@@ -290,6 +290,24 @@ QCPGraph *GablesPlot::takeGraph(std::vector<QCPGraph *> &pool, std::size_t index
     return pool[index];
 }
 
+QCPGraph *GablesPlot::takeLimitingGraph(std::size_t index)
+{
+    if (m_limitingGraphs.size() <= index) {
+        while (m_limitingGraphs.size() <= index) {
+            QCPGraph *graph = addGraph();
+            graph->setLayer(QStringLiteral("memory"));
+            graph->setAntialiased(true);
+            m_limitingGraphs.push_back(graph);
+        }
+        // The points stay above the thick roofs they sit on: to the top of the layer again.
+        for (QCPGraph *graph : {m_ghostPoint, m_attainableGraph}) {
+            graph->setLayer(QStringLiteral("main"));
+            graph->setLayer(QStringLiteral("memory"));
+        }
+    }
+    return m_limitingGraphs[index];
+}
+
 bool GablesPlot::setStaticGraph(QCPGraph *graph, const std::vector<Point> &points, const QPen &pen, bool antialiased)
 {
     const bool visible = !points.empty();
@@ -357,6 +375,16 @@ quint64 GablesPlot::stampedPoints() const
     return stamps;
 }
 
+std::vector<QCPGraph *> GablesPlot::limitingRoofGraphs() const
+{
+    std::vector<QCPGraph *> shown;
+    for (QCPGraph *graph : m_limitingGraphs) {
+        if (graph->visible())
+            shown.push_back(graph);
+    }
+    return shown;
+}
+
 QCPGraph *GablesPlot::roofGraph(int ip) const
 {
     for (std::size_t i = 0; i < m_geometry.ipRoofs.size(); ++i) {
@@ -418,6 +446,7 @@ void GablesPlot::setModel(const Soc &soc, const Result &result, Ranges ranges)
 
     // --- scaled IP roofs and their selected points ---
     std::size_t hiddenFromLegend = 0;
+    std::size_t limitingShown = 0;
     for (std::size_t i = 0; i < g.ipRoofs.size(); ++i) {
         const Roof &roof = g.ipRoofs[i];
         const Ip &ip = soc.ips[std::size_t(roof.ip)];
@@ -426,13 +455,26 @@ void GablesPlot::setModel(const Soc &soc, const Result &result, Ranges ranges)
 
         QCPGraph *graph = takeGraph(m_roofGraphs, i);
         // Wide antialiased pens go through Qt's path stroker; with many IPs the
-        // non-limiting roofs use the fast one-pixel path (see docs/performance.md).
-        setStaticGraph(graph, roof.points, QPen(color, limiting ? 4.0 : (manyIps ? 1.0 : 2.0)), limiting || !manyIps);
-        graph->setName(QStringLiteral("%1 roof / f (f = %2)%3")
-                           .arg(ipLabel(soc, roof.ip), formatValue(ip.fraction, 3),
-                                limiting ? QStringLiteral(", limiting") : QString()));
+        // roofs use the fast one-pixel path (see docs/performance.md).
+        setStaticGraph(graph, roof.points, QPen(color, manyIps ? 1.0 : 2.0), !manyIps);
+        const QString name = QStringLiteral("%1 roof / f (f = %2)%3")
+                                 .arg(ipLabel(soc, roof.ip), formatValue(ip.fraction, 3),
+                                      limiting ? QStringLiteral(", limiting") : QString());
+        graph->setName(name);
+        QCPGraph *listedGraph = graph;
+        if (limiting) {
+            // Drawn thick by a graph of its own on a layer a step redraws anyway: when the
+            // limiting IP changes, the roofs' layer (static) stays as it was drawn.
+            QCPGraph *thick = takeLimitingGraph(limitingShown++);
+            toVectors(roof.points, x, y);
+            thick->setData(x, y, true);
+            thick->setPen(QPen(color, 4.0));
+            thick->setName(name);
+            thick->setVisible(true);
+            listedGraph = thick; // its legend icon is drawn thick
+        }
         if (listAllIps || limiting)
-            listed.push_back(graph);
+            listed.push_back(listedGraph);
         else
             ++hiddenFromLegend;
 
@@ -444,6 +486,10 @@ void GablesPlot::setModel(const Soc &soc, const Result &result, Ranges ranges)
         point->setData(QVector<double>{ip.intensity}, QVector<double>{result.ips[std::size_t(roof.ip)].scaledRoofGops},
                        true);
         point->setName(QStringLiteral("%1 at I = %2").arg(ipLabel(soc, roof.ip), formatValue(ip.intensity)));
+    }
+    for (std::size_t i = limitingShown; i < m_limitingGraphs.size(); ++i) {
+        m_limitingGraphs[i]->setVisible(false);
+        m_limitingGraphs[i]->data()->clear();
     }
     for (std::size_t i = g.ipRoofs.size(); i < m_roofGraphs.size(); ++i) {
         hideStaticGraph(m_roofGraphs[i]);
@@ -1033,10 +1079,44 @@ QByteArray GablesPlot::staticLayout() const
     return key;
 }
 
+namespace {
+// A layer's paint buffer is a protected member of QCPLayer (qcustomplot.h, QCPLayer::mPaintBuffer);
+// a pointer to it, taken in a class derived from QCPLayer, reads it on any layer (as plotstyle.cpp
+// reads the axis painter's cache). Nothing is constructed or overridden.
+struct LayerAccess : QCPLayer
+{
+    static constexpr auto buffer = &LayerAccess::mPaintBuffer;
+};
+} // namespace
+
+bool GablesPlot::redrawnBuffersAloneInvalidated()
+{
+    // A legend entry added or removed, a graph moved to another layer: QCustomPlot marks that
+    // layer's buffer invalid, and QCPLayer::replot() then replots the whole plot. When every
+    // invalid buffer is one that replotChanged() clears and draws anew anyway, they are valid
+    // again once drawn, and the static layers' buffers keep their pixels.
+    std::vector<QCPAbstractPaintBuffer *> redrawn;
+    for (const char *name : {"memory", "main", "legend"})
+        redrawn.push_back((layer(QLatin1String(name))->*LayerAccess::buffer).toStrongRef().data());
+    int invalid = 0;
+    for (const QSharedPointer<QCPAbstractPaintBuffer> &buffer : mPaintBuffers) {
+        if (!buffer->invalidated())
+            continue;
+        if (std::find(redrawn.begin(), redrawn.end(), buffer.data()) == redrawn.end())
+            return false;
+        ++invalid;
+    }
+    if (invalid == 0 || int(mPaintBuffers.size()) < 5)
+        return invalid == 0; // (fewer buffers: the layers do not have buffers of their own yet)
+    for (QCPAbstractPaintBuffer *buffer : redrawn)
+        buffer->setInvalidated(false); // cleared and drawn by QCPLayer::replot() below
+    return true;
+}
+
 void GablesPlot::replotChanged()
 {
     applyPlotTheme(this); // as a replot does first (beforeReplot): the colours compared below
-    if (m_drawnContent.isEmpty() || hasInvalidatedPaintBuffers() || staticContent() != m_drawnContent) {
+    if (m_drawnContent.isEmpty() || staticContent() != m_drawnContent || !redrawnBuffersAloneInvalidated()) {
         replot();
         return;
     }

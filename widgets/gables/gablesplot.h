@@ -78,6 +78,8 @@ public:
 
     // For tests and export: the roof graph of IP `ip` (nullptr when idle), and the memory roof.
     QCPGraph *roofGraph(int ip) const;
+    // The thick copies of the limiting IPs' roofs shown (on a layer each step redraws), in IP order.
+    std::vector<QCPGraph *> limitingRoofGraphs() const;
     QCPGraph *memoryGraph() const { return m_memoryGraph; }
     QCPGraph *attainableGraph() const { return m_attainableGraph; }
     QCPItemText *attainableLabel() const { return m_attainableLabel; }
@@ -107,6 +109,9 @@ private:
     QByteArray staticContent() const;
     QByteArray staticLayout() const;
     QByteArray m_drawnContent, m_drawnLayout;
+    // Whether the paint buffers marked invalid are only those of the layers replotChanged()
+    // draws anew (they are then marked valid): otherwise it replots the whole plot.
+    bool redrawnBuffersAloneInvalidated();
     // Counts the changes of the graphs on the static layers (the IP roofs, the snapshot's
     // roofs): staticContent() reads it instead of their data, pens and visibility.
     quint64 m_staticRevision = 0;
@@ -149,6 +154,8 @@ private:
     QString m_titleText;
     QString m_subtitleText;
     std::vector<QCPGraph *> m_roofGraphs;  // one per active IP, in geometry().ipRoofs order
+    std::vector<QCPGraph *> m_limitingGraphs; // the limiting IP roofs drawn thick, on the "memory" layer
+    QCPGraph *takeLimitingGraph(std::size_t index);
     std::vector<QCPGraph *> m_pointGraphs; // the selected point of each active IP
     QCPGraph *m_memoryGraph = nullptr;
     std::vector<QCPGraph *> m_extraRoofGraphs;  // memory-side memory, buses

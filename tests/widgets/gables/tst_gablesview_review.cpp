@@ -7,6 +7,8 @@
 
 #include <QTextDocumentFragment>
 
+#include <set>
+
 namespace {
 // The antialiasing a layerable draws with: QCPLayer::draw() applies this hint before each
 // one's draw(), and QCustomPlot keeps the step protected (a pointer to a protected member
@@ -255,6 +257,61 @@ private slots:
         QCOMPARE(view->updateCount(), updates + 1); // fitted: nothing more to do
     }
 
+    // A step that makes another IP the limiting one draws two layers, not the whole plot: the
+    // thick roof is drawn on the memory layer, and the legend's new entries (which mark its
+    // buffer invalid) are in a layer the step draws anyway. The picture is a whole replot's.
+    void limitingIpChangeRedrawsTwoLayers()
+    {
+        MainWindow window;
+        GablesView *view = showExample(window, "snapdragon835.json");
+        QVERIFY(view);
+        view->document()->setSoc(sixtyFourIps(view->document()->soc()), QString());
+        view->flushPendingUpdate();
+        QApplication::processEvents();
+        GablesPlot *plot = view->plot();
+        QSignalSpy wholeReplots(plot, &QCustomPlot::beforeReplot);
+        QDoubleSpinBox *intensity = view->panel()->intensitySlider(63)->spinBox();
+        const auto limitingIps = [view] {
+            std::vector<int> ips;
+            for (const Term &t : view->result().bound.limiting) { // an IP's compute or link term
+                if (t.ip >= 0 && std::find(ips.begin(), ips.end(), t.ip) == ips.end())
+                    ips.push_back(t.ip);
+            }
+            std::sort(ips.begin(), ips.end());
+            return ips;
+        };
+        // IP63's intensity very low, then high: its link (17 GB/s, below Bpeak) becomes the
+        // bound, then the memory does. The first two steps widen the held ranges (whole replots).
+        int changes = 0;
+        std::vector<int> before = limitingIps();
+        const double values[] = {1e-3, 200.0, 1e-3, 200.0};
+        for (int step = 0; step < 4; ++step) {
+            wholeReplots.clear();
+            const quint64 layerReplots = plot->layerReplotCount();
+            QVERIFY(editAndSettle(view, [&] { intensity->setValue(values[step]); }));
+            ROOFLINE_COMPARE_REL(view->document()->soc().ips[63].intensity, values[step], 1e-9);
+            const std::vector<int> now = limitingIps();
+            changes += now != before;
+            before = now;
+            if (step < 2)
+                continue; // the first visit of each end widens the held ranges: a whole replot
+            QVERIFY2(wholeReplots.count() == 0, qPrintable(QStringLiteral("step %1").arg(step)));
+            QCOMPARE(plot->layerReplotCount(), layerReplots + 1);
+            QCOMPARE(int(plot->limitingRoofGraphs().size()), int(now.size()));
+            for (std::size_t k = 0; k < now.size(); ++k) {
+                QCPGraph *thick = plot->limitingRoofGraphs()[k];
+                QCPGraph *roof = plot->roofGraph(now[k]);
+                QCOMPARE(thick->dataCount(), roof->dataCount());
+                QCOMPARE(thick->data()->at(0)->value, roof->data()->at(0)->value);
+                QCOMPARE(thick->pen().color(), roof->pen().color());
+            }
+            const QImage shown = plot->grab().toImage();
+            plot->replot();
+            QCOMPARE(shown, plot->grab().toImage());
+        }
+        QCOMPARE(changes, 4); // IP63's link, the memory, IP63's link, the memory
+    }
+
     // A slider step that leaves the axes, grid, snapshot roofs and IP roofs as they were
     // redraws the plot's other layers only (no whole replot, which fails on the old code);
     // one that moves the roofs, or a new theme, redraws the whole plot. Either way the
@@ -380,10 +437,22 @@ private slots:
             QCPGraph *graph = plot->roofGraph(roof.ip);
             const bool thin = graph->pen().widthF() <= 1;
             (thin ? aliasedRoofs : limitingRoofs) += 1;
-            QCOMPARE(HintStep::antialiased(graph, screen), !thin); // a limiting roof is 4 px, antialiased
+            QCOMPARE(HintStep::antialiased(graph, screen), !thin);
             QVERIFY(HintStep::antialiased(graph, exporting));
         }
         QVERIFY(aliasedRoofs > 50);
+        QCOMPARE(limitingRoofs, 0); // every roof on the static layer is thin; a limiting one is drawn thick by another graph
+        std::set<int> limitingIps;
+        for (const Term &t : view->result().bound.limiting) {
+            if (t.ip >= 0)
+                limitingIps.insert(t.ip);
+        }
+        QCOMPARE(plot->limitingRoofGraphs().size(), limitingIps.size());
+        for (QCPGraph *thick : plot->limitingRoofGraphs()) {
+            QCOMPARE(thick->pen().widthF(), 4.0);
+            QVERIFY(HintStep::antialiased(thick, screen));
+            QCOMPARE(thick->layer()->name(), QStringLiteral("memory"));
+        }
         int snapshotRoofs = 0;
         for (QCPLayerable *child : plot->layer(QStringLiteral("grid"))->children()) {
             auto *graph = qobject_cast<QCPGraph *>(child);
