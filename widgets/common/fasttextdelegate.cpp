@@ -30,13 +30,18 @@ void FastTextDelegate::beginRepaint() const
 const QStaticText &FastTextDelegate::layoutOf(const QString &text, const QFont &font) const
 {
     return m_cache.get(text, font, [this](const QString &t, const QFont &f) {
-        QStaticText laidOut(t);
-        laidOut.setTextFormat(Qt::PlainText);
-        laidOut.setPerformanceHint(QStaticText::AggressiveCaching);
-        laidOut.prepare(QTransform(), f);
         ++m_layouts;
-        return laidOut;
+        return laidOut(t, f);
     });
+}
+
+QStaticText FastTextDelegate::laidOut(const QString &text, const QFont &font)
+{
+    QStaticText result(text);
+    result.setTextFormat(Qt::PlainText);
+    result.setPerformanceHint(QStaticText::AggressiveCaching);
+    result.prepare(QTransform(), font);
+    return result;
 }
 
 bool FastTextDelegate::styleDrawsSomething(const QStyleOptionViewItem &opt)

@@ -48,6 +48,8 @@ public:
     // selection, a background, a check box, an icon, the focus): a plain cell
     // is left to the view's base and alternating row colour. KernelTextDelegate too.
     static bool styleDrawsSomething(const QStyleOptionViewItem &opt);
+    // `text` as plain text laid out once in `font`, for drawStaticText(). KernelTextDelegate too.
+    static QStaticText laidOut(const QString &text, const QFont &font);
 
 protected:
     bool eventFilter(QObject *watched, QEvent *event) override;

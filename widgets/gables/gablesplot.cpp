@@ -1098,16 +1098,12 @@ bool GablesPlot::redrawnBuffersAloneInvalidated()
     std::vector<QCPAbstractPaintBuffer *> redrawn;
     for (const char *name : {"memory", "main", "legend"})
         redrawn.push_back((layer(QLatin1String(name))->*LayerAccess::buffer).toStrongRef().data());
-    int invalid = 0;
+    if (std::find(redrawn.begin(), redrawn.end(), nullptr) != redrawn.end())
+        return !hasInvalidatedPaintBuffers(); // no buffers of their own yet (before the first replot)
     for (const QSharedPointer<QCPAbstractPaintBuffer> &buffer : mPaintBuffers) {
-        if (!buffer->invalidated())
-            continue;
-        if (std::find(redrawn.begin(), redrawn.end(), buffer.data()) == redrawn.end())
+        if (buffer->invalidated() && std::find(redrawn.begin(), redrawn.end(), buffer.data()) == redrawn.end())
             return false;
-        ++invalid;
     }
-    if (invalid == 0 || int(mPaintBuffers.size()) < 5)
-        return invalid == 0; // (fewer buffers: the layers do not have buffers of their own yet)
     for (QCPAbstractPaintBuffer *buffer : redrawn)
         buffer->setInvalidated(false); // cleared and drawn by QCPLayer::replot() below
     return true;

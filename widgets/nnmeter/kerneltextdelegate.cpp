@@ -34,10 +34,7 @@ KernelTextDelegate::Entry &KernelTextDelegate::entryOf(const QString &text, cons
 {
     return m_cache.get(text, font, [](const QString &t, const QFont &f) {
         Entry entry;
-        entry.text = QStaticText(t);
-        entry.text.setTextFormat(Qt::PlainText);
-        entry.text.setPerformanceHint(QStaticText::AggressiveCaching);
-        entry.text.prepare(QTransform(), f);
+        entry.text = FastTextDelegate::laidOut(t, f);
         return entry;
     });
 }
