@@ -60,11 +60,16 @@ PlotGeometry plotGeometry(const Soc &soc, const Result &result)
 }
 
 namespace {
+// The held range `cover`, widened where `range` (the fit) reaches past it. A side
+// that must grow grows a decade past the fit: a drag that pushed an axis once tends
+// to push on the same way, and each widening redraws the whole plot and moves every
+// roof on screen (docs/views/gables.md).
 Interval covering(Interval range, Interval cover)
 {
     if (!(cover.lower > 0 && cover.upper > cover.lower))
         return range; // nothing to cover
-    return {std::min(range.lower, cover.lower), std::max(range.upper, cover.upper)};
+    return {range.lower < cover.lower ? range.lower / 10 : cover.lower,
+            range.upper > cover.upper ? range.upper * 10 : cover.upper};
 }
 } // namespace
 

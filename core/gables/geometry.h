@@ -70,7 +70,9 @@ Roof bandwidthRoof(double bandwidthGBps, Interval x, RoofKind kind = RoofKind::M
 PlotGeometry plotGeometry(const Soc &soc, const Result &result);
 // The same, with ranges that also cover `coverX` and `coverY` (an empty
 // interval covers nothing), the roofs drawn across the wider range: the
-// axes a live edit started from, held still while a slider moves.
+// axes a live edit started from, held still while a slider moves. A side
+// the fit reaches past grows a decade beyond the fit, so a drag that keeps
+// going the same way does not widen the axes again at the next step.
 PlotGeometry plotGeometry(const Soc &soc, const Result &result, Interval coverX, Interval coverY);
 
 // Value of a polyline roof at x (log-log interpolation, clamped to the ends).

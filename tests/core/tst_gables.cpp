@@ -274,9 +274,18 @@ private slots:
         QCOMPARE(held.memoryRoof.points.front().x, heldX.lower);
         QCOMPARE(held.selections, fit.selections);
         QCOMPARE(held.attainable, fit.attainable);
-        // A narrower range held does not narrow the fit.
+        // A held range the fit reaches past grows a decade beyond the fit on that
+        // side (a drag that keeps going does not widen the axes at every decade); the
+        // side that already covers the fit stays where it was held.
         const Interval inside{fit.xRange.lower * 10, fit.xRange.upper / 10};
-        QCOMPARE(plotGeometry(soc, r, inside, inside).xRange, fit.xRange);
+        const Interval widened{fit.xRange.lower / 10, fit.xRange.upper * 10};
+        QCOMPARE(plotGeometry(soc, r, inside, inside).xRange, widened);
+        const Interval lowSide{fit.xRange.lower * 10, fit.xRange.upper * 100};
+        QCOMPARE(plotGeometry(soc, r, lowSide, fit.yRange).xRange,
+                 (Interval{fit.xRange.lower / 10, fit.xRange.upper * 100}));
+        const Interval highSide{fit.yRange.lower / 100, fit.yRange.upper / 10};
+        QCOMPARE(plotGeometry(soc, r, fit.xRange, highSide).yRange,
+                 (Interval{fit.yRange.lower / 100, fit.yRange.upper * 10}));
     }
 
     // --- Extensions (models.md 1.4); with them off every number above is unchanged ---

@@ -217,7 +217,7 @@ private slots:
         QVERIFY(plot->holdsRanges());
         const PlotGeometry low = fitted();
         QVERIFY(low.yRange.lower < before.yRange.lower);
-        QCOMPARE(plot->yAxis->range().lower, low.yRange.lower);
+        QCOMPARE(plot->yAxis->range().lower, low.yRange.lower); // the drag's first step fits
         QVERIFY(plot->yAxis->label().contains(QLatin1String("(Mops/s)")));
 
         // ... and back to 10 GB/s within the run: the y axis keeps its lower decades and unit.
@@ -231,6 +231,27 @@ private slots:
         QCOMPARE(plot->attainableGraph()->data()->at(0)->value, before.attainable.y);
         QCOMPARE(plot->memoryGraph()->data()->at(0)->key, plot->xAxis->range().lower);
         QCOMPARE(plot->memoryGraph()->data()->at(1)->key, plot->xAxis->range().upper);
+
+        // Further out within the run (the GPU's intensity ×10⁴): the fit reaches past the held x
+        // range, which grows a decade beyond the fit; ten times further (×10⁵) the fit moves a
+        // decade, inside that decade: no widening, no whole replot.
+        {
+            QDoubleSpinBox *gpuIntensity = view->panel()->intensitySlider(1)->spinBox();
+            const double original = view->document()->soc().ips[1].intensity;
+            const double heldUpper = plot->xAxis->range().upper;
+            edit(gpuIntensity, original * 1e4);
+            const double fitUpper = fitted().xRange.upper;
+            QVERIFY(fitUpper > heldUpper);
+            QCOMPARE(plot->xAxis->range().upper, fitUpper * 10);
+            wholeReplots.clear();
+            edit(gpuIntensity, original * 1e5);
+            QCOMPARE(fitted().xRange.upper, fitUpper * 10);
+            QCOMPARE(plot->xAxis->range().upper, fitUpper * 10);
+            QCOMPARE(wholeReplots.count(), 0);
+            edit(gpuIntensity, original);
+            QCOMPARE(view->document()->soc().ips[1].intensity, original);
+            QVERIFY(plot->holdsRanges());
+        }
 
         // Now the ranges cover both ends: the next steps across them draw two layers each
         // (without the hold, each was a whole replot: new decades, a new unit).
@@ -563,6 +584,10 @@ private slots:
         ParameterSlider *intensity = view->panel()->intensitySlider(1);
         step(intensity->spinBox(), view->document()->soc().ips[1].intensity * 300);
         QVERIFY(plot->xAxis->range() != x);
+        // The edits pause: the view fits again (held, the widened side had a decade more).
+        QTRY_VERIFY_WITH_TIMEOUT(!plot->holdsRanges(), 5000);
+        view->flushPendingUpdate();
+        QApplication::processEvents();
 
         MainWindow fresh;
         fresh.resize(1400, 900);
