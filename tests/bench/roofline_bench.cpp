@@ -480,6 +480,7 @@ void benchTimeline(std::size_t n, int iterations)
         const quint64 intermediate = view->intermediateCount();
         clock.start();
         int steps = 0;
+        bus->setSliderDown(true); // the thumb pressed (sliderPressed), released below
         while (clock.elapsed() < 1500) {
             const int position = 300 + (steps * 7) % 400;
             bus->setValue(position == bus->value() ? position + 1 : position);
@@ -487,6 +488,7 @@ void benchTimeline(std::size_t n, int iterations)
             while (clock.elapsed() < steps * 16)
                 QApplication::processEvents(QEventLoop::AllEvents, 2);
         }
+        bus->setSliderDown(false); // sliderReleased: the view gives up an older running simulation
         const qint64 release = clock.elapsed();
         const std::size_t duringDrag = drawnAt.size();
         const double wanted = view->document()->machine().busGBps;

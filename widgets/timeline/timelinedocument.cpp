@@ -248,6 +248,7 @@ void TimelineDocument::beginDrag()
 void TimelineDocument::endDrag()
 {
     m_history.endDrag();
+    emit dragFinished();
 }
 
 void TimelineDocument::touchValues(const QString &key, const QString &text)

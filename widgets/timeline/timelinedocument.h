@@ -126,6 +126,7 @@ signals:
     void snapshotsChanged(); // pinned, renamed, removed, or another one compared
     void modifiedChanged(bool modified);
     void filePathChanged();
+    void dragFinished(); // a slider's thumb was released (endDrag())
 
 private:
     void touchValues(const QString &key, const QString &text);

@@ -231,6 +231,9 @@ TimelineView::TimelineView(TimelineDocument *document, QWidget *parent)
     connect(m_document, &TimelineDocument::filePathChanged, this, &ModelView::filePathChanged);
     connect(this, &TimelineView::updated, this, &ModelView::summaryChanged);
     connect(m_document, &TimelineDocument::valuesChanged, this, [this] { scheduleUpdate(false); });
+    // A pending update (the release's value) gets m_generation + 1; every generation up to
+    // m_generation but the newest is stale from now on.
+    connect(m_document, &TimelineDocument::dragFinished, this, [this] { m_releasedAt->store(m_generation); });
     connect(m_document, &TimelineDocument::structureChanged, this, [this] {
         m_readout->resetHeight(); // another trace or machine: the readout may take fewer lines again
         scheduleUpdate(true);
@@ -525,16 +528,19 @@ void TimelineView::startUpdate()
     m_pool.clear();
     const TimelineData::Stages stages { m_requestedAt, steadyNanoseconds() };
     m_pool.start([trace = m_document->sharedTrace(), machine = m_document->machine(), generation, ghost, step,
-                     latest = m_latest, shownAt = m_shownAt, feedbackMs = m_feedbackMs, stages, plans = m_plans,
+                     latest = m_latest, shownAt = m_shownAt, feedbackMs = m_feedbackMs, releasedAt = m_releasedAt,
+                     stages, plans = m_plans,
                      guard = QPointer<TimelineView>(this)] {
         // A long simulation stops as soon as a newer request is made, so the
         // newest one starts at once instead of after it (10⁶ instructions:
         // 40–50 ms) — unless the picture on screen is older than the feedback
         // interval: then it runs on and is drawn, so that a drag faster than
-        // the simulation still shows where it goes.
+        // the simulation still shows where it goes. Once the drag is released
+        // the release's picture is all that is wanted: it stops then too.
         const auto superseded = [&] {
             return latest->load(std::memory_order_relaxed) != generation
-                && steadyMilliseconds() - shownAt->load(std::memory_order_relaxed) < feedbackMs->load();
+                && (generation <= releasedAt->load(std::memory_order_relaxed)
+                    || steadyMilliseconds() - shownAt->load(std::memory_order_relaxed) < feedbackMs->load());
         };
         TimelineData data = compute(trace, machine, superseded, plans.get());
         if (!data.result)
@@ -569,7 +575,7 @@ void TimelineView::deliver(quint64 generation, const TimelineData &data)
 {
     m_deliveredAt = steadyNanoseconds();
     if (generation != m_generation) {
-        if (generation > m_shownGeneration && feedbackDue()) {
+        if (generation > m_shownGeneration && generation > m_releasedAt->load() && feedbackDue()) {
             // A drag outran the simulation: draw this one meanwhile.
             ++m_intermediateCount;
             m_shownGeneration = generation;

@@ -256,6 +256,10 @@ private:
     std::shared_ptr<std::atomic<qint64>> m_shownAt = std::make_shared<std::atomic<qint64>>(0);
     std::shared_ptr<std::atomic<int>> m_feedbackMs = std::make_shared<std::atomic<int>>(100);
     bool feedbackDue() const;
+    // The newest generation when a drag was released: an older simulation still running
+    // then is given up, and an older result is not drawn, whatever the feedback interval
+    // (the release's picture comes next and is all the user waits for).
+    std::shared_ptr<std::atomic<quint64>> m_releasedAt = std::make_shared<std::atomic<quint64>>(0);
     // The newest generation, read by the worker to give up a superseded sensitivity.
     std::shared_ptr<std::atomic<quint64>> m_latest = std::make_shared<std::atomic<quint64>>(0);
     // The current trace's plan, for the worker and the GUI thread alike.

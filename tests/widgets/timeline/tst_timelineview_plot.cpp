@@ -246,6 +246,45 @@ private slots:
         QCOMPARE(view->data().machine.busGBps, 60.0);
     }
 
+    // Released, a drag wants the release's picture only: the simulation still running for an
+    // older step is given up and an older result is not drawn, even with feedback due (interval
+    // 0). Without the release that running simulation's picture is drawn first (the test
+    // above), which made the final picture at 10⁶ instructions wait for it.
+    void releasedDragDrawsOnlyTheReleasedValue()
+    {
+        MainWindow window;
+        TimelineView *view = timelineOf(window);
+        TimelineDocument *doc = view->document();
+        doc->setTrace(syntheticVectorAdd(200000, 2), QString());
+        view->flushPendingUpdate();
+        view->setFeedbackInterval(0);
+        doc->beginDrag();
+        // A step every 2 ms: each request has reached the worker before the next (a
+        // simulation of 2·10⁵ instructions takes longer, so one is running at the release).
+        for (int i = 1; i <= 5; ++i) {
+            doc->setBusBandwidth(10.0 * i);
+            QTest::qWait(2);
+        }
+        doc->setBusBandwidth(60.0); // the release's value: queued, not started
+        doc->endDrag();
+        const quint64 intermediate = view->intermediateCount();
+        const quint64 updates = view->updateCount();
+        const Result reference = simulate(doc->trace(), doc->machine());
+        QVERIFY(waitForFresh(view, reference.totalNs));
+        QCOMPARE(view->data().machine.busGBps, 60.0);
+        QCOMPARE(view->intermediateCount(), intermediate);
+        QCOMPARE(view->updateCount(), updates + 1);
+        QTest::qWait(50);
+        QCOMPARE(view->updateCount(), updates + 1);
+        // After the release, a new run of edits gets feedback again.
+        for (int i = 1; i <= 6; ++i) {
+            doc->setBusBandwidth(10.0 * i + 5);
+            QTest::qWait(2);
+        }
+        QVERIFY(waitForFresh(view, simulate(doc->trace(), doc->machine()).totalNs));
+        QVERIFY2(view->intermediateCount() > intermediate, "no picture drawn during the later edits");
+    }
+
     // The worker's name runs give every group the colour a scan of its members gives.
     void groupColoursFromNameRuns()
     {
