@@ -100,6 +100,7 @@ struct SimulationPlan::Data
     };
     std::vector<Core> cores;
     std::size_t busTransfers = 0;          // MTE2 and MTE3 work instructions of all cores
+    std::size_t waitFlags = 0;             // wait_flag instructions of all cores (each stalls at most once)
     std::optional<SimulationError> error;  // the first flag set twice (models.md §3.2)
     std::vector<std::string> warnings;     // flags set but never waited for
 
@@ -333,6 +334,10 @@ void Simulator::prepare()
     // doubling moved them several times at 10⁶ instructions.
     m_result.contention.reserve(2 * m_busTransfers);
     m_result.shares.reserve(4 * m_busTransfers);
+    // Each wait_flag stalls at most once. Grown by doubling, the stalls were
+    // copied some 17 times at 10⁵ instructions (3 machine instructions per
+    // trace instruction); the doubling's capacity is about as large.
+    m_result.stalls.reserve(plan.waitFlags);
     if (m_machine.busMode == BusMode::HalfDuplex)
         m_groupCapacity = {m_machine.busGBps, m_machine.busGBps};
     else
@@ -890,6 +895,7 @@ SimulationPlan::Data::Data(const Trace &trace)
             } else if (in.kind == Kind::WaitFlag) {
                 e.key = static_cast<std::uint16_t>(flagKey(in));
                 waits[e.key].push_back(i);
+                ++waitFlags;
             } else if (usesBus(in.pipe)) {
                 ++busTransfers;
             }
