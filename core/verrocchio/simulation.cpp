@@ -52,8 +52,9 @@ bool earlier(double a, double b)
 // re-timed whenever another one starts or ends, and each re-timing used to
 // leave a stale event behind (four of five events popped were stale). Each
 // active transfer now keeps its own end time, and the next event is the
-// earliest of the heap's top and the earliest transfer end of each bus group,
-// ordered by (time, seq) exactly as one heap of all of them would be.
+// earliest of the heap's top, the heads of the Init queues (InitQueue) and
+// the earliest transfer end of each bus group, ordered by (time, seq) exactly
+// as one heap of all of them would be.
 struct Event
 {
     enum class Type : std::uint8_t { CoreStart, WorkEnd, DataStart };
@@ -70,6 +71,24 @@ bool after(double aTime, std::uint64_t aSeq, double bTime, std::uint64_t bSeq)
 {
     return aTime != bTime ? aTime > bTime : aSeq > bSeq;
 }
+
+// The transfers in their Init, waiting for their data phase (DataStart
+// events), of the bus pipes with one Init_u: each is queued at now + Init_u,
+// and now never decreases, so they come due in the order they were queued,
+// and a ring in that order replaces a push and a pop of the heap per transfer.
+// At most one per pipe and core is pending: prepare() sizes it once.
+struct InitQueue
+{
+    std::vector<Event> ring; // a power of two long
+    std::uint32_t mask = 0;  // ring.size() - 1
+    std::uint32_t head = 0;  // both counters run on, taken modulo the ring's size
+    std::uint32_t tail = 0;
+
+    bool empty() const { return head == tail; }
+    const Event &front() const { return ring.data()[head & mask]; }
+    void pop() { ++head; }
+    void push(const Event &e) { ring.data()[tail++ & mask] = e; }
+};
 
 } // namespace
 
@@ -222,10 +241,15 @@ private:
     Result m_result;
     std::vector<CoreState> m_cores;
     // A binary heap, earliest on top, in the first m_eventCount slots. At most
-    // one event per pipe (its work's data start or end) and one per core (its
-    // start) are pending, so prepare() sizes it once; push() still grows it.
+    // one event per pipe (its work's end) and one per core (its start) are
+    // pending, so prepare() sizes it once; push() still grows it.
     std::vector<Event> m_events;
     std::size_t m_eventCount = 0;
+    // The DataStart events, not in the heap: one queue per Init_u of MTE2
+    // and MTE3 (one queue when they are equal), m_initQueueOf[pipe] its index.
+    std::array<InitQueue, 2> m_initQueues;
+    std::size_t m_initQueueCount = 0;
+    std::array<std::uint8_t, kPipeCount> m_initQueueOf{};
     std::uint64_t m_seq = 0;
     std::size_t m_busTransfers = 0; // MTE2 and MTE3 work instructions of all cores
 
@@ -329,6 +353,13 @@ void Simulator::prepare()
     m_result.warnings.insert(m_result.warnings.end(), plan.warnings.begin(), plan.warnings.end());
     m_busTransfers = plan.busTransfers;
     m_events.resize(m_cores.size() * (kPipeCount + 1));
+    const double mte2Init = m_machine.pipe(Pipe::MTE2).initNs, mte3Init = m_machine.pipe(Pipe::MTE3).initNs;
+    m_initQueueCount = mte2Init == mte3Init ? 1 : 2;
+    m_initQueueOf[pipeIndex(Pipe::MTE3)] = m_initQueueCount == 1 ? 0 : 1;
+    for (std::size_t q = 0; q < m_initQueueCount; ++q) {
+        m_initQueues[q].ring.resize(std::bit_ceil(m_cores.size() * (3 - m_initQueueCount)));
+        m_initQueues[q].mask = static_cast<std::uint32_t>(m_initQueues[q].ring.size() - 1);
+    }
     // Each start or end of a transfer closes at most one contention interval;
     // an interval has some two or three shares. Growing these arrays by
     // doubling moved them several times at 10⁶ instructions.
@@ -426,7 +457,8 @@ void Simulator::startWork(std::uint32_t core, std::size_t pipe, std::uint32_t in
         return;
     }
     if (p.initNs > 0)
-        push(now + p.initNs, Event::Type::DataStart, core, index, pipe);
+        m_initQueues[m_initQueueOf[pipe]].push(
+            Event{now + p.initNs, m_seq++, core, index, Event::Type::DataStart, static_cast<std::uint8_t>(pipe)});
     else
         beginTransfer(core, pipe, index, now);
 }
@@ -817,9 +849,30 @@ Result Simulator::run()
                 group = 1;
             }
         }
-        // ...unless an event of the heap comes first.
-        if (m_eventCount != 0
-            && (!ending || !after(m_events.front().time, m_events.front().seq, ending->endTime, ending->endSeq))) {
+        // ...unless an event of the heap or of an Init queue comes first.
+        const Event *event = m_eventCount != 0 ? m_events.data() : nullptr;
+        std::size_t queue = kNone;
+        if (!m_initQueues[0].empty()) {
+            const Event &head = m_initQueues[0].front();
+            if (!event || after(event->time, event->seq, head.time, head.seq)) {
+                event = &head;
+                queue = 0;
+            }
+        }
+        if (!m_initQueues[1].empty()) { // never used when MTE2 and MTE3 have the same Init_u
+            const Event &head = m_initQueues[1].front();
+            if (!event || after(event->time, event->seq, head.time, head.seq)) {
+                event = &head;
+                queue = 1;
+            }
+        }
+        if (event && (!ending || !after(event->time, event->seq, ending->endTime, ending->endSeq))) {
+            if (queue != kNone) {
+                const Event e = *event;
+                m_initQueues[queue].pop();
+                beginTransfer(e.core, e.pipe, e.index, e.time);
+                continue;
+            }
             const Event e = pop();
             switch (e.type) {
             case Event::Type::CoreStart:
@@ -835,9 +888,7 @@ Result Simulator::run()
                 advance(e.core, e.time);
                 break;
             }
-            case Event::Type::DataStart:
-                beginTransfer(e.core, e.pipe, e.index, e.time);
-                break;
+            case Event::Type::DataStart: break; // in the Init queues, never in the heap
             }
         } else if (ending) {
             const std::uint32_t core = ending->core;
