@@ -120,6 +120,7 @@ struct SimulationPlan::Data
     std::vector<Core> cores;
     std::size_t busTransfers = 0;          // MTE2 and MTE3 work instructions of all cores
     std::size_t waitFlags = 0;             // wait_flag instructions of all cores (each stalls at most once)
+    bool negativeSizes = false;            // a work instruction's size below 0 or NaN (the loaders refuse them)
     std::optional<SimulationError> error;  // the first flag set twice (models.md §3.2)
     std::vector<std::string> warnings;     // flags set but never waited for
 
@@ -246,7 +247,8 @@ private:
     std::vector<Event> m_events;
     std::size_t m_eventCount = 0;
     // The DataStart events, not in the heap: one queue per Init_u of MTE2
-    // and MTE3 (one queue when they are equal), m_initQueueOf[pipe] its index.
+    // and MTE3 (one queue when they are equal; none when a duration could be
+    // negative, see prepare()), m_initQueueOf[pipe] its index.
     std::array<InitQueue, 2> m_initQueues;
     std::size_t m_initQueueCount = 0;
     std::array<std::uint8_t, kPipeCount> m_initQueueOf{};
@@ -353,13 +355,6 @@ void Simulator::prepare()
     m_result.warnings.insert(m_result.warnings.end(), plan.warnings.begin(), plan.warnings.end());
     m_busTransfers = plan.busTransfers;
     m_events.resize(m_cores.size() * (kPipeCount + 1));
-    const double mte2Init = m_machine.pipe(Pipe::MTE2).initNs, mte3Init = m_machine.pipe(Pipe::MTE3).initNs;
-    m_initQueueCount = mte2Init == mte3Init ? 1 : 2;
-    m_initQueueOf[pipeIndex(Pipe::MTE3)] = m_initQueueCount == 1 ? 0 : 1;
-    for (std::size_t q = 0; q < m_initQueueCount; ++q) {
-        m_initQueues[q].ring.resize(std::bit_ceil(m_cores.size() * (3 - m_initQueueCount)));
-        m_initQueues[q].mask = static_cast<std::uint32_t>(m_initQueues[q].ring.size() - 1);
-    }
     // Each start or end of a transfer closes at most one contention interval;
     // an interval has some two or three shares. Growing these arrays by
     // doubling moved them several times at 10⁶ instructions.
@@ -373,6 +368,19 @@ void Simulator::prepare()
         m_groupCapacity = {m_machine.busGBps, m_machine.busGBps};
     else
         m_groupCapacity = {m_machine.readGBps, m_machine.writeGBps};
+    // The Init queues need time never to run backwards: no duration below 0,
+    // i.e. no size, Init_u, rate or bus bandwidth below 0 (the loaders refuse
+    // them; simulate() does not). Without that, the DataStarts go to the heap.
+    bool forward = !plan.negativeSizes && m_groupCapacity[0] > 0 && m_groupCapacity[1] > 0;
+    for (const PipeParams &p : m_machine.pipes)
+        forward = forward && p.throughput > 0 && p.initNs >= 0;
+    const double mte2Init = m_machine.pipe(Pipe::MTE2).initNs, mte3Init = m_machine.pipe(Pipe::MTE3).initNs;
+    m_initQueueCount = !forward ? 0 : mte2Init == mte3Init ? 1 : 2;
+    m_initQueueOf[pipeIndex(Pipe::MTE3)] = m_initQueueCount == 2 ? 1 : 0;
+    for (std::size_t q = 0; q < m_initQueueCount; ++q) {
+        m_initQueues[q].ring.resize(std::bit_ceil(m_cores.size() * (3 - m_initQueueCount)));
+        m_initQueues[q].mask = static_cast<std::uint32_t>(m_initQueues[q].ring.size() - 1);
+    }
 }
 
 // Starts whatever can start on the core at `now`, repeatedly, since an
@@ -456,9 +464,11 @@ void Simulator::startWork(std::uint32_t core, std::size_t pipe, std::uint32_t in
         push(now + p.initNs + in.size / p.throughput, Event::Type::WorkEnd, core, index, pipe);
         return;
     }
-    if (p.initNs > 0)
+    if (p.initNs > 0 && m_initQueueCount != 0)
         m_initQueues[m_initQueueOf[pipe]].push(
             Event{now + p.initNs, m_seq++, core, index, Event::Type::DataStart, static_cast<std::uint8_t>(pipe)});
+    else if (p.initNs > 0)
+        push(now + p.initNs, Event::Type::DataStart, core, index, pipe);
     else
         beginTransfer(core, pipe, index, now);
 }
@@ -888,7 +898,9 @@ Result Simulator::run()
                 advance(e.core, e.time);
                 break;
             }
-            case Event::Type::DataStart: break; // in the Init queues, never in the heap
+            case Event::Type::DataStart: // in the heap only when there are no Init queues (prepare())
+                beginTransfer(e.core, e.pipe, e.index, e.time);
+                break;
             }
         } else if (ending) {
             const std::uint32_t core = ending->core;
@@ -947,8 +959,9 @@ SimulationPlan::Data::Data(const Trace &trace)
                 e.key = static_cast<std::uint16_t>(flagKey(in));
                 waits[e.key].push_back(i);
                 ++waitFlags;
-            } else if (usesBus(in.pipe)) {
-                ++busTransfers;
+            } else {
+                negativeSizes = negativeSizes || !(in.size >= 0);
+                busTransfers += usesBus(in.pipe) ? 1 : 0;
             }
         }
         for (std::size_t key = 0; key < kFlagKeys; ++key) {
