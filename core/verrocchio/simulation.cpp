@@ -205,19 +205,26 @@ public:
 private:
     void prepare();
     void advance(std::uint32_t core, double now);
+    template<bool kBarriers>
+    [[gnu::always_inline]] inline void sweep(std::uint32_t core, CoreState &state, double now);
+    template<bool kBarriers>
+    [[gnu::always_inline]] static inline void recordStart(const CoreState &state, const PipeState &pipe,
+                                                          std::uint32_t segment, Timing &t, double now);
+    [[gnu::always_inline]] inline void closeSegment(CoreState &state, std::uint32_t segment, std::uint32_t index,
+                                                    unsigned &ready, double now);
     void startWork(std::uint32_t core, std::size_t pipe, std::uint32_t index, double now);
     void beginTransfer(std::uint32_t core, std::size_t pipe, std::uint32_t index, double now);
     void finishTransfer(std::size_t group, double now);
-    // `ready`: the core's CoreState::ready, or advance()'s copy of it.
+    // Ends the work at the head of the pipe (sweep() ends the flags).
     // `index`: the head of the pipe, which the caller has at hand (looked up
     // again here, it was reloaded after every store to the timings).
-    template<Instruction::Kind kind>
-    [[gnu::always_inline]] inline void complete(std::uint32_t core, CoreState &state, std::size_t pipe,
-                                                std::uint32_t index, unsigned &ready, double now);
+    [[gnu::always_inline]] inline void completeWork(CoreState &state, std::size_t pipe, std::uint32_t index,
+                                                    double now);
     void refreshReady(CoreState &state, const Timing *timings, std::size_t pipe);
     [[gnu::noinline, gnu::cold]] void failFlagAlreadySet(std::uint32_t core, std::uint32_t set, std::uint32_t wait,
                                                          double now);
-    static void noteEnd(CoreState &state, std::uint32_t index, double end);
+    static void noteEnd(CoreState &state, std::uint32_t index, double end) { noteEnds(state, 1, index, end); }
+    static void noteEnds(CoreState &state, std::size_t count, std::uint32_t first, double end);
     void fillUnrunFlags();
     void closeSegments(CoreState &state, Timing *timings, double now);
     // push(), retime() and recordContention() run for nearly every event; as
@@ -390,10 +397,29 @@ void Simulator::advance(std::uint32_t core, double now)
     CoreState &state = m_cores[core];
     if (!state.started)
         return;
-    Timing *timings = state.timings;
+    if (state.barriers.empty())
+        sweep<false>(core, state, now);
+    else
+        sweep<true>(core, state, now);
+}
+
+// advance() for a core with pipe_barriers (kBarriers) or without: then all
+// its instructions are in the one segment, which is always open, and the
+// tests and the bookkeeping of segments go.
+template<bool kBarriers>
+inline void Simulator::sweep(std::uint32_t core, CoreState &state, double now)
+{
+    Timing *const timings = state.timings;
+    const Entry *const entries = state.entries;
     // The ready bits in a local: stores to the timings' and the events' integer
     // fields would otherwise make the compiler reload them after each.
     unsigned ready = state.ready;
+    // The flags that end here all end at `now`: noted once, by their count and
+    // the lowest index, which is what noteEnd() one by one would keep.
+    std::size_t ended = 0;
+    std::uint32_t firstEnded = kNone;
+    // earlier(x, now) is x < nowBound: the same expression, evaluated once.
+    const double nowBound = now - 1e-12 * std::max(1.0, std::abs(now));
     // Sweeps until no pipe has anything to do. A sweep that completes nothing
     // clears every bit it visits, and only a completion sets a bit behind the
     // sweep, so this stops exactly where "sweep again while one made
@@ -407,53 +433,102 @@ void Simulator::advance(std::uint32_t core, double now)
             if (rest == 0)
                 break;
             p += static_cast<unsigned>(std::countr_zero(rest));
+            const unsigned bit = 1u << p;
             PipeState &pipe = state.pipes[p];
             const std::uint32_t i = pipe.head;
-            const Entry &entry = state.entries[i];
-            const std::uint32_t segment = entry.segment;
+            const Entry &entry = entries[i];
+            const Kind kind = entry.kind;
             Timing &t = timings[i];
             // Record the start once; waits keep it while they stall.
-            const bool waitingAlready = entry.kind == Kind::WaitFlag && t.end < 0;
-            if (!waitingAlready) {
-                t.start = now;
-                // The latest of: previous on the pipe, the barrier opening the segment, the core's start.
-                const double barrierTime = segment > 0 ? state.openTime[segment] : -1;
-                if (pipe.last >= 0 && !(barrierTime > pipe.freeAt)) {
-                    t.cause = pipe.last;
-                    t.causeKind = Dependency::PipeOrder;
-                } else if (segment > 0) {
-                    t.cause = static_cast<std::int32_t>(state.barriers[segment - 1]);
-                    t.causeKind = Dependency::Barrier;
-                } else {
-                    t.cause = -1;
-                    t.causeKind = Dependency::CoreStart;
-                }
-            }
-            // Only an instruction that ends at once (a flag, a satisfied wait)
-            // can release another pipe: then look at every pipe again.
-            switch (entry.kind) {
-            case Kind::Work:
+            if (kind != Kind::WaitFlag || !(t.end < 0))
+                recordStart<kBarriers>(state, pipe, entry.segment, t, now);
+            if (kind == Kind::Work) {
                 pipe.busy = true;
-                ready &= ~(1u << p);
+                ready &= ~bit;
                 startWork(core, p, i, now);
-                break;
-            case Kind::SetFlag:
-                complete<Kind::SetFlag>(core, state, p, i, ready, now);
-                break;
-            case Kind::WaitFlag:
-                // entry.partner is the timing's flag (prepare()), without unpacking it.
-                if (entry.partner >= 0 && timings[entry.partner].executed) {
-                    complete<Kind::WaitFlag>(core, state, p, i, ready, now);
-                } else {
-                    t.end = -1; // marks "stalled at the head of its pipe"
-                    ready &= ~(1u << p);
-                }
-                break;
-            case Kind::Barrier: break; // never queued on a pipe
+                continue;
             }
+            // entry.partner is the timing's flag, without unpacking it.
+            if (kind == Kind::WaitFlag && !(entry.partner >= 0 && timings[entry.partner].executed)) {
+                t.end = -1; // marks "stalled at the head of its pipe"
+                ready &= ~bit;
+                continue;
+            }
+            // A flag: it ends now, and only such an instruction can release
+            // another pipe (then look at every pipe again). Its pipe is not
+            // busy (it was ready).
+            t.flag = entry.partner;
+            t.executed = true;
+            t.end = now;
+            ++ended;
+            firstEnded = std::min(firstEnded, i);
+            pipe.freeAt = now;
+            pipe.last = static_cast<std::int32_t>(i);
+            pipe.head = entry.next;
+            // The bit stays set for a fresh instruction (never a stalled wait).
+            if (pipe.head == kNone || (kBarriers && entries[pipe.head].segment > state.firstOpen))
+                ready &= ~bit;
+            if (kind == Kind::SetFlag) {
+                state.lastSetRun[entry.key] = i;
+                if (entry.partner >= 0 && timings[entry.partner].end < 0) {
+                    // Its wait_flag stalls at the head of its pipe (not busy, in an open
+                    // segment: it was looked at), and its set has now run: it can go on.
+                    ready |= 1u << entry.partnerPipe;
+                }
+            } else {
+                if (t.start < nowBound) // earlier(t.start, now)
+                    m_result.stalls.push_back({core, i, t.start, now});
+                // The flag is binary: the next set on this key must not come before this
+                // wait clears it. Checked here rather than at the set, because the wait
+                // may still end at the very time of that set.
+                const std::uint32_t next = entry.nextSet;
+                const std::uint32_t lastSet = state.lastSetRun[entry.key];
+                if (next != kNone && lastSet != kNone && lastSet >= next && timings[next].end < nowBound) [[unlikely]]
+                    failFlagAlreadySet(core, next, i, now);
+            }
+            if constexpr (kBarriers)
+                closeSegment(state, entry.segment, i, ready, now);
         }
     }
     state.ready = ready;
+    if (ended != 0)
+        noteEnds(state, ended, firstEnded, now);
+}
+
+// When `t` starts: the latest of the previous instruction on the pipe, the
+// barrier opening its segment and the core's start sets its cause.
+template<bool kBarriers>
+inline void Simulator::recordStart(const CoreState &state, const PipeState &pipe, std::uint32_t segment, Timing &t,
+                                   double now)
+{
+    t.start = now;
+    const double barrierTime = kBarriers && segment > 0 ? state.openTime[segment] : -1;
+    if (pipe.last >= 0 && !(barrierTime > pipe.freeAt)) {
+        t.cause = pipe.last;
+        t.causeKind = Dependency::PipeOrder;
+    } else if (kBarriers && segment > 0) {
+        t.cause = static_cast<std::int32_t>(state.barriers[segment - 1]);
+        t.causeKind = Dependency::Barrier;
+    } else {
+        t.cause = -1;
+        t.causeKind = Dependency::CoreStart;
+    }
+}
+
+// Barrier bookkeeping after instruction `index` of `segment` ended:
+// segments end in order, since nothing of a later segment can start before
+// an earlier one has ended. `ready`: the core's ready bits, or sweep()'s copy.
+inline void Simulator::closeSegment(CoreState &state, std::uint32_t segment, std::uint32_t index, unsigned &ready,
+                                    double now)
+{
+    if (now >= state.lastEnd[segment]) {
+        state.lastEnd[segment] = now;
+        state.lastIndex[segment] = static_cast<std::int32_t>(index);
+    }
+    --state.remaining[segment];
+    state.ready = ready; // closeSegments() works on the core's
+    closeSegments(state, state.timings, now);
+    ready = state.ready;
 }
 
 void Simulator::startWork(std::uint32_t core, std::size_t pipe, std::uint32_t index, double now)
@@ -504,7 +579,7 @@ void Simulator::finishTransfer(std::size_t group, double now)
     retime(group, now, false);
     recordContention(now);
     CoreState &state = m_cores[core];
-    complete<Kind::Work>(core, state, pipe, state.pipes[pipe].head, state.ready, now);
+    completeWork(state, pipe, state.pipes[pipe].head, now);
 }
 
 // After a transfer of the group started or ended: each active transfer's
@@ -582,17 +657,13 @@ inline void Simulator::recordContention(double now)
     }
 }
 
-// Ends the instruction at the head of the pipe.
-// Specialised by kind: advance() completes flags, the events complete work.
-template<Kind kind>
-inline void Simulator::complete(std::uint32_t core, CoreState &state, std::size_t p, std::uint32_t index,
-                                unsigned &ready, double now)
+// Ends the work at the head of the pipe.
+inline void Simulator::completeWork(CoreState &state, std::size_t p, std::uint32_t index, double now)
 {
     PipeState &pipe = state.pipes[p];
     const Entry &entry = state.entries[index];
-    Timing *timings = state.timings;
-    Timing &t = timings[index];
-    t.flag = entry.partner; // -1 for work, as before
+    Timing &t = state.timings[index];
+    t.flag = -1;
     t.executed = true;
     t.end = now;
     noteEnd(state, index, now);
@@ -602,44 +673,12 @@ inline void Simulator::complete(std::uint32_t core, CoreState &state, std::size_
     pipe.last = static_cast<std::int32_t>(index);
     pipe.head = entry.next;
     if (pipe.head != kNone && state.entries[pipe.head].segment <= state.firstOpen)
-        ready |= 1u << p; // a fresh instruction: never a stalled wait
+        state.ready |= 1u << p; // a fresh instruction: never a stalled wait
     else
-        ready &= ~(1u << p);
-    if constexpr (kind == Kind::Work)
-        state.busyNs[p] += now - t.start;
-    if constexpr (kind == Kind::SetFlag) {
-        state.lastSetRun[entry.key] = index;
-        if (entry.partner >= 0 && timings[entry.partner].end < 0) {
-            // Its wait_flag stalls at the head of its pipe (not busy, in an open
-            // segment: it was looked at), and its set has now run: it can go on.
-            ready |= 1u << entry.partnerPipe;
-        }
-    }
-
-    if constexpr (kind == Kind::WaitFlag) {
-        if (earlier(t.start, now))
-            m_result.stalls.push_back({core, index, t.start, now});
-        // The flag is binary: the next set on this key must not come before this
-        // wait clears it. Checked here rather than at the set, because the wait
-        // may still end at the very time of that set.
-        const std::uint32_t next = entry.nextSet;
-        const std::uint32_t lastSet = state.lastSetRun[entry.key];
-        if (next != kNone && lastSet != kNone && lastSet >= next && earlier(timings[next].end, now)) [[unlikely]]
-            failFlagAlreadySet(core, next, index, now);
-    }
-    if (state.barriers.empty())
-        return; // a single segment that no barrier closes
-    // Barrier bookkeeping: segments end in order, since nothing of a later
-    // segment can start before an earlier one has ended.
-    const std::uint32_t segment = entry.segment;
-    if (now >= state.lastEnd[segment]) {
-        state.lastEnd[segment] = now;
-        state.lastIndex[segment] = static_cast<std::int32_t>(index);
-    }
-    --state.remaining[segment];
-    state.ready = ready; // closeSegments() works on the core's
-    closeSegments(state, timings, now);
-    ready = state.ready;
+        state.ready &= ~(1u << p);
+    state.busyNs[p] += now - t.start;
+    if (!state.barriers.empty())
+        closeSegment(state, entry.segment, index, state.ready, now);
 }
 
 // Completes every barrier whose segment has nothing left to run, in order. A
@@ -677,13 +716,14 @@ void Simulator::failFlagAlreadySet(std::uint32_t core, std::uint32_t set, std::u
              + formatNumber(now, 9) + " ns)");
 }
 
-void Simulator::noteEnd(CoreState &state, std::uint32_t index, double end)
+// `count` instructions ended at `end`, `first` the lowest index of them.
+void Simulator::noteEnds(CoreState &state, std::size_t count, std::uint32_t first, double end)
 {
-    ++state.executed;
+    state.executed += count;
     // Time only moves forward, so the first test usually decides.
-    if (end > state.latestEnd || state.latestIndex == kNone || (end == state.latestEnd && index < state.latestIndex)) {
+    if (end > state.latestEnd || state.latestIndex == kNone || (end == state.latestEnd && first < state.latestIndex)) {
         state.latestEnd = end;
-        state.latestIndex = index;
+        state.latestIndex = first;
     }
 }
 
@@ -894,7 +934,7 @@ Result Simulator::run()
                 break;
             case Event::Type::WorkEnd: {
                 CoreState &state = m_cores[e.core];
-                complete<Kind::Work>(e.core, state, e.pipe, state.pipes[e.pipe].head, state.ready, e.time);
+                completeWork(state, e.pipe, state.pipes[e.pipe].head, e.time);
                 advance(e.core, e.time);
                 break;
             }
