@@ -143,6 +143,7 @@ struct PipeState
 struct CoreState
 {
     const Entry *entries = nullptr; // per instruction: the plan's
+    const Instruction *program = nullptr; // per instruction: the trace's
     Timing *timings = nullptr;      // per instruction: the result's (sized once, in prepare())
     double *busyNs = nullptr;       // the result's, per pipe
     std::array<PipeState, kPipeCount> pipes;
@@ -212,7 +213,7 @@ private:
                                                           std::uint32_t segment, Timing &t, double now);
     [[gnu::always_inline]] inline void closeSegment(CoreState &state, std::uint32_t segment, std::uint32_t index,
                                                     unsigned &ready, double now);
-    void startWork(std::uint32_t core, std::size_t pipe, std::uint32_t index, double now);
+    [[gnu::always_inline]] inline void startWork(std::uint32_t core, std::size_t pipe, std::uint32_t index, double now);
     void beginTransfer(std::uint32_t core, std::size_t pipe, std::uint32_t index, double now);
     void finishTransfer(std::size_t group, double now);
     // Ends the work at the head of the pipe (sweep() ends the flags).
@@ -346,6 +347,7 @@ void Simulator::prepare()
         timings.resize(planned.entries.size());
         m_result.cores[c].startNs = static_cast<double>(c) * m_machine.skewNs;
         state.entries = planned.entries.data();
+        state.program = m_trace.cores[c].instructions.data();
         state.timings = timings.data();
         state.busyNs = m_result.cores[c].busyNs.data();
         state.barriers = planned.barriers;
@@ -531,11 +533,11 @@ inline void Simulator::closeSegment(CoreState &state, std::uint32_t segment, std
     ready = state.ready;
 }
 
-void Simulator::startWork(std::uint32_t core, std::size_t pipe, std::uint32_t index, double now)
+inline void Simulator::startWork(std::uint32_t core, std::size_t pipe, std::uint32_t index, double now)
 {
-    const Instruction &in = m_trace.cores[core].instructions[index];
+    const Instruction &in = m_cores[core].program[index];
     const PipeParams &p = m_machine.pipes[pipe];
-    if (!usesBus(in.pipe)) {
+    if (!usesBus(kAllPipes[pipe])) {
         push(now + p.initNs + in.size / p.throughput, Event::Type::WorkEnd, core, index, pipe);
         return;
     }
@@ -550,7 +552,7 @@ void Simulator::startWork(std::uint32_t core, std::size_t pipe, std::uint32_t in
 
 void Simulator::beginTransfer(std::uint32_t core, std::size_t pipe, std::uint32_t index, double now)
 {
-    const Instruction &in = m_trace.cores[core].instructions[index];
+    const Instruction &in = m_cores[core].program[index];
     if (in.size <= 0) {
         push(now, Event::Type::WorkEnd, core, index, pipe);
         return;
