@@ -172,21 +172,21 @@ struct CoreState
 // A transfer in its data phase. Kept in place in its bus group's list (in
 // order of start, the order retime() and recordContention() walk), not in
 // slots reached through an index: every re-timing and contention record
-// walks them all.
+// walks them all. 64 bytes: its group's list is moved and walked often, and
+// its size divided by 80 cost a multiplication at every step.
 struct Transfer
 {
-    double remaining = 0;  // bytes
+    double remaining = 0;  // bytes, at the group's last re-timing (Simulator::m_groupUpdated)
     double rounding = 0;   // size · 1e-12: at most this left counts as ended
     double rate = 0;       // bytes/ns
     double cap = 0;        // Th_u
     double slowBelow = 0;  // earlier(rate, cap) iff rate < slowBelow
-    double lastUpdate = 0;
     double endTime = 0;    // at the current rate
     std::uint64_t endSeq = 0; // its place among simultaneous events
     std::uint32_t core = 0;
-    std::uint32_t instruction = 0;
-    std::uint8_t pipe = 0;
+    std::uint32_t instruction = 0; // its pipe: the instruction's
 };
+static_assert(sizeof(Transfer) == 64);
 
 class Simulator
 {
@@ -268,6 +268,10 @@ private:
     std::array<std::vector<Transfer>, 2> m_active;
     std::array<std::uint32_t, 2> m_nextEnd{kNone, kNone}; // per bus group: the one that ends first
     std::array<double, 2> m_groupCapacity{};
+    // Per bus group: when its transfers were last re-timed (retime() brings
+    // them all to that time, and a new one starts then).
+    std::array<double, 2> m_groupUpdated{};
+    std::array<double, kPipeCount> m_slowBelow{}; // per pipe: Transfer::slowBelow
     // Per bus group: at least two transfers and one of them below its Th_u.
     std::array<bool, 2> m_groupContended{false, false};
     // The contention interval under way, if any; its shares are already at the
@@ -377,6 +381,10 @@ void Simulator::prepare()
         m_groupCapacity = {m_machine.busGBps, m_machine.busGBps};
     else
         m_groupCapacity = {m_machine.readGBps, m_machine.writeGBps};
+    for (std::size_t p = 0; p < kPipeCount; ++p) {
+        const double cap = m_machine.pipes[p].throughput;
+        m_slowBelow[p] = cap - 1e-12 * std::max(1.0, std::abs(cap));
+    }
     // The Init queues need time never to run backwards: no duration below 0,
     // i.e. no size, Init_u, rate or bus bandwidth below 0 (the loaders refuse
     // them; simulate() does not). Without that, the DataStarts go to the heap.
@@ -559,8 +567,7 @@ void Simulator::beginTransfer(std::uint32_t core, std::size_t pipe, std::uint32_
     }
     const std::size_t group = m_machine.busMode == BusMode::Separate && in.pipe == Pipe::MTE3 ? 1 : 0;
     const double cap = m_machine.pipes[pipe].throughput;
-    m_active[group].push_back(Transfer{in.size, in.size * 1e-12, 0, cap, cap - 1e-12 * std::max(1.0, std::abs(cap)),
-                                       now, 0, 0, core, index, static_cast<std::uint8_t>(pipe)});
+    m_active[group].push_back(Transfer{in.size, in.size * 1e-12, 0, cap, m_slowBelow[pipe], 0, 0, core, index});
     retime(group, now, true);
     recordContention(now);
 }
@@ -571,17 +578,20 @@ void Simulator::finishTransfer(std::size_t group, double now)
     auto &active = m_active[group];
     const std::size_t ended = m_nextEnd[group];
     const std::uint32_t core = active[ended].core;
-    const std::size_t pipe = active[ended].pipe;
+    const std::uint32_t index = active[ended].instruction; // the head of its pipe
     // Out of the list, the others kept in order of start. By hand: the list
     // holds a few transfers, and erase()'s call to memmove cost more than
-    // moving them.
-    for (std::size_t k = ended; k + 1 < active.size(); ++k)
+    // moving them. (The empty asm keeps GCC from making the loop a memmove
+    // call again.)
+    for (std::size_t k = ended; k + 1 < active.size(); ++k) {
         active[k] = active[k + 1];
+        asm volatile("" ::: );
+    }
     active.pop_back();
     retime(group, now, false);
     recordContention(now);
     CoreState &state = m_cores[core];
-    completeWork(state, pipe, state.pipes[pipe].head, now);
+    completeWork(state, pipeIndex(state.program[index].pipe), index, now);
 }
 
 // After a transfer of the group started or ended: each active transfer's
@@ -602,16 +612,17 @@ inline void Simulator::retime(std::size_t group, double now, bool started)
     // In locals: stored through the transfers' fields of the same types, the
     // members would be reloaded on every turn.
     std::uint64_t seq = m_seq;
+    const double since = m_groupUpdated[group];
+    m_groupUpdated[group] = now;
     std::uint32_t nextEnd = 0;
     double first = 0;
     bool slowed = false;
     for (std::size_t k = 0; k < n; ++k) {
         Transfer &t = active[k];
         if (k < moved) {
-            t.remaining -= t.rate * (now - t.lastUpdate);
+            t.remaining -= t.rate * (now - since);
             if (t.remaining <= t.rounding)
                 t.remaining = 0; // rounding: it ends now
-            t.lastUpdate = now;
         }
         t.rate = std::min(t.cap, share);
         t.endTime = now + t.remaining / t.rate;
