@@ -164,7 +164,6 @@ struct CoreState
     // The latest end of an executed instruction and the first (lowest index)
     // instruction that ends then; finishResult() reads these instead of
     // scanning every timing again.
-    std::size_t executed = 0;
     double latestEnd = 0;
     std::uint32_t latestIndex = kNone;
 };
@@ -224,8 +223,8 @@ private:
     void refreshReady(CoreState &state, const Timing *timings, std::size_t pipe);
     [[gnu::noinline, gnu::cold]] void failFlagAlreadySet(std::uint32_t core, std::uint32_t set, std::uint32_t wait,
                                                          double now);
-    static void noteEnd(CoreState &state, std::uint32_t index, double end) { noteEnds(state, 1, index, end); }
-    static void noteEnds(CoreState &state, std::size_t count, std::uint32_t first, double end);
+    static void noteEnd(CoreState &state, std::uint32_t index, double end);
+    static bool allRan(const CoreState &state);
     void fillUnrunFlags();
     void closeSegments(CoreState &state, Timing *timings, double now);
     // push(), retime() and recordContention() run for nearly every event; as
@@ -424,9 +423,8 @@ inline void Simulator::sweep(std::uint32_t core, CoreState &state, double now)
     // The ready bits in a local: stores to the timings' and the events' integer
     // fields would otherwise make the compiler reload them after each.
     unsigned ready = state.ready;
-    // The flags that end here all end at `now`: noted once, by their count and
-    // the lowest index, which is what noteEnd() one by one would keep.
-    std::size_t ended = 0;
+    // The flags that end here all end at `now`: noteEnd() once, for the
+    // lowest index, is what it would keep of them one by one.
     std::uint32_t firstEnded = kNone;
     // earlier(x, now) is x < nowBound: the same expression, evaluated once.
     const double nowBound = now - 1e-12 * std::max(1.0, std::abs(now));
@@ -470,7 +468,6 @@ inline void Simulator::sweep(std::uint32_t core, CoreState &state, double now)
             t.flag = entry.partner;
             t.executed = true;
             t.end = now;
-            ++ended;
             firstEnded = std::min(firstEnded, i);
             pipe.freeAt = now;
             pipe.last = static_cast<std::int32_t>(i);
@@ -501,8 +498,8 @@ inline void Simulator::sweep(std::uint32_t core, CoreState &state, double now)
         }
     }
     state.ready = ready;
-    if (ended != 0)
-        noteEnds(state, ended, firstEnded, now);
+    if (firstEnded != kNone)
+        noteEnd(state, firstEnded, now);
 }
 
 // When `t` starts: the latest of the previous instruction on the pipe, the
@@ -729,15 +726,25 @@ void Simulator::failFlagAlreadySet(std::uint32_t core, std::uint32_t set, std::u
              + formatNumber(now, 9) + " ns)");
 }
 
-// `count` instructions ended at `end`, `first` the lowest index of them.
-void Simulator::noteEnds(CoreState &state, std::size_t count, std::uint32_t first, double end)
+void Simulator::noteEnd(CoreState &state, std::uint32_t index, double end)
 {
-    state.executed += count;
     // Time only moves forward, so the first test usually decides.
-    if (end > state.latestEnd || state.latestIndex == kNone || (end == state.latestEnd && first < state.latestIndex)) {
+    if (end > state.latestEnd || state.latestIndex == kNone || (end == state.latestEnd && index < state.latestIndex)) {
         state.latestEnd = end;
-        state.latestIndex = first;
+        state.latestIndex = index;
     }
+}
+
+// Whether every instruction of the core ran: a pipe's head moves on only when
+// its instruction ends, and barriers end in order (firstOpen counts them).
+// (A count of ended instructions, kept for this, cost a store per instruction.)
+bool Simulator::allRan(const CoreState &state)
+{
+    for (const PipeState &pipe : state.pipes) {
+        if (pipe.head != kNone)
+            return false;
+    }
+    return state.firstOpen == state.barriers.size();
 }
 
 void Simulator::refreshReady(CoreState &state, const Timing *timings, std::size_t p)
@@ -762,7 +769,7 @@ void Simulator::fillUnrunFlags()
     for (std::size_t c = 0; c < m_cores.size(); ++c) {
         const CoreState &state = m_cores[c];
         auto &timings = m_result.cores[c].instructions;
-        if (state.executed == timings.size())
+        if (allRan(state))
             continue;
         for (std::size_t i = 0; i < timings.size(); ++i) {
             if (!timings[i].executed)
@@ -805,8 +812,8 @@ void Simulator::reportDeadlock()
         }
     }
     for (std::size_t c = 0; c < m_cores.size(); ++c) {
-        if (m_cores[c].executed == m_result.cores[c].instructions.size())
-            continue; // all ran
+        if (allRan(m_cores[c]))
+            continue;
         for (std::uint32_t i = 0; i < m_result.cores[c].instructions.size(); ++i) {
             if (!m_result.cores[c].instructions[i].executed) {
                 fail(SimulationError::Kind::Deadlock, static_cast<std::uint32_t>(c), i,
