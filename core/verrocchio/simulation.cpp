@@ -204,9 +204,11 @@ public:
 
 private:
     void prepare();
-    void advance(std::uint32_t core, double now);
+    // `ended`: the work that ended at `now` just before, if any (completeWork()
+    // leaves noteEnd() for it to the sweep, which notes its flags' ends once).
+    void advance(std::uint32_t core, double now, std::uint32_t ended = kNone);
     template<bool kBarriers>
-    [[gnu::always_inline]] inline void sweep(std::uint32_t core, CoreState &state, double now);
+    [[gnu::always_inline]] inline void sweep(std::uint32_t core, CoreState &state, double now, std::uint32_t ended);
     template<bool kBarriers>
     [[gnu::always_inline]] static inline void recordStart(const CoreState &state, const PipeState &pipe,
                                                           std::uint32_t segment, Timing &t, double now);
@@ -214,7 +216,7 @@ private:
                                                     unsigned &ready, double now);
     [[gnu::always_inline]] inline void startWork(std::uint32_t core, std::size_t pipe, std::uint32_t index, double now);
     void beginTransfer(std::uint32_t core, std::size_t pipe, std::uint32_t index, double now);
-    void finishTransfer(std::size_t group, double now);
+    std::uint32_t finishTransfer(std::size_t group, double now); // the instruction that ended
     // Ends the work at the head of the pipe (sweep() ends the flags).
     // `index`: the head of the pipe, which the caller has at hand (looked up
     // again here, it was reloaded after every store to the timings).
@@ -401,31 +403,31 @@ void Simulator::prepare()
 
 // Starts whatever can start on the core at `now`, repeatedly, since an
 // instruction that ends at once (a flag, a satisfied wait) may release others.
-void Simulator::advance(std::uint32_t core, double now)
+void Simulator::advance(std::uint32_t core, double now, std::uint32_t ended)
 {
     CoreState &state = m_cores[core];
     if (!state.started)
-        return;
+        return; // (nothing of it has run)
     if (state.barriers.empty())
-        sweep<false>(core, state, now);
+        sweep<false>(core, state, now, ended);
     else
-        sweep<true>(core, state, now);
+        sweep<true>(core, state, now, ended);
 }
 
 // advance() for a core with pipe_barriers (kBarriers) or without: then all
 // its instructions are in the one segment, which is always open, and the
 // tests and the bookkeeping of segments go.
 template<bool kBarriers>
-inline void Simulator::sweep(std::uint32_t core, CoreState &state, double now)
+inline void Simulator::sweep(std::uint32_t core, CoreState &state, double now, std::uint32_t ended)
 {
     Timing *const timings = state.timings;
     const Entry *const entries = state.entries;
     // The ready bits in a local: stores to the timings' and the events' integer
     // fields would otherwise make the compiler reload them after each.
     unsigned ready = state.ready;
-    // The flags that end here all end at `now`: noteEnd() once, for the
-    // lowest index, is what it would keep of them one by one.
-    std::uint32_t firstEnded = kNone;
+    // The flags that end here all end at `now`, as `ended` did: noteEnd()
+    // once, for the lowest index, is what it would keep of them one by one.
+    std::uint32_t firstEnded = ended;
     // earlier(x, now) is x < nowBound: the same expression, evaluated once.
     const double nowBound = now - 1e-12 * std::max(1.0, std::abs(now));
     // Sweeps until no pipe has anything to do. A sweep that completes nothing
@@ -570,7 +572,7 @@ void Simulator::beginTransfer(std::uint32_t core, std::size_t pipe, std::uint32_
 }
 
 // Ends the group's transfer that ends first (m_nextEnd).
-void Simulator::finishTransfer(std::size_t group, double now)
+std::uint32_t Simulator::finishTransfer(std::size_t group, double now)
 {
     auto &active = m_active[group];
     const std::size_t ended = m_nextEnd[group];
@@ -589,6 +591,7 @@ void Simulator::finishTransfer(std::size_t group, double now)
     recordContention(now);
     CoreState &state = m_cores[core];
     completeWork(state, pipeIndex(state.program[index].pipe), index, now);
+    return index;
 }
 
 // After a transfer of the group started or ended: each active transfer's
@@ -667,7 +670,8 @@ inline void Simulator::recordContention(double now)
     }
 }
 
-// Ends the work at the head of the pipe.
+// Ends the work at the head of the pipe; the caller passes `index` on to
+// advance(), which notes its end.
 inline void Simulator::completeWork(CoreState &state, std::size_t p, std::uint32_t index, double now)
 {
     PipeState &pipe = state.pipes[p];
@@ -676,7 +680,6 @@ inline void Simulator::completeWork(CoreState &state, std::size_t p, std::uint32
     t.flag = -1;
     t.executed = true;
     t.end = now;
-    noteEnd(state, index, now);
 
     pipe.busy = false;
     pipe.freeAt = now;
@@ -954,8 +957,9 @@ Result Simulator::run()
                 break;
             case Event::Type::WorkEnd: {
                 CoreState &state = m_cores[e.core];
-                completeWork(state, e.pipe, state.pipes[e.pipe].head, e.time);
-                advance(e.core, e.time);
+                const std::uint32_t index = state.pipes[e.pipe].head;
+                completeWork(state, e.pipe, index, e.time);
+                advance(e.core, e.time, index);
                 break;
             }
             case Event::Type::DataStart: // in the heap only when there are no Init queues (prepare())
@@ -965,8 +969,8 @@ Result Simulator::run()
         } else if (ending) {
             const std::uint32_t core = ending->core;
             const double time = ending->endTime;
-            finishTransfer(group, time);
-            advance(core, time);
+            const std::uint32_t index = finishTransfer(group, time);
+            advance(core, time, index);
         } else {
             break;
         }
