@@ -153,8 +153,10 @@ struct CoreState
     std::vector<std::int32_t> lastIndex;   // per segment: the instruction that ended last
     std::uint32_t firstOpen = 0;           // segments before it have all ended
     std::vector<double> openTime;          // per segment: when it opened
-    // Per flag: the last set_flag that ran. Sets of one flag share a pipe, so
-    // they run in program order: a set has run iff it is at most this one.
+    // Per flag: the last set_flag that ran, 0 before any (the only reader asks
+    // about a set after another, never about instruction 0). Sets of one flag
+    // share a pipe, so they run in program order: a set has run iff it is at
+    // most this one.
     std::array<std::uint32_t, kFlagKeys> lastSetRun;
     // Bit p: pipe p has something to do at the next look — not busy, not
     // empty, not behind a barrier, and not a wait still waiting for its set.
@@ -357,7 +359,7 @@ void Simulator::prepare()
         state.busyNs = m_result.cores[c].busyNs.data();
         state.barriers = planned.barriers;
         state.remaining = planned.remaining;
-        state.lastSetRun.fill(kNone);
+        state.lastSetRun.fill(0);
         for (std::size_t p = 0; p < kPipeCount; ++p)
             state.pipes[p].head = planned.first[p];
         state.lastEnd.assign(state.remaining.size(), 0);
@@ -490,9 +492,9 @@ inline void Simulator::sweep(std::uint32_t core, CoreState &state, double now, s
                 // The flag is binary: the next set on this key must not come before this
                 // wait clears it. Checked here rather than at the set, because the wait
                 // may still end at the very time of that set.
+                // (nextSet: kNone, which no set reaches, or a set after another, so never 0.)
                 const std::uint32_t next = entry.nextSet;
-                const std::uint32_t lastSet = state.lastSetRun[entry.key];
-                if (next != kNone && lastSet != kNone && lastSet >= next && timings[next].end < nowBound) [[unlikely]]
+                if (state.lastSetRun[entry.key] >= next && timings[next].end < nowBound) [[unlikely]]
                     failFlagAlreadySet(core, next, i, now);
             }
             if constexpr (kBarriers)
