@@ -132,13 +132,14 @@ namespace {
 
 using Entry = SimulationPlan::Data::Entry;
 
+// 16 bytes (whether it is busy is a bit of CoreState::busy).
 struct PipeState
 {
     std::uint32_t head = kNone;  // the running or next instruction; kNone: none left
-    bool busy = false;           // a work instruction is running
-    double freeAt = 0;
     std::int32_t last = -1;      // the previous instruction on the pipe
+    double freeAt = 0;
 };
+static_assert(sizeof(PipeState) == 16);
 
 struct CoreState
 {
@@ -162,6 +163,7 @@ struct CoreState
     // empty, not behind a barrier, and not a wait still waiting for its set.
     // advance() looks only at these pipes, in the same order as at all of them.
     unsigned ready = 0;
+    unsigned busy = 0; // bit p: a work instruction is running on pipe p
     bool started = false;
     // The latest end of an executed instruction and the first (lowest index)
     // instruction that ends then; finishResult() reads these instead of
@@ -455,7 +457,7 @@ inline void Simulator::sweep(std::uint32_t core, CoreState &state, double now, s
             if (kind != Kind::WaitFlag || !(t.end < 0))
                 recordStart<kBarriers>(state, pipe, entry.segment, t, now);
             if (kind == Kind::Work) {
-                pipe.busy = true;
+                state.busy |= bit;
                 ready &= ~bit;
                 startWork(core, p, i, now);
                 continue;
@@ -683,7 +685,7 @@ inline void Simulator::completeWork(CoreState &state, std::size_t p, std::uint32
     t.executed = true;
     t.end = now;
 
-    pipe.busy = false;
+    state.busy &= ~(1u << p);
     pipe.freeAt = now;
     pipe.last = static_cast<std::int32_t>(index);
     pipe.head = entry.next;
@@ -755,7 +757,7 @@ bool Simulator::allRan(const CoreState &state)
 void Simulator::refreshReady(CoreState &state, const Timing *timings, std::size_t p)
 {
     const PipeState &pipe = state.pipes[p];
-    bool ready = !pipe.busy && pipe.head != kNone && state.entries[pipe.head].segment <= state.firstOpen;
+    bool ready = !(state.busy & (1u << p)) && pipe.head != kNone && state.entries[pipe.head].segment <= state.firstOpen;
     if (ready && state.entries[pipe.head].kind == Kind::WaitFlag) {
         const Timing &t = timings[pipe.head];
         const std::int32_t partner = state.entries[pipe.head].partner;
