@@ -191,6 +191,26 @@ struct Transfer
 };
 static_assert(sizeof(Transfer) == 64);
 
+// A bus group's transfers in their data phase, in order of start. At most
+// one per MTE2 and MTE3 pipe of each core are, so prepare() sizes it once and
+// the used slots end at `last` (a vector's push_back() of a Transfer cost
+// some 45 machine instructions). A pointer rather than a count: stores to the
+// transfers' integer fields would make the compiler reload a count.
+struct TransferList
+{
+    std::vector<Transfer> slots;
+    Transfer *first = nullptr;
+    Transfer *last = nullptr;
+
+    std::size_t size() const { return static_cast<std::size_t>(last - first); }
+    Transfer &operator[](std::size_t k) { return first[k]; }
+    const Transfer &operator[](std::size_t k) const { return first[k]; }
+    const Transfer *begin() const { return first; }
+    const Transfer *end() const { return last; }
+    void push(const Transfer &t) { *last++ = t; }
+    void pop() { --last; }
+};
+
 class Simulator
 {
 public:
@@ -270,7 +290,7 @@ private:
 
     // Per bus group (0: the whole bus in half duplex, or reads; 1: writes):
     // the transfers in their data phase, in order of start.
-    std::array<std::vector<Transfer>, 2> m_active;
+    std::array<TransferList, 2> m_active;
     std::array<std::uint32_t, 2> m_nextEnd{kNone, kNone}; // per bus group: the one that ends first
     std::array<double, 2> m_groupCapacity{};
     // Per bus group: when its transfers were last re-timed (retime() brings
@@ -373,6 +393,10 @@ void Simulator::prepare()
     m_result.warnings.insert(m_result.warnings.end(), plan.warnings.begin(), plan.warnings.end());
     m_busTransfers = plan.busTransfers;
     m_events.resize(m_cores.size() * (kPipeCount + 1));
+    for (TransferList &active : m_active) {
+        active.slots.resize(2 * m_cores.size());
+        active.first = active.last = active.slots.data();
+    }
     // Each start or end of a transfer closes at most one contention interval;
     // an interval has some two or three shares. Growing these arrays by
     // doubling moved them several times at 10⁶ instructions.
@@ -570,7 +594,7 @@ void Simulator::beginTransfer(std::uint32_t core, std::size_t pipe, std::uint32_
     }
     const std::size_t group = m_machine.busMode == BusMode::Separate && in.pipe == Pipe::MTE3 ? 1 : 0;
     const double cap = m_machine.pipes[pipe].throughput;
-    m_active[group].push_back(Transfer{in.size, in.size * 1e-12, 0, cap, m_slowBelow[pipe], 0, 0, core, index});
+    m_active[group].push(Transfer{in.size, in.size * 1e-12, 0, cap, m_slowBelow[pipe], 0, 0, core, index});
     retime(group, now, true);
     recordContention(now);
 }
@@ -590,7 +614,7 @@ std::uint32_t Simulator::finishTransfer(std::size_t group, double now)
         active[k] = active[k + 1];
         asm volatile("" ::: );
     }
-    active.pop_back();
+    active.pop();
     retime(group, now, false);
     recordContention(now);
     CoreState &state = m_cores[core];
