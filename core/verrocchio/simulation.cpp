@@ -207,7 +207,6 @@ struct TransferList
     const Transfer &operator[](std::size_t k) const { return first[k]; }
     const Transfer *begin() const { return first; }
     const Transfer *end() const { return last; }
-    void push(const Transfer &t) { *last++ = t; }
     void pop() { --last; }
 };
 
@@ -594,7 +593,16 @@ void Simulator::beginTransfer(std::uint32_t core, std::size_t pipe, std::uint32_
     }
     const std::size_t group = m_machine.busMode == BusMode::Separate && in.pipe == Pipe::MTE3 ? 1 : 0;
     const double cap = m_machine.pipes[pipe].throughput;
-    m_active[group].push(Transfer{in.size, in.size * 1e-12, 0, cap, m_slowBelow[pipe], 0, 0, core, index});
+    // In place, field by field (a Transfer built and copied cost twice the
+    // stores); retime() sets its rate, end and sequence number before any
+    // reads them.
+    Transfer &t = *m_active[group].last++;
+    t.remaining = in.size;
+    t.rounding = in.size * 1e-12;
+    t.cap = cap;
+    t.slowBelow = m_slowBelow[pipe];
+    t.core = core;
+    t.instruction = index;
     retime(group, now, true);
     recordContention(now);
 }
