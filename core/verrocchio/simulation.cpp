@@ -571,7 +571,7 @@ inline void Simulator::startWork(std::uint32_t core, std::size_t pipe, std::uint
 {
     const Instruction &in = m_cores[core].program[index];
     const PipeParams &p = m_machine.pipes[pipe];
-    if (!usesBus(kAllPipes[pipe])) {
+    if (!usesBus(static_cast<Pipe>(pipe))) {
         push(now + p.initNs + in.size / p.throughput, Event::Type::WorkEnd, core, index, pipe);
         return;
     }
