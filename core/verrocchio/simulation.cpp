@@ -640,11 +640,12 @@ std::uint32_t Simulator::finishTransfer(std::size_t group, double now)
 inline void Simulator::retime(std::size_t group, double now, bool started)
 {
     auto &active = m_active[group];
-    m_nextEnd[group] = kNone;
-    m_groupContended[group] = false;
     const std::size_t n = active.size();
-    if (n == 0)
+    if (n == 0) {
+        m_nextEnd[group] = kNone;
+        m_groupContended[group] = false;
         return;
+    }
     const double share = m_groupCapacity[group] / static_cast<double>(n);
     const std::size_t moved = started ? n - 1 : n;
     // In locals: stored through the transfers' fields of the same types, the
