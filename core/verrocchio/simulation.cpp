@@ -698,7 +698,7 @@ inline void Simulator::recordContention(double now)
         }
     }
     // Rates change only in retime(), which notes whether its group is contended.
-    m_contended = m_groupContended[0] || m_groupContended[1];
+    m_contended = m_groupContended[0] | m_groupContended[1]; // (no branch)
     if (!m_contended)
         return;
     m_contentionStart = now;
