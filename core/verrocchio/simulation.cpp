@@ -703,10 +703,11 @@ inline void Simulator::recordContention(double now)
         return;
     m_contentionStart = now;
     m_contentionFirstShare = m_result.shares.size();
-    for (const auto &group : m_active) {
-        for (const Transfer &t : group)
-            m_result.shares.push_back({t.core, t.instruction, t.rate});
-    }
+    auto &shares = m_result.shares;
+    for (const Transfer &t : m_active[0])
+        shares.push_back({t.core, t.instruction, t.rate});
+    for (const Transfer &t : m_active[1])
+        shares.push_back({t.core, t.instruction, t.rate});
 }
 
 // Ends the work at the head of the pipe; the caller passes `index` on to
