@@ -104,7 +104,8 @@ struct SimulationPlan::Data
     {
         std::uint32_t next = kNone;    // the next instruction on the same pipe
         std::uint32_t segment = 0;     // how many barriers precede it
-        std::uint32_t nextSet = kNone; // waits: the set_flag after its partner on the same flag (binary-flag check)
+        std::uint32_t nextSet = kNone; // waits: the set_flag after its partner on the same flag (binary-flag check);
+                                       // sets: the next set_flag on the same flag (building the plan)
         std::int32_t partner = -1;     // flags: the matching wait_flag or set_flag (Timing::flag)
         Kind kind = Kind::Work;
         std::uint8_t partnerPipe = 0;  // set_flags: the pipe of the matching wait_flag
@@ -1027,6 +1028,11 @@ Result Simulator::run()
 
 // One pass over the program per core: the pipe queues, the barrier segments,
 // and every flag paired with its partner (the k-th set with the k-th wait).
+// The pairs are made as the pass goes, through queues of the sets or waits
+// still unpaired threaded through the entries' nextSet (per flag only one
+// kind waits at a time): collecting every flag's sets and waits in vectors
+// first and pairing them after cost some 40 machine instructions per trace
+// instruction.
 SimulationPlan::Data::Data(const Trace &trace)
 {
     cores.resize(trace.cores.size());
@@ -1034,66 +1040,110 @@ SimulationPlan::Data::Data(const Trace &trace)
         const auto &program = trace.cores[c].instructions;
         Core &core = cores[c];
         core.entries.resize(program.size());
+        Entry *const entries = core.entries.data();
         core.remaining.assign(1, 0);
-        // Per flag key, in program order: its set_flag and wait_flag instructions.
-        std::array<std::vector<std::uint32_t>, kFlagKeys> sets, waits;
-        std::array<std::uint32_t, kPipeCount> last;
+        // Per flag key: the first set_flag not yet paired (the rest follow it
+        // through nextSet, which links each set to the next one on the flag),
+        // the first and last wait_flag not yet paired (linked through nextSet
+        // until paired), and the last set_flag so far.
+        std::array<std::uint32_t, kFlagKeys> setHead, waitHead, waitTail, lastSet;
+        setHead.fill(kNone);
+        waitHead.fill(kNone);
+        waitTail.fill(kNone);
+        lastSet.fill(kNone);
+        const auto pair = [&](std::uint32_t set, std::uint32_t wait) {
+            entries[set].partner = static_cast<std::int32_t>(wait);
+            entries[set].partnerPipe = static_cast<std::uint8_t>(pipeIndex(program[wait].pipe));
+            entries[wait].partner = static_cast<std::int32_t>(set);
+            // The set after its partner, if there is one yet (else the next set sets it).
+            entries[wait].nextSet = entries[set].nextSet;
+        };
+        // Per pipe: where the index of its next instruction goes (its first's, or
+        // the last one's next).
+        std::array<std::uint32_t *, kPipeCount> link;
         core.first.fill(kNone);
-        last.fill(kNone);
-        std::uint32_t segment = 0;
-        for (std::uint32_t i = 0; i < program.size(); ++i) {
-            const Instruction &in = program[i];
+        for (std::size_t p = 0; p < kPipeCount; ++p)
+            link[p] = &core.first[p];
+        // In locals: the stores to the entries would make the compiler reload
+        // the vectors' sizes and the segment's count.
+        const Instruction *const code = program.data();
+        const std::uint32_t count = static_cast<std::uint32_t>(program.size());
+        std::uint32_t segment = 0, inSegment = 0;
+        for (std::uint32_t i = 0; i < count; ++i) {
+            const Instruction &in = code[i];
             if (in.kind == Kind::Barrier) {
                 core.barriers.push_back(i);
+                core.remaining.back() = inSegment;
                 core.remaining.push_back(0);
+                inSegment = 0;
                 ++segment;
                 continue;
             }
-            ++core.remaining[segment];
-            Entry &e = core.entries[i];
+            ++inSegment;
+            Entry &e = entries[i];
             e.segment = segment;
             e.kind = in.kind;
             const std::size_t p = pipeIndex(in.pipe);
-            (last[p] == kNone ? core.first[p] : core.entries[last[p]].next) = i;
-            last[p] = i;
+            *link[p] = i;
+            link[p] = &e.next;
             if (in.kind == Kind::SetFlag) {
-                e.key = static_cast<std::uint16_t>(flagKey(in));
-                sets[e.key].push_back(i);
+                const std::size_t key = flagKey(in);
+                e.key = static_cast<std::uint16_t>(key);
+                ++core.setCount[key];
+                if (lastSet[key] != kNone) {
+                    entries[lastSet[key]].nextSet = i;
+                    const std::int32_t wait = entries[lastSet[key]].partner;
+                    if (wait >= 0)
+                        entries[wait].nextSet = i; // the set after the wait's partner
+                }
+                lastSet[key] = i;
+                if (waitHead[key] != kNone) {
+                    const std::uint32_t wait = waitHead[key];
+                    waitHead[key] = entries[wait].nextSet;
+                    pair(i, wait);
+                } else if (setHead[key] == kNone) {
+                    setHead[key] = i; // (later ones follow it through nextSet)
+                }
             } else if (in.kind == Kind::WaitFlag) {
-                e.key = static_cast<std::uint16_t>(flagKey(in));
-                waits[e.key].push_back(i);
+                const std::size_t key = flagKey(in);
+                e.key = static_cast<std::uint16_t>(key);
+                ++core.waitCount[key];
                 ++waitFlags;
+                if (setHead[key] != kNone) {
+                    const std::uint32_t set = setHead[key];
+                    setHead[key] = entries[set].nextSet;
+                    pair(set, i);
+                } else {
+                    (waitHead[key] == kNone ? waitHead[key] : entries[waitTail[key]].nextSet) = i;
+                    waitTail[key] = i;
+                }
             } else {
                 negativeSizes = negativeSizes || !(in.size >= 0);
                 busTransfers += usesBus(in.pipe) ? 1 : 0;
             }
         }
+        core.remaining.back() = inSegment;
         for (std::size_t key = 0; key < kFlagKeys; ++key) {
-            const auto &keySets = sets[key];
-            const auto &keyWaits = waits[key];
-            core.setCount[key] = static_cast<std::uint32_t>(keySets.size());
-            core.waitCount[key] = static_cast<std::uint32_t>(keyWaits.size());
-            const std::size_t pairs = std::min(keySets.size(), keyWaits.size());
-            for (std::size_t k = 0; k < pairs; ++k) {
-                core.entries[keySets[k]].partner = static_cast<std::int32_t>(keyWaits[k]);
-                core.entries[keySets[k]].partnerPipe = static_cast<std::uint8_t>(pipeIndex(program[keyWaits[k]].pipe));
-                core.entries[keyWaits[k]].partner = static_cast<std::int32_t>(keySets[k]);
+            // Waits never paired: no set after their partner.
+            for (std::uint32_t wait = waitHead[key]; wait != kNone;) {
+                const std::uint32_t next = entries[wait].nextSet;
+                entries[wait].nextSet = kNone;
+                wait = next;
             }
-            for (std::size_t k = 0; k < keyWaits.size() && k + 1 < keySets.size(); ++k)
-                core.entries[keyWaits[k]].nextSet = keySets[k + 1];
-            if (keySets.size() > keyWaits.size() + 1) {
+            const std::uint32_t sets = core.setCount[key], waits = core.waitCount[key];
+            if (sets > waits + 1) {
                 // Two set_flags after the last wait_flag of this flag: the second sets
                 // a flag no wait can have cleared (models.md §3.2: an error, not a warning).
-                const std::uint32_t firstSet = keySets[keyWaits.size()], second = keySets[keyWaits.size() + 1];
+                const std::uint32_t firstSet = setHead[key], second = entries[firstSet].nextSet;
                 if (!error)
                     error = SimulationError{SimulationError::Kind::FlagAlreadySet, static_cast<std::int32_t>(c),
                         static_cast<std::int32_t>(second),
                         describeAt(trace, c, second) + ": sets a flag that is already set (by "
                             + describeAt(trace, c, firstSet) + "; no wait_flag clears it in between)"};
-            } else if (keySets.size() > keyWaits.size()) {
-                warnings.push_back(describeAt(trace, c, keySets[keyWaits.size()]) + ": never waited for ("
-                                   + std::to_string(keySets.size()) + " set_flag, "
-                                   + std::to_string(keyWaits.size()) + " wait_flag on this flag)");
+            } else if (sets > waits) {
+                warnings.push_back(describeAt(trace, c, setHead[key]) + ": never waited for ("
+                                   + std::to_string(sets) + " set_flag, "
+                                   + std::to_string(waits) + " wait_flag on this flag)");
             }
         }
     }
