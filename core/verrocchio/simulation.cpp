@@ -97,7 +97,7 @@ struct InitQueue
 // The machine-independent part of a simulation (SimulationPlan), per core.
 struct SimulationPlan::Data
 {
-    // Per instruction, in program order, what advance() and complete() need of it;
+    // Per instruction, in program order, what the sweep and completeWork() need of it;
     // each pipe's queue is a list through `next`. One pass over the program
     // builds it (a 10⁶-instruction trace is 24 MB: each pass over it counts).
     struct Entry
@@ -371,10 +371,10 @@ void Simulator::prepare()
         const SimulationPlan::Data::Core &planned = plan.cores[c];
         CoreState &state = m_cores[c];
         auto &timings = m_result.cores[c].instructions;
-        // Each flag's partner is written when it ends (complete()), in the
-        // word it shares with the executed bit, or by fillUnrunFlags() when the
-        // simulation stops early: a pass over every timing here cost 15 machine
-        // instructions per trace instruction.
+        // Each flag's partner is written when it ends (sweep(); -1 for work in
+        // completeWork()), in the word it shares with the executed bit, or by
+        // fillUnrunFlags() when the simulation stops early: a pass over every
+        // timing here cost 15 machine instructions per trace instruction.
         timings.resize(planned.entries.size());
         m_result.cores[c].startNs = static_cast<double>(c) * m_machine.skewNs;
         state.entries = planned.entries.data();
@@ -806,8 +806,9 @@ void Simulator::refreshReady(CoreState &state, const Timing *timings, std::size_
         state.ready &= ~(1u << p);
 }
 
-// The flag partners of the instructions that did not run (complete() wrote
-// those of the others), for a simulation that stopped early.
+// The flag partners of the instructions that did not run (sweep() and
+// completeWork() wrote those of the others), for a simulation that stopped
+// early.
 void Simulator::fillUnrunFlags()
 {
     for (std::size_t c = 0; c < m_cores.size(); ++c) {
