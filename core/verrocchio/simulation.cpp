@@ -52,17 +52,20 @@ bool earlier(double a, double b)
 // re-timed whenever another one starts or ends, and each re-timing used to
 // leave a stale event behind (four of five events popped were stale). Each
 // active transfer now keeps its own end time, and the next event is the
-// earliest of the heap's top and the earliest transfer end of each bus group,
-// ordered by (time, seq) exactly as one heap of all of them would be.
+// earliest of the heap's top, the heads of the Init queues (InitQueue) and
+// the earliest transfer end of each bus group, ordered by (time, seq) exactly
+// as one heap of all of them would be.
 struct Event
 {
     enum class Type : std::uint8_t { CoreStart, WorkEnd, DataStart };
     double time = 0;
     std::uint64_t seq = 0; // FIFO among simultaneous events: deterministic results
-    std::uint32_t core = 0;
     std::uint32_t index = 0; // instruction
     Type type = Type::CoreStart;
     std::uint8_t pipe = 0;
+    // Not next to `index`: GCC then built the pair in a vector register at
+    // every pipe the sweep looked at, for the few that push an event.
+    std::uint32_t core = 0;
 };
 
 // True when `a` comes after `b`: later time, or the same time and pushed later.
@@ -71,19 +74,38 @@ bool after(double aTime, std::uint64_t aSeq, double bTime, std::uint64_t bSeq)
     return aTime != bTime ? aTime > bTime : aSeq > bSeq;
 }
 
+// The transfers in their Init, waiting for their data phase (DataStart
+// events), of the bus pipes with one Init_u: each is queued at now + Init_u,
+// and now never decreases, so they come due in the order they were queued,
+// and a ring in that order replaces a push and a pop of the heap per transfer.
+// At most one per pipe and core is pending: prepare() sizes it once.
+struct InitQueue
+{
+    std::vector<Event> ring; // a power of two long
+    std::uint32_t mask = 0;  // ring.size() - 1
+    std::uint32_t head = 0;  // both counters run on, taken modulo the ring's size
+    std::uint32_t tail = 0;
+
+    bool empty() const { return head == tail; }
+    const Event &front() const { return ring.data()[head & mask]; }
+    void pop() { ++head; }
+    void push(const Event &e) { ring.data()[tail++ & mask] = e; }
+};
+
 } // namespace
 
 // The machine-independent part of a simulation (SimulationPlan), per core.
 struct SimulationPlan::Data
 {
-    // Per instruction, in program order, what advance() and complete() need of it;
+    // Per instruction, in program order, what the sweep and completeWork() need of it;
     // each pipe's queue is a list through `next`. One pass over the program
     // builds it (a 10⁶-instruction trace is 24 MB: each pass over it counts).
     struct Entry
     {
         std::uint32_t next = kNone;    // the next instruction on the same pipe
         std::uint32_t segment = 0;     // how many barriers precede it
-        std::uint32_t nextSet = kNone; // waits: the set_flag after its partner on the same flag (binary-flag check)
+        std::uint32_t nextSet = kNone; // waits: the set_flag after its partner on the same flag (binary-flag check);
+                                       // sets: the next set_flag on the same flag (building the plan)
         std::int32_t partner = -1;     // flags: the matching wait_flag or set_flag (Timing::flag)
         Kind kind = Kind::Work;
         std::uint8_t partnerPipe = 0;  // set_flags: the pipe of the matching wait_flag
@@ -100,6 +122,8 @@ struct SimulationPlan::Data
     };
     std::vector<Core> cores;
     std::size_t busTransfers = 0;          // MTE2 and MTE3 work instructions of all cores
+    std::size_t waitFlags = 0;             // wait_flag instructions of all cores (each stalls at most once)
+    bool negativeSizes = false;            // a work instruction's size below 0 or NaN (the loaders refuse them)
     std::optional<SimulationError> error;  // the first flag set twice (models.md §3.2)
     std::vector<std::string> warnings;     // flags set but never waited for
 
@@ -111,17 +135,19 @@ namespace {
 
 using Entry = SimulationPlan::Data::Entry;
 
+// 16 bytes (whether it is busy is a bit of CoreState::busy).
 struct PipeState
 {
     std::uint32_t head = kNone;  // the running or next instruction; kNone: none left
-    bool busy = false;           // a work instruction is running
-    double freeAt = 0;
     std::int32_t last = -1;      // the previous instruction on the pipe
+    double freeAt = 0;
 };
+static_assert(sizeof(PipeState) == 16);
 
 struct CoreState
 {
     const Entry *entries = nullptr; // per instruction: the plan's
+    const Instruction *program = nullptr; // per instruction: the trace's
     Timing *timings = nullptr;      // per instruction: the result's (sized once, in prepare())
     double *busyNs = nullptr;       // the result's, per pipe
     std::array<PipeState, kPipeCount> pipes;
@@ -131,18 +157,20 @@ struct CoreState
     std::vector<std::int32_t> lastIndex;   // per segment: the instruction that ended last
     std::uint32_t firstOpen = 0;           // segments before it have all ended
     std::vector<double> openTime;          // per segment: when it opened
-    // Per flag: the last set_flag that ran. Sets of one flag share a pipe, so
-    // they run in program order: a set has run iff it is at most this one.
+    // Per flag: the last set_flag that ran, 0 before any (the only reader asks
+    // about a set after another, never about instruction 0). Sets of one flag
+    // share a pipe, so they run in program order: a set has run iff it is at
+    // most this one.
     std::array<std::uint32_t, kFlagKeys> lastSetRun;
     // Bit p: pipe p has something to do at the next look — not busy, not
     // empty, not behind a barrier, and not a wait still waiting for its set.
     // advance() looks only at these pipes, in the same order as at all of them.
     unsigned ready = 0;
+    unsigned busy = 0; // bit p: a work instruction is running on pipe p
     bool started = false;
     // The latest end of an executed instruction and the first (lowest index)
     // instruction that ends then; finishResult() reads these instead of
     // scanning every timing again.
-    std::size_t executed = 0;
     double latestEnd = 0;
     std::uint32_t latestIndex = kNone;
 };
@@ -150,20 +178,39 @@ struct CoreState
 // A transfer in its data phase. Kept in place in its bus group's list (in
 // order of start, the order retime() and recordContention() walk), not in
 // slots reached through an index: every re-timing and contention record
-// walks them all.
+// walks them all. 64 bytes: its group's list is moved and walked often, and
+// its size divided by 80 cost a multiplication at every step.
 struct Transfer
 {
-    double remaining = 0;  // bytes
+    double remaining = 0;  // bytes, at the group's last re-timing (Simulator::m_groupUpdated)
     double rounding = 0;   // size · 1e-12: at most this left counts as ended
     double rate = 0;       // bytes/ns
     double cap = 0;        // Th_u
     double slowBelow = 0;  // earlier(rate, cap) iff rate < slowBelow
-    double lastUpdate = 0;
     double endTime = 0;    // at the current rate
     std::uint64_t endSeq = 0; // its place among simultaneous events
     std::uint32_t core = 0;
-    std::uint32_t instruction = 0;
-    std::uint8_t pipe = 0;
+    std::uint32_t instruction = 0; // its pipe: the instruction's
+};
+static_assert(sizeof(Transfer) == 64);
+
+// A bus group's transfers in their data phase, in order of start. At most
+// one per MTE2 and MTE3 pipe of each core are, so prepare() sizes it once and
+// the used slots end at `last` (a vector's push_back() of a Transfer cost
+// some 45 machine instructions). A pointer rather than a count: stores to the
+// transfers' integer fields would make the compiler reload a count.
+struct TransferList
+{
+    std::vector<Transfer> slots;
+    Transfer *first = nullptr;
+    Transfer *last = nullptr;
+
+    std::size_t size() const { return static_cast<std::size_t>(last - first); }
+    Transfer &operator[](std::size_t k) { return first[k]; }
+    const Transfer &operator[](std::size_t k) const { return first[k]; }
+    const Transfer *begin() const { return first; }
+    const Transfer *end() const { return last; }
+    void pop() { --last; }
 };
 
 class Simulator
@@ -183,20 +230,29 @@ public:
 
 private:
     void prepare();
-    void advance(std::uint32_t core, double now);
-    void startWork(std::uint32_t core, std::size_t pipe, std::uint32_t index, double now);
+    // `ended`: the work that ended at `now` just before, if any (completeWork()
+    // leaves noteEnd() for it to the sweep, which notes its flags' ends once).
+    void advance(std::uint32_t core, double now, std::uint32_t ended = kNone);
+    template<bool kBarriers>
+    [[gnu::always_inline]] inline void sweep(std::uint32_t core, CoreState &state, double now, std::uint32_t ended);
+    template<bool kBarriers>
+    [[gnu::always_inline]] static inline void recordStart(const CoreState &state, const PipeState &pipe,
+                                                          std::uint32_t segment, Timing &t, double now);
+    [[gnu::always_inline]] inline void closeSegment(CoreState &state, std::uint32_t segment, std::uint32_t index,
+                                                    unsigned &ready, double now);
+    [[gnu::always_inline]] inline void startWork(std::uint32_t core, std::size_t pipe, std::uint32_t index, double now);
     void beginTransfer(std::uint32_t core, std::size_t pipe, std::uint32_t index, double now);
-    void finishTransfer(std::size_t group, double now);
-    // `ready`: the core's CoreState::ready, or advance()'s copy of it.
+    std::uint32_t finishTransfer(std::size_t group, double now); // the instruction that ended
+    // Ends the work at the head of the pipe (sweep() ends the flags).
     // `index`: the head of the pipe, which the caller has at hand (looked up
     // again here, it was reloaded after every store to the timings).
-    template<Instruction::Kind kind>
-    [[gnu::always_inline]] inline void complete(std::uint32_t core, CoreState &state, std::size_t pipe,
-                                                std::uint32_t index, unsigned &ready, double now);
+    [[gnu::always_inline]] inline void completeWork(CoreState &state, std::size_t pipe, std::uint32_t index,
+                                                    double now);
     void refreshReady(CoreState &state, const Timing *timings, std::size_t pipe);
     [[gnu::noinline, gnu::cold]] void failFlagAlreadySet(std::uint32_t core, std::uint32_t set, std::uint32_t wait,
                                                          double now);
     static void noteEnd(CoreState &state, std::uint32_t index, double end);
+    static bool allRan(const CoreState &state);
     void fillUnrunFlags();
     void closeSegments(CoreState &state, Timing *timings, double now);
     // push(), retime() and recordContention() run for nearly every event; as
@@ -221,18 +277,28 @@ private:
     Result m_result;
     std::vector<CoreState> m_cores;
     // A binary heap, earliest on top, in the first m_eventCount slots. At most
-    // one event per pipe (its work's data start or end) and one per core (its
-    // start) are pending, so prepare() sizes it once; push() still grows it.
+    // one event per pipe (its work's end) and one per core (its start) are
+    // pending, so prepare() sizes it once; push() still grows it.
     std::vector<Event> m_events;
     std::size_t m_eventCount = 0;
+    // The DataStart events, not in the heap: one queue per Init_u of MTE2
+    // and MTE3 (one queue when they are equal; none when a duration could be
+    // negative, see prepare()), m_initQueueOf[pipe] its index.
+    std::array<InitQueue, 2> m_initQueues;
+    std::size_t m_initQueueCount = 0;
+    std::array<std::uint8_t, kPipeCount> m_initQueueOf{};
     std::uint64_t m_seq = 0;
     std::size_t m_busTransfers = 0; // MTE2 and MTE3 work instructions of all cores
 
     // Per bus group (0: the whole bus in half duplex, or reads; 1: writes):
     // the transfers in their data phase, in order of start.
-    std::array<std::vector<Transfer>, 2> m_active;
+    std::array<TransferList, 2> m_active;
     std::array<std::uint32_t, 2> m_nextEnd{kNone, kNone}; // per bus group: the one that ends first
     std::array<double, 2> m_groupCapacity{};
+    // Per bus group: when its transfers were last re-timed (retime() brings
+    // them all to that time, and a new one starts then).
+    std::array<double, 2> m_groupUpdated{};
+    std::array<double, kPipeCount> m_slowBelow{}; // per pipe: Transfer::slowBelow
     // Per bus group: at least two transfers and one of them below its Th_u.
     std::array<bool, 2> m_groupContended{false, false};
     // The contention interval under way, if any; its shares are already at the
@@ -248,7 +314,7 @@ private:
 inline void Simulator::push(double time, Event::Type type, std::uint32_t core, std::uint32_t index,
                             std::size_t pipe)
 {
-    const Event e{time, m_seq++, core, index, type, static_cast<std::uint8_t>(pipe)};
+    const Event e{time, m_seq++, index, type, static_cast<std::uint8_t>(pipe), core};
     if (m_eventCount == m_events.size()) [[unlikely]]
         m_events.resize(2 * m_events.size() + 1);
     std::size_t hole = m_eventCount++;
@@ -305,18 +371,19 @@ void Simulator::prepare()
         const SimulationPlan::Data::Core &planned = plan.cores[c];
         CoreState &state = m_cores[c];
         auto &timings = m_result.cores[c].instructions;
-        // Each flag's partner is written when it ends (complete()), in the
-        // word it shares with the executed bit, or by fillUnrunFlags() when the
-        // simulation stops early: a pass over every timing here cost 15 machine
-        // instructions per trace instruction.
+        // Each flag's partner is written when it ends (sweep(); -1 for work in
+        // completeWork()), in the word it shares with the executed bit, or by
+        // fillUnrunFlags() when the simulation stops early: a pass over every
+        // timing here cost 15 machine instructions per trace instruction.
         timings.resize(planned.entries.size());
         m_result.cores[c].startNs = static_cast<double>(c) * m_machine.skewNs;
         state.entries = planned.entries.data();
+        state.program = m_trace.cores[c].instructions.data();
         state.timings = timings.data();
         state.busyNs = m_result.cores[c].busyNs.data();
         state.barriers = planned.barriers;
         state.remaining = planned.remaining;
-        state.lastSetRun.fill(kNone);
+        state.lastSetRun.fill(0);
         for (std::size_t p = 0; p < kPipeCount; ++p)
             state.pipes[p].head = planned.first[p];
         state.lastEnd.assign(state.remaining.size(), 0);
@@ -328,28 +395,71 @@ void Simulator::prepare()
     m_result.warnings.insert(m_result.warnings.end(), plan.warnings.begin(), plan.warnings.end());
     m_busTransfers = plan.busTransfers;
     m_events.resize(m_cores.size() * (kPipeCount + 1));
+    for (TransferList &active : m_active) {
+        active.slots.resize(2 * m_cores.size());
+        active.first = active.last = active.slots.data();
+    }
     // Each start or end of a transfer closes at most one contention interval;
     // an interval has some two or three shares. Growing these arrays by
     // doubling moved them several times at 10⁶ instructions.
     m_result.contention.reserve(2 * m_busTransfers);
     m_result.shares.reserve(4 * m_busTransfers);
+    // Each wait_flag stalls at most once. Grown by doubling, the stalls were
+    // copied some 17 times at 10⁵ instructions (3 machine instructions per
+    // trace instruction); the doubling's capacity is about as large.
+    m_result.stalls.reserve(plan.waitFlags);
     if (m_machine.busMode == BusMode::HalfDuplex)
         m_groupCapacity = {m_machine.busGBps, m_machine.busGBps};
     else
         m_groupCapacity = {m_machine.readGBps, m_machine.writeGBps};
+    for (std::size_t p = 0; p < kPipeCount; ++p) {
+        const double cap = m_machine.pipes[p].throughput;
+        m_slowBelow[p] = cap - 1e-12 * std::max(1.0, std::abs(cap));
+    }
+    // The Init queues need time never to run backwards: no duration below 0,
+    // i.e. no size, Init_u, rate or bus bandwidth below 0 (the loaders refuse
+    // them; simulate() does not). Without that, the DataStarts go to the heap.
+    bool forward = !plan.negativeSizes && m_groupCapacity[0] > 0 && m_groupCapacity[1] > 0;
+    for (const PipeParams &p : m_machine.pipes)
+        forward = forward && p.throughput > 0 && p.initNs >= 0;
+    const double mte2Init = m_machine.pipe(Pipe::MTE2).initNs, mte3Init = m_machine.pipe(Pipe::MTE3).initNs;
+    m_initQueueCount = !forward ? 0 : mte2Init == mte3Init ? 1 : 2;
+    m_initQueueOf[pipeIndex(Pipe::MTE3)] = m_initQueueCount == 2 ? 1 : 0;
+    for (std::size_t q = 0; q < m_initQueueCount; ++q) {
+        m_initQueues[q].ring.resize(std::bit_ceil(m_cores.size() * (3 - m_initQueueCount)));
+        m_initQueues[q].mask = static_cast<std::uint32_t>(m_initQueues[q].ring.size() - 1);
+    }
 }
 
 // Starts whatever can start on the core at `now`, repeatedly, since an
 // instruction that ends at once (a flag, a satisfied wait) may release others.
-void Simulator::advance(std::uint32_t core, double now)
+void Simulator::advance(std::uint32_t core, double now, std::uint32_t ended)
 {
     CoreState &state = m_cores[core];
     if (!state.started)
-        return;
-    Timing *timings = state.timings;
+        return; // (nothing of it has run)
+    if (state.barriers.empty())
+        sweep<false>(core, state, now, ended);
+    else
+        sweep<true>(core, state, now, ended);
+}
+
+// advance() for a core with pipe_barriers (kBarriers) or without: then all
+// its instructions are in the one segment, which is always open, and the
+// tests and the bookkeeping of segments go.
+template<bool kBarriers>
+inline void Simulator::sweep(std::uint32_t core, CoreState &state, double now, std::uint32_t ended)
+{
+    Timing *const timings = state.timings;
+    const Entry *const entries = state.entries;
     // The ready bits in a local: stores to the timings' and the events' integer
     // fields would otherwise make the compiler reload them after each.
     unsigned ready = state.ready;
+    // The flags that end here all end at `now`, as `ended` did: noteEnd()
+    // once, for the lowest index, is what it would keep of them one by one.
+    std::uint32_t firstEnded = ended;
+    // earlier(x, now) is x < nowBound: the same expression, evaluated once.
+    const double nowBound = now - 1e-12 * std::max(1.0, std::abs(now));
     // Sweeps until no pipe has anything to do. A sweep that completes nothing
     // clears every bit it visits, and only a completion sets a bit behind the
     // sweep, so this stops exactly where "sweep again while one made
@@ -363,64 +473,115 @@ void Simulator::advance(std::uint32_t core, double now)
             if (rest == 0)
                 break;
             p += static_cast<unsigned>(std::countr_zero(rest));
+            const unsigned bit = 1u << p;
             PipeState &pipe = state.pipes[p];
             const std::uint32_t i = pipe.head;
-            const Entry &entry = state.entries[i];
-            const std::uint32_t segment = entry.segment;
+            const Entry &entry = entries[i];
+            const Kind kind = entry.kind;
             Timing &t = timings[i];
             // Record the start once; waits keep it while they stall.
-            const bool waitingAlready = entry.kind == Kind::WaitFlag && t.end < 0;
-            if (!waitingAlready) {
-                t.start = now;
-                // The latest of: previous on the pipe, the barrier opening the segment, the core's start.
-                const double barrierTime = segment > 0 ? state.openTime[segment] : -1;
-                if (pipe.last >= 0 && !(barrierTime > pipe.freeAt)) {
-                    t.cause = pipe.last;
-                    t.causeKind = Dependency::PipeOrder;
-                } else if (segment > 0) {
-                    t.cause = static_cast<std::int32_t>(state.barriers[segment - 1]);
-                    t.causeKind = Dependency::Barrier;
-                } else {
-                    t.cause = -1;
-                    t.causeKind = Dependency::CoreStart;
-                }
-            }
-            // Only an instruction that ends at once (a flag, a satisfied wait)
-            // can release another pipe: then look at every pipe again.
-            switch (entry.kind) {
-            case Kind::Work:
-                pipe.busy = true;
-                ready &= ~(1u << p);
+            if (kind != Kind::WaitFlag || !(t.end < 0))
+                recordStart<kBarriers>(state, pipe, entry.segment, t, now);
+            if (kind == Kind::Work) {
+                state.busy |= bit;
+                ready &= ~bit;
                 startWork(core, p, i, now);
-                break;
-            case Kind::SetFlag:
-                complete<Kind::SetFlag>(core, state, p, i, ready, now);
-                break;
-            case Kind::WaitFlag:
-                // entry.partner is the timing's flag (prepare()), without unpacking it.
-                if (entry.partner >= 0 && timings[entry.partner].executed) {
-                    complete<Kind::WaitFlag>(core, state, p, i, ready, now);
-                } else {
-                    t.end = -1; // marks "stalled at the head of its pipe"
-                    ready &= ~(1u << p);
-                }
-                break;
-            case Kind::Barrier: break; // never queued on a pipe
+                continue;
             }
+            // entry.partner is the timing's flag, without unpacking it.
+            if (kind == Kind::WaitFlag && !(entry.partner >= 0 && timings[entry.partner].executed)) {
+                t.end = -1; // marks "stalled at the head of its pipe"
+                ready &= ~bit;
+                continue;
+            }
+            // A flag: it ends now, and only such an instruction can release
+            // another pipe (then look at every pipe again). Its pipe is not
+            // busy (it was ready).
+            t.flag = entry.partner;
+            t.executed = true;
+            t.end = now;
+            firstEnded = std::min(firstEnded, i);
+            pipe.freeAt = now;
+            pipe.last = static_cast<std::int32_t>(i);
+            pipe.head = entry.next;
+            // The bit stays set for a fresh instruction (never a stalled wait).
+            if (pipe.head == kNone || (kBarriers && entries[pipe.head].segment > state.firstOpen))
+                ready &= ~bit;
+            if (kind == Kind::SetFlag) {
+                state.lastSetRun[entry.key] = i;
+                if (entry.partner >= 0 && timings[entry.partner].end < 0) {
+                    // Its wait_flag stalls at the head of its pipe (not busy, in an open
+                    // segment: it was looked at), and its set has now run: it can go on.
+                    ready |= 1u << entry.partnerPipe;
+                }
+            } else {
+                if (t.start < nowBound) // earlier(t.start, now)
+                    m_result.stalls.push_back({core, i, t.start, now});
+                // The flag is binary: the next set on this key must not come before this
+                // wait clears it. Checked here rather than at the set, because the wait
+                // may still end at the very time of that set.
+                // (nextSet: kNone, which no set reaches, or a set after another, so never 0.)
+                const std::uint32_t next = entry.nextSet;
+                if (state.lastSetRun[entry.key] >= next && timings[next].end < nowBound) [[unlikely]]
+                    failFlagAlreadySet(core, next, i, now);
+            }
+            if constexpr (kBarriers)
+                closeSegment(state, entry.segment, i, ready, now);
         }
     }
     state.ready = ready;
+    if (firstEnded != kNone)
+        noteEnd(state, firstEnded, now);
 }
 
-void Simulator::startWork(std::uint32_t core, std::size_t pipe, std::uint32_t index, double now)
+// When `t` starts: the latest of the previous instruction on the pipe, the
+// barrier opening its segment and the core's start sets its cause.
+template<bool kBarriers>
+inline void Simulator::recordStart(const CoreState &state, const PipeState &pipe, std::uint32_t segment, Timing &t,
+                                   double now)
 {
-    const Instruction &in = m_trace.cores[core].instructions[index];
+    t.start = now;
+    const double barrierTime = kBarriers && segment > 0 ? state.openTime[segment] : -1;
+    if (pipe.last >= 0 && !(barrierTime > pipe.freeAt)) {
+        t.cause = pipe.last;
+        t.causeKind = Dependency::PipeOrder;
+    } else if (kBarriers && segment > 0) {
+        t.cause = static_cast<std::int32_t>(state.barriers[segment - 1]);
+        t.causeKind = Dependency::Barrier;
+    } else {
+        t.cause = -1;
+        t.causeKind = Dependency::CoreStart;
+    }
+}
+
+// Barrier bookkeeping after instruction `index` of `segment` ended:
+// segments end in order, since nothing of a later segment can start before
+// an earlier one has ended. `ready`: the core's ready bits, or sweep()'s copy.
+inline void Simulator::closeSegment(CoreState &state, std::uint32_t segment, std::uint32_t index, unsigned &ready,
+                                    double now)
+{
+    if (now >= state.lastEnd[segment]) {
+        state.lastEnd[segment] = now;
+        state.lastIndex[segment] = static_cast<std::int32_t>(index);
+    }
+    --state.remaining[segment];
+    state.ready = ready; // closeSegments() works on the core's
+    closeSegments(state, state.timings, now);
+    ready = state.ready;
+}
+
+inline void Simulator::startWork(std::uint32_t core, std::size_t pipe, std::uint32_t index, double now)
+{
+    const Instruction &in = m_cores[core].program[index];
     const PipeParams &p = m_machine.pipes[pipe];
-    if (!usesBus(in.pipe)) {
+    if (!usesBus(static_cast<Pipe>(pipe))) {
         push(now + p.initNs + in.size / p.throughput, Event::Type::WorkEnd, core, index, pipe);
         return;
     }
-    if (p.initNs > 0)
+    if (p.initNs > 0 && m_initQueueCount != 0)
+        m_initQueues[m_initQueueOf[pipe]].push(
+            Event{now + p.initNs, m_seq++, index, Event::Type::DataStart, static_cast<std::uint8_t>(pipe), core});
+    else if (p.initNs > 0)
         push(now + p.initNs, Event::Type::DataStart, core, index, pipe);
     else
         beginTransfer(core, pipe, index, now);
@@ -428,36 +589,48 @@ void Simulator::startWork(std::uint32_t core, std::size_t pipe, std::uint32_t in
 
 void Simulator::beginTransfer(std::uint32_t core, std::size_t pipe, std::uint32_t index, double now)
 {
-    const Instruction &in = m_trace.cores[core].instructions[index];
+    const Instruction &in = m_cores[core].program[index];
     if (in.size <= 0) {
         push(now, Event::Type::WorkEnd, core, index, pipe);
         return;
     }
     const std::size_t group = m_machine.busMode == BusMode::Separate && in.pipe == Pipe::MTE3 ? 1 : 0;
     const double cap = m_machine.pipes[pipe].throughput;
-    m_active[group].push_back(Transfer{in.size, in.size * 1e-12, 0, cap, cap - 1e-12 * std::max(1.0, std::abs(cap)),
-                                       now, 0, 0, core, index, static_cast<std::uint8_t>(pipe)});
+    // In place, field by field (a Transfer built and copied cost twice the
+    // stores); retime() sets its rate, end and sequence number before any
+    // reads them.
+    Transfer &t = *m_active[group].last++;
+    t.remaining = in.size;
+    t.rounding = in.size * 1e-12;
+    t.cap = cap;
+    t.slowBelow = m_slowBelow[pipe];
+    t.core = core;
+    t.instruction = index;
     retime(group, now, true);
     recordContention(now);
 }
 
 // Ends the group's transfer that ends first (m_nextEnd).
-void Simulator::finishTransfer(std::size_t group, double now)
+std::uint32_t Simulator::finishTransfer(std::size_t group, double now)
 {
     auto &active = m_active[group];
     const std::size_t ended = m_nextEnd[group];
     const std::uint32_t core = active[ended].core;
-    const std::size_t pipe = active[ended].pipe;
+    const std::uint32_t index = active[ended].instruction; // the head of its pipe
     // Out of the list, the others kept in order of start. By hand: the list
     // holds a few transfers, and erase()'s call to memmove cost more than
-    // moving them.
-    for (std::size_t k = ended; k + 1 < active.size(); ++k)
+    // moving them. (The empty asm keeps GCC from making the loop a memmove
+    // call again.)
+    for (std::size_t k = ended; k + 1 < active.size(); ++k) {
         active[k] = active[k + 1];
-    active.pop_back();
+        asm volatile("" ::: );
+    }
+    active.pop();
     retime(group, now, false);
     recordContention(now);
     CoreState &state = m_cores[core];
-    complete<Kind::Work>(core, state, pipe, state.pipes[pipe].head, state.ready, now);
+    completeWork(state, pipeIndex(state.program[index].pipe), index, now);
+    return index;
 }
 
 // After a transfer of the group started or ended: each active transfer's
@@ -468,26 +641,28 @@ void Simulator::finishTransfer(std::size_t group, double now)
 inline void Simulator::retime(std::size_t group, double now, bool started)
 {
     auto &active = m_active[group];
-    m_nextEnd[group] = kNone;
-    m_groupContended[group] = false;
     const std::size_t n = active.size();
-    if (n == 0)
+    if (n == 0) {
+        m_nextEnd[group] = kNone;
+        m_groupContended[group] = false;
         return;
+    }
     const double share = m_groupCapacity[group] / static_cast<double>(n);
     const std::size_t moved = started ? n - 1 : n;
     // In locals: stored through the transfers' fields of the same types, the
     // members would be reloaded on every turn.
     std::uint64_t seq = m_seq;
+    const double since = m_groupUpdated[group];
+    m_groupUpdated[group] = now;
     std::uint32_t nextEnd = 0;
     double first = 0;
     bool slowed = false;
     for (std::size_t k = 0; k < n; ++k) {
         Transfer &t = active[k];
         if (k < moved) {
-            t.remaining -= t.rate * (now - t.lastUpdate);
+            t.remaining -= t.rate * (now - since);
             if (t.remaining <= t.rounding)
                 t.remaining = 0; // rounding: it ends now
-            t.lastUpdate = now;
         }
         t.rate = std::min(t.cap, share);
         t.endTime = now + t.remaining / t.rate;
@@ -524,75 +699,40 @@ inline void Simulator::recordContention(double now)
         }
     }
     // Rates change only in retime(), which notes whether its group is contended.
-    m_contended = m_groupContended[0] || m_groupContended[1];
+    m_contended = m_groupContended[0] | m_groupContended[1]; // (no branch)
     if (!m_contended)
         return;
     m_contentionStart = now;
     m_contentionFirstShare = m_result.shares.size();
-    for (const auto &group : m_active) {
-        for (const Transfer &t : group)
-            m_result.shares.push_back({t.core, t.instruction, t.rate});
-    }
+    auto &shares = m_result.shares;
+    for (const Transfer &t : m_active[0])
+        shares.push_back({t.core, t.instruction, t.rate});
+    for (const Transfer &t : m_active[1])
+        shares.push_back({t.core, t.instruction, t.rate});
 }
 
-// Ends the instruction at the head of the pipe.
-// Specialised by kind: advance() completes flags, the events complete work.
-template<Kind kind>
-inline void Simulator::complete(std::uint32_t core, CoreState &state, std::size_t p, std::uint32_t index,
-                                unsigned &ready, double now)
+// Ends the work at the head of the pipe; the caller passes `index` on to
+// advance(), which notes its end.
+inline void Simulator::completeWork(CoreState &state, std::size_t p, std::uint32_t index, double now)
 {
     PipeState &pipe = state.pipes[p];
     const Entry &entry = state.entries[index];
-    Timing *timings = state.timings;
-    Timing &t = timings[index];
-    t.flag = entry.partner; // -1 for work, as before
+    Timing &t = state.timings[index];
+    t.flag = -1;
     t.executed = true;
     t.end = now;
-    noteEnd(state, index, now);
 
-    pipe.busy = false;
+    state.busy &= ~(1u << p);
     pipe.freeAt = now;
     pipe.last = static_cast<std::int32_t>(index);
     pipe.head = entry.next;
     if (pipe.head != kNone && state.entries[pipe.head].segment <= state.firstOpen)
-        ready |= 1u << p; // a fresh instruction: never a stalled wait
+        state.ready |= 1u << p; // a fresh instruction: never a stalled wait
     else
-        ready &= ~(1u << p);
-    if constexpr (kind == Kind::Work)
-        state.busyNs[p] += now - t.start;
-    if constexpr (kind == Kind::SetFlag) {
-        state.lastSetRun[entry.key] = index;
-        if (entry.partner >= 0 && timings[entry.partner].end < 0) {
-            // Its wait_flag stalls at the head of its pipe (not busy, in an open
-            // segment: it was looked at), and its set has now run: it can go on.
-            ready |= 1u << entry.partnerPipe;
-        }
-    }
-
-    if constexpr (kind == Kind::WaitFlag) {
-        if (earlier(t.start, now))
-            m_result.stalls.push_back({core, index, t.start, now});
-        // The flag is binary: the next set on this key must not come before this
-        // wait clears it. Checked here rather than at the set, because the wait
-        // may still end at the very time of that set.
-        const std::uint32_t next = entry.nextSet;
-        const std::uint32_t lastSet = state.lastSetRun[entry.key];
-        if (next != kNone && lastSet != kNone && lastSet >= next && earlier(timings[next].end, now)) [[unlikely]]
-            failFlagAlreadySet(core, next, index, now);
-    }
-    if (state.barriers.empty())
-        return; // a single segment that no barrier closes
-    // Barrier bookkeeping: segments end in order, since nothing of a later
-    // segment can start before an earlier one has ended.
-    const std::uint32_t segment = entry.segment;
-    if (now >= state.lastEnd[segment]) {
-        state.lastEnd[segment] = now;
-        state.lastIndex[segment] = static_cast<std::int32_t>(index);
-    }
-    --state.remaining[segment];
-    state.ready = ready; // closeSegments() works on the core's
-    closeSegments(state, timings, now);
-    ready = state.ready;
+        state.ready &= ~(1u << p);
+    state.busyNs[p] += now - t.start;
+    if (!state.barriers.empty())
+        closeSegment(state, entry.segment, index, state.ready, now);
 }
 
 // Completes every barrier whose segment has nothing left to run, in order. A
@@ -632,7 +772,6 @@ void Simulator::failFlagAlreadySet(std::uint32_t core, std::uint32_t set, std::u
 
 void Simulator::noteEnd(CoreState &state, std::uint32_t index, double end)
 {
-    ++state.executed;
     // Time only moves forward, so the first test usually decides.
     if (end > state.latestEnd || state.latestIndex == kNone || (end == state.latestEnd && index < state.latestIndex)) {
         state.latestEnd = end;
@@ -640,10 +779,22 @@ void Simulator::noteEnd(CoreState &state, std::uint32_t index, double end)
     }
 }
 
+// Whether every instruction of the core ran: a pipe's head moves on only when
+// its instruction ends, and barriers end in order (firstOpen counts them).
+// (A count of ended instructions, kept for this, cost a store per instruction.)
+bool Simulator::allRan(const CoreState &state)
+{
+    for (const PipeState &pipe : state.pipes) {
+        if (pipe.head != kNone)
+            return false;
+    }
+    return state.firstOpen == state.barriers.size();
+}
+
 void Simulator::refreshReady(CoreState &state, const Timing *timings, std::size_t p)
 {
     const PipeState &pipe = state.pipes[p];
-    bool ready = !pipe.busy && pipe.head != kNone && state.entries[pipe.head].segment <= state.firstOpen;
+    bool ready = !(state.busy & (1u << p)) && pipe.head != kNone && state.entries[pipe.head].segment <= state.firstOpen;
     if (ready && state.entries[pipe.head].kind == Kind::WaitFlag) {
         const Timing &t = timings[pipe.head];
         const std::int32_t partner = state.entries[pipe.head].partner;
@@ -655,14 +806,15 @@ void Simulator::refreshReady(CoreState &state, const Timing *timings, std::size_
         state.ready &= ~(1u << p);
 }
 
-// The flag partners of the instructions that did not run (complete() wrote
-// those of the others), for a simulation that stopped early.
+// The flag partners of the instructions that did not run (sweep() and
+// completeWork() wrote those of the others), for a simulation that stopped
+// early.
 void Simulator::fillUnrunFlags()
 {
     for (std::size_t c = 0; c < m_cores.size(); ++c) {
         const CoreState &state = m_cores[c];
         auto &timings = m_result.cores[c].instructions;
-        if (state.executed == timings.size())
+        if (allRan(state))
             continue;
         for (std::size_t i = 0; i < timings.size(); ++i) {
             if (!timings[i].executed)
@@ -705,8 +857,8 @@ void Simulator::reportDeadlock()
         }
     }
     for (std::size_t c = 0; c < m_cores.size(); ++c) {
-        if (m_cores[c].executed == m_result.cores[c].instructions.size())
-            continue; // all ran
+        if (allRan(m_cores[c]))
+            continue;
         for (std::uint32_t i = 0; i < m_result.cores[c].instructions.size(); ++i) {
             if (!m_result.cores[c].instructions[i].executed) {
                 fail(SimulationError::Kind::Deadlock, static_cast<std::uint32_t>(c), i,
@@ -812,9 +964,30 @@ Result Simulator::run()
                 group = 1;
             }
         }
-        // ...unless an event of the heap comes first.
-        if (m_eventCount != 0
-            && (!ending || !after(m_events.front().time, m_events.front().seq, ending->endTime, ending->endSeq))) {
+        // ...unless an event of the heap or of an Init queue comes first.
+        const Event *event = m_eventCount != 0 ? m_events.data() : nullptr;
+        std::size_t queue = kNone;
+        if (!m_initQueues[0].empty()) {
+            const Event &head = m_initQueues[0].front();
+            if (!event || after(event->time, event->seq, head.time, head.seq)) {
+                event = &head;
+                queue = 0;
+            }
+        }
+        if (!m_initQueues[1].empty()) { // never used when MTE2 and MTE3 have the same Init_u
+            const Event &head = m_initQueues[1].front();
+            if (!event || after(event->time, event->seq, head.time, head.seq)) {
+                event = &head;
+                queue = 1;
+            }
+        }
+        if (event && (!ending || !after(event->time, event->seq, ending->endTime, ending->endSeq))) {
+            if (queue != kNone) {
+                const Event e = *event;
+                m_initQueues[queue].pop();
+                beginTransfer(e.core, e.pipe, e.index, e.time);
+                continue;
+            }
             const Event e = pop();
             switch (e.type) {
             case Event::Type::CoreStart:
@@ -826,19 +999,20 @@ Result Simulator::run()
                 break;
             case Event::Type::WorkEnd: {
                 CoreState &state = m_cores[e.core];
-                complete<Kind::Work>(e.core, state, e.pipe, state.pipes[e.pipe].head, state.ready, e.time);
-                advance(e.core, e.time);
+                const std::uint32_t index = state.pipes[e.pipe].head;
+                completeWork(state, e.pipe, index, e.time);
+                advance(e.core, e.time, index);
                 break;
             }
-            case Event::Type::DataStart:
+            case Event::Type::DataStart: // in the heap only when there are no Init queues (prepare())
                 beginTransfer(e.core, e.pipe, e.index, e.time);
                 break;
             }
         } else if (ending) {
             const std::uint32_t core = ending->core;
             const double time = ending->endTime;
-            finishTransfer(group, time);
-            advance(core, time);
+            const std::uint32_t index = finishTransfer(group, time);
+            advance(core, time, index);
         } else {
             break;
         }
@@ -855,6 +1029,11 @@ Result Simulator::run()
 
 // One pass over the program per core: the pipe queues, the barrier segments,
 // and every flag paired with its partner (the k-th set with the k-th wait).
+// The pairs are made as the pass goes, through queues of the sets or waits
+// still unpaired threaded through the entries' nextSet (per flag only one
+// kind waits at a time): collecting every flag's sets and waits in vectors
+// first and pairing them after cost some 40 machine instructions per trace
+// instruction.
 SimulationPlan::Data::Data(const Trace &trace)
 {
     cores.resize(trace.cores.size());
@@ -862,64 +1041,110 @@ SimulationPlan::Data::Data(const Trace &trace)
         const auto &program = trace.cores[c].instructions;
         Core &core = cores[c];
         core.entries.resize(program.size());
+        Entry *const entries = core.entries.data();
         core.remaining.assign(1, 0);
-        // Per flag key, in program order: its set_flag and wait_flag instructions.
-        std::array<std::vector<std::uint32_t>, kFlagKeys> sets, waits;
-        std::array<std::uint32_t, kPipeCount> last;
+        // Per flag key: the first set_flag not yet paired (the rest follow it
+        // through nextSet, which links each set to the next one on the flag),
+        // the first and last wait_flag not yet paired (linked through nextSet
+        // until paired), and the last set_flag so far.
+        std::array<std::uint32_t, kFlagKeys> setHead, waitHead, waitTail, lastSet;
+        setHead.fill(kNone);
+        waitHead.fill(kNone);
+        waitTail.fill(kNone);
+        lastSet.fill(kNone);
+        const auto pair = [&](std::uint32_t set, std::uint32_t wait) {
+            entries[set].partner = static_cast<std::int32_t>(wait);
+            entries[set].partnerPipe = static_cast<std::uint8_t>(pipeIndex(program[wait].pipe));
+            entries[wait].partner = static_cast<std::int32_t>(set);
+            // The set after its partner, if there is one yet (else the next set sets it).
+            entries[wait].nextSet = entries[set].nextSet;
+        };
+        // Per pipe: where the index of its next instruction goes (its first's, or
+        // the last one's next).
+        std::array<std::uint32_t *, kPipeCount> link;
         core.first.fill(kNone);
-        last.fill(kNone);
-        std::uint32_t segment = 0;
-        for (std::uint32_t i = 0; i < program.size(); ++i) {
-            const Instruction &in = program[i];
+        for (std::size_t p = 0; p < kPipeCount; ++p)
+            link[p] = &core.first[p];
+        // In locals: the stores to the entries would make the compiler reload
+        // the vectors' sizes and the segment's count.
+        const Instruction *const code = program.data();
+        const std::uint32_t count = static_cast<std::uint32_t>(program.size());
+        std::uint32_t segment = 0, inSegment = 0;
+        for (std::uint32_t i = 0; i < count; ++i) {
+            const Instruction &in = code[i];
             if (in.kind == Kind::Barrier) {
                 core.barriers.push_back(i);
+                core.remaining.back() = inSegment;
                 core.remaining.push_back(0);
+                inSegment = 0;
                 ++segment;
                 continue;
             }
-            ++core.remaining[segment];
-            Entry &e = core.entries[i];
+            ++inSegment;
+            Entry &e = entries[i];
             e.segment = segment;
             e.kind = in.kind;
             const std::size_t p = pipeIndex(in.pipe);
-            (last[p] == kNone ? core.first[p] : core.entries[last[p]].next) = i;
-            last[p] = i;
+            *link[p] = i;
+            link[p] = &e.next;
             if (in.kind == Kind::SetFlag) {
-                e.key = static_cast<std::uint16_t>(flagKey(in));
-                sets[e.key].push_back(i);
+                const std::size_t key = flagKey(in);
+                e.key = static_cast<std::uint16_t>(key);
+                ++core.setCount[key];
+                if (lastSet[key] != kNone) {
+                    entries[lastSet[key]].nextSet = i;
+                    const std::int32_t wait = entries[lastSet[key]].partner;
+                    if (wait >= 0)
+                        entries[wait].nextSet = i; // the set after the wait's partner
+                }
+                lastSet[key] = i;
+                if (waitHead[key] != kNone) {
+                    const std::uint32_t wait = waitHead[key];
+                    waitHead[key] = entries[wait].nextSet;
+                    pair(i, wait);
+                } else if (setHead[key] == kNone) {
+                    setHead[key] = i; // (later ones follow it through nextSet)
+                }
             } else if (in.kind == Kind::WaitFlag) {
-                e.key = static_cast<std::uint16_t>(flagKey(in));
-                waits[e.key].push_back(i);
-            } else if (usesBus(in.pipe)) {
-                ++busTransfers;
+                const std::size_t key = flagKey(in);
+                e.key = static_cast<std::uint16_t>(key);
+                ++core.waitCount[key];
+                ++waitFlags;
+                if (setHead[key] != kNone) {
+                    const std::uint32_t set = setHead[key];
+                    setHead[key] = entries[set].nextSet;
+                    pair(set, i);
+                } else {
+                    (waitHead[key] == kNone ? waitHead[key] : entries[waitTail[key]].nextSet) = i;
+                    waitTail[key] = i;
+                }
+            } else {
+                negativeSizes = negativeSizes || !(in.size >= 0);
+                busTransfers += usesBus(in.pipe) ? 1 : 0;
             }
         }
+        core.remaining.back() = inSegment;
         for (std::size_t key = 0; key < kFlagKeys; ++key) {
-            const auto &keySets = sets[key];
-            const auto &keyWaits = waits[key];
-            core.setCount[key] = static_cast<std::uint32_t>(keySets.size());
-            core.waitCount[key] = static_cast<std::uint32_t>(keyWaits.size());
-            const std::size_t pairs = std::min(keySets.size(), keyWaits.size());
-            for (std::size_t k = 0; k < pairs; ++k) {
-                core.entries[keySets[k]].partner = static_cast<std::int32_t>(keyWaits[k]);
-                core.entries[keySets[k]].partnerPipe = static_cast<std::uint8_t>(pipeIndex(program[keyWaits[k]].pipe));
-                core.entries[keyWaits[k]].partner = static_cast<std::int32_t>(keySets[k]);
+            // Waits never paired: no set after their partner.
+            for (std::uint32_t wait = waitHead[key]; wait != kNone;) {
+                const std::uint32_t next = entries[wait].nextSet;
+                entries[wait].nextSet = kNone;
+                wait = next;
             }
-            for (std::size_t k = 0; k < keyWaits.size() && k + 1 < keySets.size(); ++k)
-                core.entries[keyWaits[k]].nextSet = keySets[k + 1];
-            if (keySets.size() > keyWaits.size() + 1) {
+            const std::uint32_t sets = core.setCount[key], waits = core.waitCount[key];
+            if (sets > waits + 1) {
                 // Two set_flags after the last wait_flag of this flag: the second sets
                 // a flag no wait can have cleared (models.md §3.2: an error, not a warning).
-                const std::uint32_t firstSet = keySets[keyWaits.size()], second = keySets[keyWaits.size() + 1];
+                const std::uint32_t firstSet = setHead[key], second = entries[firstSet].nextSet;
                 if (!error)
                     error = SimulationError{SimulationError::Kind::FlagAlreadySet, static_cast<std::int32_t>(c),
                         static_cast<std::int32_t>(second),
                         describeAt(trace, c, second) + ": sets a flag that is already set (by "
                             + describeAt(trace, c, firstSet) + "; no wait_flag clears it in between)"};
-            } else if (keySets.size() > keyWaits.size()) {
-                warnings.push_back(describeAt(trace, c, keySets[keyWaits.size()]) + ": never waited for ("
-                                   + std::to_string(keySets.size()) + " set_flag, "
-                                   + std::to_string(keyWaits.size()) + " wait_flag on this flag)");
+            } else if (sets > waits) {
+                warnings.push_back(describeAt(trace, c, setHead[key]) + ": never waited for ("
+                                   + std::to_string(sets) + " set_flag, "
+                                   + std::to_string(waits) + " wait_flag on this flag)");
             }
         }
     }

@@ -12,10 +12,11 @@
 // Cost: O(n log c) in the number of instructions n and cores c, times the
 // number of transfers active at once (every start or end of a transfer
 // re-times the active ones). That number is at most two per core, so it only
-// grows with the core count, never with the trace length. About 300 machine
-// instructions per trace instruction with a plan, 370 building it inside
-// (callgrind); some 25–37 million trace instructions per second on one core of
-// the development VM (docs/performance.md, "The simulator", 2026-11-28).
+// grows with the core count, never with the trace length. About 252 machine
+// instructions per trace instruction with a plan, 308 building it inside
+// (callgrind); some 25–44 million trace instructions per second on one core of
+// the development VM, the lower end at 10⁶ instructions, whose data do not stay
+// in cache (docs/performance.md, "The simulator: 299 → 252", 2026-11-28).
 #pragma once
 
 #include "trace.h"
@@ -147,7 +148,7 @@ struct Result
 // What a simulation needs of a trace whatever the machine: each pipe's queue
 // in program order, the barrier segments, the set_flag/wait_flag pairs and
 // the trace's flag warnings. simulate(trace, machine) builds it in one pass
-// over the trace, some 15 % of a simulation at 10⁵ instructions; build it once
+// over the trace, some 18 % of a simulation at 10⁵ instructions; build it once
 // and pass it to simulate() when the same trace is simulated on many machines
 // (a slider, the sensitivity rows, a goal seek). 20 bytes per instruction.
 // It refers to nothing in the trace: a plan stays valid as long as the trace
