@@ -142,8 +142,6 @@ bool LaneStrips::add(std::size_t lane, const QRectF &rect, const QColor &fill, c
     const auto clampY = [&](double v) { return std::clamp(v, double(m_area.top()) - 2, double(m_area.bottom()) + 2); };
     const int top = int(std::floor(clampY(y1))), bottom = int(std::floor(clampY(y2)));
     const int fillTop = qRound(clampY(y1)), fillBottom = qRound(clampY(y2));
-    if (bottom - top < 2)
-        return false; // no rows between the outline's: not worth a strip
     int &index = m_bandOfLane[lane];
     if (index < 0) {
         index = int(m_bands.size());

@@ -90,8 +90,9 @@ public:
     // drawn after the rectangles of a lower `order` and before those of a
     // higher one, its outline (if valid) just after its fill. False when the
     // strip cannot take it: its rows are not those of the lane's earlier
-    // rectangles, the lane is under three pixels tall, the outline is
-    // translucent (then the caller draws it as a rectangle).
+    // rectangles, or the outline is translucent (then the caller draws it as
+    // a rectangle). A "lane" is any band of rectangles with the same rows:
+    // the annotations give each kind of edge a lane of its own.
     bool add(std::size_t lane, const QRectF &rect, const QColor &fill, const QColor &outline, std::uint16_t order);
     std::size_t count() const { return m_count; }
     void paint(QCPPainter *painter);
@@ -127,7 +128,7 @@ private:
 class RectBatches {
 public:
     static constexpr std::size_t kNoLane = std::size_t(-1);
-    // Strips for `painter` if it can take them (LaneStrips::usable).
+    // Strips for `painter` if it can take them (LaneStrips::usable), `lanes` of them.
     void useStrips(const QCPPainter *painter, std::size_t lanes);
     void add(const QRectF &rect, const QColor &fill, const QColor &outline = QColor(), std::size_t lane = kNoLane);
     void paint(QCPPainter *painter);
