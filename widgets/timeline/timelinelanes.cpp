@@ -31,13 +31,15 @@ void RectBatches::add(const QRectF &rect, const QColor &fill, const QColor &outl
     const quint64 key = (quint64(fill.rgba()) << 32) | (outline.isValid() ? outline.rgba() : 0u);
     auto it = std::find_if(m_batches.begin(), m_batches.end(), [&](const Batch &b) { return b.key == key; });
     if (it == m_batches.end()) {
-        m_batches.push_back({ key, fill, outline, {} });
+        m_batches.push_back({ key, fill, outline, {}, LaneStrips::premultipliedOf(fill),
+            outline.isValid() ? LaneStrips::premultipliedOf(outline) : 0u });
         it = m_batches.end() - 1;
     }
     // Orders: a batch's fills, then its outlines, then the next batch's, as paint() draws them.
     const std::size_t batch = std::size_t(it - m_batches.begin());
     if (m_strips && lane != kNoLane && batch < 0x7fff
-        && m_strips->add(lane, rect, fill, outline, std::uint16_t(2 * batch)))
+        && (!outline.isValid() || it->outlinePremultiplied != 0)
+        && m_strips->add(lane, rect, it->fillPremultiplied, it->outlinePremultiplied, std::uint16_t(2 * batch)))
         return;
     it->rects.push_back(rect);
 }
@@ -127,9 +129,9 @@ void LaneStrips::composite(Band &band, int row, int from, int to, quint32 colour
     }
 }
 
-bool LaneStrips::add(std::size_t lane, const QRectF &rect, const QColor &fill, const QColor &outline, std::uint16_t order)
+bool LaneStrips::add(std::size_t lane, const QRectF &rect, quint32 fill, quint32 outline, std::uint16_t order)
 {
-    if (lane >= m_bandOfLane.size() || m_area.isEmpty() || (outline.isValid() && outline.alpha() != 255))
+    if (lane >= m_bandOfLane.size() || m_area.isEmpty() || (outline != 0 && qAlpha(outline) != 255))
         return false;
     const QRectF r = rect.translated(m_offset);
     const double x1 = std::min(r.left(), r.right()), x2 = std::max(r.left(), r.right());
@@ -155,24 +157,18 @@ bool LaneStrips::add(std::size_t lane, const QRectF &rect, const QColor &fill, c
     if (band.top != top || band.bottom != bottom || band.fillTop != fillTop || band.fillBottom != fillBottom)
         return false;
     ++m_count;
-    // The premultiplied colour as the raster engine makes it of a solid brush.
-    if (!m_haveLast || fill.rgba() != m_lastRgba) {
-        m_haveLast = true;
-        m_lastRgba = fill.rgba();
-        m_lastPremultiplied = fill.rgba64().premultiplied().toArgb32();
-    }
     // The fill: its rows are the middle ones, and the outline's top or bottom
     // row where it reaches them (qRound(y) is ⌊y⌋ or ⌊y⌋ + 1).
     const int from = qRound(clampX(x1)), to = qRound(clampX(x2));
     if (fillTop < fillBottom) {
         if (fillTop == top)
-            composite(band, 0, from, to, m_lastPremultiplied, order);
-        composite(band, 1, from, to, m_lastPremultiplied, order);
+            composite(band, 0, from, to, fill, order);
+        composite(band, 1, from, to, fill, order);
         if (fillBottom - 1 == bottom)
-            composite(band, 2, from, to, m_lastPremultiplied, order);
+            composite(band, 2, from, to, fill, order);
     }
-    if (outline.isValid()) {
-        const quint32 edge = outline.rgba64().premultiplied().toArgb32();
+    if (outline != 0) {
+        const quint32 edge = outline;
         const int left = int(std::floor(clampX(x1))), right = int(std::floor(clampX(x2)));
         composite(band, 0, left, right + 1, edge, std::uint16_t(order + 1));
         composite(band, 2, left, right + 1, edge, std::uint16_t(order + 1));

@@ -93,7 +93,10 @@ public:
     // rectangles, or the outline is translucent (then the caller draws it as
     // a rectangle). A "lane" is any band of rectangles with the same rows:
     // the annotations give each kind of edge a lane of its own.
-    bool add(std::size_t lane, const QRectF &rect, const QColor &fill, const QColor &outline, std::uint16_t order);
+    // Colours premultiplied as the raster engine makes them of a solid brush
+    // (premultipliedOf); `outline` 0: none.
+    bool add(std::size_t lane, const QRectF &rect, quint32 fill, quint32 outline, std::uint16_t order);
+    static quint32 premultipliedOf(const QColor &colour) { return colour.rgba64().premultiplied().toArgb32(); }
     std::size_t count() const { return m_count; }
     void paint(QCPPainter *painter);
 
@@ -115,8 +118,6 @@ private:
     std::vector<int> m_bandOfLane; // -1: none yet
     std::vector<Band> m_bands;
     std::size_t m_count = 0;
-    bool m_haveLast = false; // the last colour converted
-    quint32 m_lastRgba = 0, m_lastPremultiplied = 0;
 };
 
 // Rectangles collected by fill and outline and painted with one drawRects()
@@ -140,6 +141,7 @@ private:
         QColor fill;
         QColor outline;
         std::vector<QRectF> rects;
+        quint32 fillPremultiplied = 0, outlinePremultiplied = 0; // for the strips (0: no outline)
     };
     std::vector<Batch> m_batches;
     std::optional<LaneStrips> m_strips;
