@@ -144,6 +144,10 @@ bool LaneStrips::add(std::size_t lane, const QRectF &rect, quint32 fill, quint32
     const auto clampY = [&](double v) { return std::clamp(v, double(m_area.top()) - 2, double(m_area.bottom()) + 2); };
     const int top = int(std::floor(clampY(y1))), bottom = int(std::floor(clampY(y2)));
     const int fillTop = qRound(clampY(y1)), fillBottom = qRound(clampY(y2));
+    if (bottom < m_area.top() || top > m_area.bottom()) {
+        ++m_count; // a lane scrolled out of view: no pixel of it shows, and it needs no strip
+        return true;
+    }
     int &index = m_bandOfLane[lane];
     if (index < 0) {
         index = int(m_bands.size());

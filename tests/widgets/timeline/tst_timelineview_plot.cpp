@@ -424,6 +424,23 @@ private slots:
                     view->document()->setComparedSnapshot(-1);
             }
         }
+        // Eight cores: 48 lanes, 36 shown, scrolled by a fraction of a lane.
+        view->document()->setTrace(syntheticVectorAdd(20000, 8), QString());
+        view->document()->setCoreCount(8);
+        view->flushPendingUpdate();
+        QCOMPARE(plot->laneCount(), std::size_t(48));
+        plot->resetView();
+        plot->yAxis->setRange(5.4, 41.4);
+        plot->setLaneStrips(false);
+        const QImage rects = screen(plot);
+        plot->setLaneStrips(true);
+        const QImage strips = screen(plot);
+        QCOMPARE(plot->stripRects(), plot->visibleGroups().size());
+        int worst = 0;
+        const int differ = testutils::differingPixels(rects, strips, 2, &worst);
+        QVERIFY2(differ >= 0 && differ * 2000 <= rects.width() * rects.height(),
+                 qPrintable(QStringLiteral("48 lanes scrolled: %1 pixels differ, by up to %2").arg(differ).arg(worst)));
+        qInfo("48 lanes scrolled: %d pixels differ", differ);
     }
 
     // At 1280×800 every line of the readout reads whole for a 10⁵-instruction
