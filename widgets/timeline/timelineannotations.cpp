@@ -19,6 +19,9 @@ void TimelineBarsPlottable::drawContention(QCPPainter *painter)
     // Per lane, the shaded lane and a solid band above the bars (which hide
     // the translucent shade); spans closer than a pixel drawn as one.
     RectBatches shades;
+    // In strips on screen: the shades in lane L's strip, the bands in strip lanes + L.
+    const std::size_t lanes = bars.contentionBegin.empty() ? 0 : bars.contentionBegin.size() - 1;
+    shades.useStrips(painter, 2 * lanes);
     for (std::size_t lane = 0; lane + 1 < bars.contentionBegin.size(); ++lane) {
         const auto first = bars.contention.begin() + std::ptrdiff_t(bars.contentionBegin[lane]);
         const auto last = bars.contention.begin() + std::ptrdiff_t(bars.contentionBegin[lane + 1]);
@@ -30,10 +33,10 @@ void TimelineBarsPlottable::drawContention(QCPPainter *painter)
         auto flush = [&](double s, double e) {
             const QRectF rect = groupRect(BarGroup { s, e, std::uint32_t(lane), 0, 1, 0, 0, 0 });
             shades.add(QRectF(QPointF(rect.left(), top), QPointF(rect.right(), bottom)).normalized(),
-                kContentionColor);
+                kContentionColor, QColor(), lane);
             shades.add(QRectF(QPointF(rect.left(), std::min(top, barTop) + 1),
                            QPointF(rect.right(), std::max(top, barTop) - 1)).normalized(),
-                kContentionBandColor);
+                kContentionBandColor, QColor(), lanes + lane);
         };
         double s = 0, e = -1;
         for (; it != last && it->start <= r.upper; ++it) {
@@ -121,6 +124,8 @@ void TimelineBarsPlottable::drawCriticalPath(QCPPainter *painter, const std::vec
     // A 2-pixel frame around each bar on the path (a line under a merged
     // group), as filled edges: one batch instead of a stroked rectangle each.
     RectBatches edges;
+    // In strips on screen: lane L's sides in strip 3L, its top edges in 3L + 1, its bottom edges in 3L + 2.
+    edges.useStrips(painter, 3 * bars.laneCount());
     for (const BarGroup &g : visible) {
         bool any = false;
         for (std::size_t i = g.first; i < g.first + g.count && !any; ++i) {
@@ -130,14 +135,15 @@ void TimelineBarsPlottable::drawCriticalPath(QCPPainter *painter, const std::vec
         if (!any)
             continue;
         const QRectF r = groupRect(g).adjusted(-2, -2, 2, 2);
+        const std::size_t strip = 3 * g.lane;
         if (g.merged()) {
-            edges.add(QRectF(r.left(), r.bottom() - 2, r.width(), 2), kCriticalColor);
+            edges.add(QRectF(r.left(), r.bottom() - 2, r.width(), 2), kCriticalColor, QColor(), strip + 2);
             continue;
         }
-        edges.add(QRectF(r.left(), r.top(), 2, r.height()), kCriticalColor);
-        edges.add(QRectF(r.right() - 2, r.top(), 2, r.height()), kCriticalColor);
-        edges.add(QRectF(r.left() + 2, r.top(), r.width() - 4, 2), kCriticalColor);
-        edges.add(QRectF(r.left() + 2, r.bottom() - 2, r.width() - 4, 2), kCriticalColor);
+        edges.add(QRectF(r.left(), r.top(), 2, r.height()), kCriticalColor, QColor(), strip);
+        edges.add(QRectF(r.right() - 2, r.top(), 2, r.height()), kCriticalColor, QColor(), strip);
+        edges.add(QRectF(r.left() + 2, r.top(), r.width() - 4, 2), kCriticalColor, QColor(), strip + 1);
+        edges.add(QRectF(r.left() + 2, r.bottom() - 2, r.width() - 4, 2), kCriticalColor, QColor(), strip + 2);
     }
     edges.paint(painter);
 }

@@ -19,14 +19,28 @@ QString laneLabel(std::size_t lane, std::size_t cores)
     return cores > 1 ? QStringLiteral("core %1  %2").arg(coreOfLane(lane)).arg(pipe) : pipe;
 }
 
-void RectBatches::add(const QRectF &rect, const QColor &fill, const QColor &outline)
+void RectBatches::useStrips(const QCPPainter *painter, std::size_t lanes)
+{
+    m_strips.reset();
+    if (LaneStrips::usable(painter))
+        m_strips.emplace(painter, lanes);
+}
+
+void RectBatches::add(const QRectF &rect, const QColor &fill, const QColor &outline, std::size_t lane)
 {
     const quint64 key = (quint64(fill.rgba()) << 32) | (outline.isValid() ? outline.rgba() : 0u);
     auto it = std::find_if(m_batches.begin(), m_batches.end(), [&](const Batch &b) { return b.key == key; });
     if (it == m_batches.end()) {
-        m_batches.push_back({ key, fill, outline, {} });
+        m_batches.push_back({ key, fill, outline, {}, LaneStrips::premultipliedOf(fill),
+            outline.isValid() ? LaneStrips::premultipliedOf(outline) : 0u });
         it = m_batches.end() - 1;
     }
+    // Orders: a batch's fills, then its outlines, then the next batch's, as paint() draws them.
+    const std::size_t batch = std::size_t(it - m_batches.begin());
+    if (m_strips && lane != kNoLane && batch < 0x7fff
+        && (!outline.isValid() || it->outlinePremultiplied != 0)
+        && m_strips->add(lane, rect, it->fillPremultiplied, it->outlinePremultiplied, std::uint16_t(2 * batch)))
+        return;
     it->rects.push_back(rect);
 }
 
@@ -36,8 +50,13 @@ void RectBatches::paint(QCPPainter *painter)
     // an outlined rectangle as a path, ten times slower than a fill. SVG and
     // PDF keep one outlined <rect> per bar, which editors handle better.
     const bool raster = painter->paintEngine() && painter->paintEngine()->type() == QPaintEngine::Raster;
+    m_stripRects = m_strips ? m_strips->count() : 0;
+    if (m_strips)
+        m_strips->paint(painter);
     std::vector<QLineF> lines;
     for (const Batch &b : m_batches) {
+        if (b.rects.empty())
+            continue;
         const bool outline = b.outline.isValid();
         painter->setPen(outline && !raster ? QPen(b.outline, 0) : QPen(Qt::NoPen));
         painter->setBrush(b.fill);
@@ -55,6 +74,135 @@ void RectBatches::paint(QCPPainter *painter)
         painter->drawLines(lines.data(), int(lines.size()));
     }
     m_batches.clear();
+    m_strips.reset();
+}
+
+bool LaneStrips::usable(const QCPPainter *painter)
+{
+    const QPaintEngine *engine = painter->paintEngine();
+    if (!engine || engine->type() != QPaintEngine::Raster || !painter->device()
+        || (painter->modes() & (QCPPainter::pmVectorized | QCPPainter::pmNoCaching))
+        || painter->testRenderHint(QPainter::Antialiasing) || painter->opacity() != 1.0
+        || painter->compositionMode() != QPainter::CompositionMode_SourceOver
+        || painter->device()->devicePixelRatio() != 1.0)
+        return false;
+    const QTransform t = painter->deviceTransform();
+    return t.type() <= QTransform::TxTranslate && t.dx() == std::round(t.dx()) && t.dy() == std::round(t.dy());
+}
+
+LaneStrips::LaneStrips(const QCPPainter *painter, std::size_t lanes)
+    : m_bandOfLane(lanes, -1)
+{
+    const QTransform t = painter->deviceTransform();
+    m_offset = QPoint(int(t.dx()), int(t.dy()));
+    m_area = QRect(0, 0, painter->device()->width(), painter->device()->height());
+    if (painter->hasClipping()) // what the clip lets through is all that shows
+        m_area &= painter->clipBoundingRect().translated(m_offset).toAlignedRect();
+}
+
+void LaneStrips::composite(Band &band, int row, int from, int to, quint32 colour, std::uint16_t order)
+{
+    from = std::max(from, m_area.left()) - m_area.left();
+    to = std::min(to, m_area.right() + 1) - m_area.left();
+    if (from >= to)
+        return;
+    band.left = std::min(band.left, from);
+    band.right = std::max(band.right, to);
+    // Source over, s + d × (1 − αs), each channel rounded as the raster engine's BYTE_MUL.
+    const auto over = [](quint32 top, quint32 under) {
+        quint64 d = (quint64(under) | (quint64(under) << 24)) & 0x00ff00ff00ff00ffull;
+        d *= 255 - qAlpha(top);
+        d = (d + ((d >> 8) & 0x00ff00ff00ff00ffull) + 0x0080008000800080ull) >> 8;
+        d &= 0x00ff00ff00ff00ffull;
+        return top + (quint32(d) | quint32(d >> 24));
+    };
+    quint32 *pixels = band.rows[std::size_t(row)].pixels.data();
+    std::uint16_t *on = band.rows[std::size_t(row)].order.data();
+    const bool opaque = qAlpha(colour) == 255;
+    for (int x = from; x < to; ++x) {
+        if (on[x] == kNone || on[x] <= order) { // drawn after what is there
+            pixels[x] = opaque || on[x] == kNone ? colour : over(colour, pixels[x]);
+            on[x] = order;
+        } else if (qAlpha(pixels[x]) != 255) { // under what is there (a later rectangle's), and it shows through
+            pixels[x] = over(pixels[x], colour);
+        }
+    }
+}
+
+bool LaneStrips::add(std::size_t lane, const QRectF &rect, quint32 fill, quint32 outline, std::uint16_t order)
+{
+    if (lane >= m_bandOfLane.size() || m_area.isEmpty() || (outline != 0 && qAlpha(outline) != 255))
+        return false;
+    const QRectF r = rect.translated(m_offset);
+    const double x1 = std::min(r.left(), r.right()), x2 = std::max(r.left(), r.right());
+    const double y1 = std::min(r.top(), r.bottom()), y2 = std::max(r.top(), r.bottom());
+    if (!std::isfinite(x1) || !std::isfinite(x2) || !std::isfinite(y1) || !std::isfinite(y2))
+        return false;
+    // Clamped to just outside the area first: the pixels inside it stay the
+    // same, and a bar far off screen cannot overflow an int.
+    const auto clampX = [&](double v) { return std::clamp(v, double(m_area.left()) - 2, double(m_area.right()) + 2); };
+    const auto clampY = [&](double v) { return std::clamp(v, double(m_area.top()) - 2, double(m_area.bottom()) + 2); };
+    const int top = int(std::floor(clampY(y1))), bottom = int(std::floor(clampY(y2)));
+    const int fillTop = qRound(clampY(y1)), fillBottom = qRound(clampY(y2));
+    if (bottom < m_area.top() || top > m_area.bottom()) {
+        ++m_count; // a lane scrolled out of view: no pixel of it shows, and it needs no strip
+        return true;
+    }
+    int &index = m_bandOfLane[lane];
+    if (index < 0) {
+        index = int(m_bands.size());
+        const auto width = std::size_t(m_area.width());
+        Band band { top, bottom, fillTop, fillBottom, m_area.width(), 0, {} };
+        for (Row &row : band.rows)
+            row = { std::vector<quint32>(width, 0u), std::vector<std::uint16_t>(width, kNone) };
+        m_bands.push_back(std::move(band));
+    }
+    Band &band = m_bands[std::size_t(index)];
+    if (band.top != top || band.bottom != bottom || band.fillTop != fillTop || band.fillBottom != fillBottom)
+        return false;
+    ++m_count;
+    // The fill: its rows are the middle ones, and the outline's top or bottom
+    // row where it reaches them (qRound(y) is ⌊y⌋ or ⌊y⌋ + 1).
+    const int from = qRound(clampX(x1)), to = qRound(clampX(x2));
+    if (fillTop < fillBottom) {
+        if (fillTop == top)
+            composite(band, 0, from, to, fill, order);
+        composite(band, 1, from, to, fill, order);
+        if (fillBottom - 1 == bottom)
+            composite(band, 2, from, to, fill, order);
+    }
+    if (outline != 0) {
+        const quint32 edge = outline;
+        const int left = int(std::floor(clampX(x1))), right = int(std::floor(clampX(x2)));
+        composite(band, 0, left, right + 1, edge, std::uint16_t(order + 1));
+        composite(band, 2, left, right + 1, edge, std::uint16_t(order + 1));
+        composite(band, 1, left, left + 1, edge, std::uint16_t(order + 1));
+        composite(band, 1, right, right + 1, edge, std::uint16_t(order + 1));
+    }
+    return true;
+}
+
+void LaneStrips::paint(QCPPainter *painter)
+{
+    int height = 0;
+    for (const Band &band : m_bands)
+        height = std::max(height, band.bottom - band.top + 1);
+    if (height <= 0)
+        return;
+    QImage image(m_area.width(), height, QImage::Format_ARGB32_Premultiplied);
+    for (const Band &band : m_bands) {
+        const int width = band.right - band.left;
+        if (width <= 0)
+            continue;
+        // Rows outside the area are clipped by the painter: drawn whole, as the rectangles are.
+        const int rows = band.bottom - band.top + 1;
+        for (int y = 0; y < rows; ++y) {
+            const Row &row = band.rows[y == 0 ? 0 : y == rows - 1 ? 2 : 1];
+            std::copy_n(row.pixels.data() + band.left, width, reinterpret_cast<quint32 *>(image.scanLine(y)));
+        }
+        painter->drawImage(QPoint(m_area.left() + band.left - m_offset.x(), band.top - m_offset.y()), image,
+                           QRect(0, 0, width, rows));
+    }
 }
 
 QString formatTime(double ns, const TimeUnit &unit)
@@ -114,6 +262,7 @@ std::pair<double, double> groupPixels(const QCPAxis *axis, const BarGroup &g)
 void TimelineBarsPlottable::draw(QCPPainter *painter)
 {
     drawnLabels.clear();
+    stripRects = 0;
     if (!data.bars || !data.result || !data.trace)
         return;
     const TimelineBars &bars = *data.bars;
@@ -123,6 +272,11 @@ void TimelineBarsPlottable::draw(QCPPainter *painter)
         drawContention(painter);
     const std::vector<BarGroup> visible = groups();
     RectBatches batches;
+    if (laneStrips)
+        batches.useStrips(painter, bars.laneCount());
+    const auto fillRect = [&](const BarGroup &g, const QRectF &rect, const QColor &fill, const QColor &outline) {
+        batches.add(rect, fill, outline, g.lane);
+    };
     std::vector<QRectF> hatched; // stalls wide enough for hatching
     struct Label {
         QRectF rect;
@@ -134,9 +288,9 @@ void TimelineBarsPlottable::draw(QCPPainter *painter)
         const QRectF rect = groupRect(g);
         if (g.allStalls()) {
             if (m_compact)
-                batches.add(rect, QColor(215, 215, 215));
+                fillRect(g, rect, QColor(215, 215, 215), QColor());
             else
-                batches.add(rect, QColor(245, 245, 245), kStallColor);
+                fillRect(g, rect, QColor(245, 245, 245), kStallColor);
             if (!m_compact && !g.merged() && rect.width() >= 6)
                 hatched.push_back(rect);
             continue;
@@ -146,7 +300,7 @@ void TimelineBarsPlottable::draw(QCPPainter *painter)
             const double busy = std::clamp(g.busyNs / std::max(g.end - g.start, 1e-300), 0.0, 1.0);
             fill.setAlpha(int(60 + 195 * std::round(busy * 16) / 16)); // 17 shades: few batches
         }
-        batches.add(rect, fill, !m_compact && rect.width() > 4 ? fill.darker(140) : QColor());
+        fillRect(g, rect, fill, !m_compact && rect.width() > 4 ? fill.darker(140) : QColor());
         // The name goes in the part of the bar that is in view: a bar running
         // past the edge of the chart had its name centred off the chart
         // (clipped away, on screen and in exports).
@@ -155,6 +309,7 @@ void TimelineBarsPlottable::draw(QCPPainter *painter)
             labelled.push_back({ shown, g.first, fill });
     }
     batches.paint(painter);
+    stripRects = batches.stripRects();
     for (const QRectF &rect : hatched)
         drawHatching(painter, rect);
     if (m_compact)
@@ -293,6 +448,8 @@ void TimelineGhostPlottable::draw(QCPPainter *painter)
     if (!data.bars || !data.result || !data.trace)
         return;
     RectBatches batches;
+    if (laneStrips)
+        batches.useStrips(painter, lanes);
     for (const BarGroup &g : groups()) {
         const auto [x0, x1] = groupPixels(keyAxis(), g);
         const double row = rowOf(rows, g.lane);
@@ -301,7 +458,8 @@ void TimelineGhostPlottable::draw(QCPPainter *painter)
         QColor fill = groupColorOf(data, g);
         const double density = std::clamp(g.busyNs / std::max(g.end - g.start, 1e-300), 0.0, 1.0);
         fill.setAlpha(g.merged() ? int(40 + 100 * std::round(density * 16) / 16) : 140); // 17 shades: few batches
-        batches.add(QRectF(QPointF(x0, std::min(y0, y1)), QPointF(x1, std::max(y0, y1))), fill);
+        const QRectF rect(QPointF(x0, std::min(y0, y1)), QPointF(x1, std::max(y0, y1)));
+        batches.add(rect, fill, QColor(), g.lane);
     }
     batches.paint(painter);
     // Where the snapshot ended, labelled at the top of the chart.

@@ -8,6 +8,7 @@
 #include "timelineplot.h"
 #include "units.h"
 
+#include <array>
 #include <cmath>
 #include <memory>
 #include <optional>
@@ -60,14 +61,79 @@ inline bool laneShown(const LaneRows &rows, std::size_t lane)
     return rows.empty() || (lane < rows.size() && rows[lane] >= 0);
 }
 
+// Filled rectangles, with or without an opaque hairline outline, painted on
+// screen as one strip of pixels per lane rather than one by one: the raster
+// engine spends about half a microsecond on each small rectangle of
+// drawRects() and more on each outline's four hairlines, and a lane of 1–4 px
+// bars, stalls and groups has hundreds of them (10⁴ instructions: each of its
+// bars and stalls; 10⁵: the merged groups, in the timeline and the overview),
+// where an image of the lane costs as much as a few. A lane's rectangles all
+// have the same rows, so its strip is three rows of pixels composited here
+// (the outlines' top row, the rows between, their bottom row), copied to the
+// lane's rows and drawn as one image. The pixels are those RectBatches
+// paints with drawRects() and drawLines(): the same columns and rows (a fill
+// covers [qRound(x1), qRound(x2)) × [qRound(y1), qRound(y2)), an outline the
+// edge of [⌊x1⌋, ⌊x2⌋] × [⌊y1⌋, ⌊y2⌋], as the raster engine rasterises them),
+// the same premultiplied colour and source-over, in the same order (a batch's
+// fills, then its outlines, then the next batch; a pixel of two rectangles keeps
+// the later one on top); only where translucent rectangles overlap can the
+// rounding of a level differ. Only for an aliased raster painter with one
+// device pixel per unit and a whole-pixel translation that is not an export
+// (pmNoCaching, as exported PNGs are painted, or pmVectorized): exports keep
+// one rectangle per bar (tst_timelineview_plot::laneStripsPaintWhatRectanglesPaint).
+class LaneStrips {
+public:
+    static bool usable(const QCPPainter *painter);
+    // A painter's strips over what its clip (or device) shows; `lanes`: the lanes there are.
+    LaneStrips(const QCPPainter *painter, std::size_t lanes);
+    // Composites `rect` (painter coordinates) into lane `lane`'s strip, as
+    // drawn after the rectangles of a lower `order` and before those of a
+    // higher one, its outline (if valid) just after its fill. False when the
+    // strip cannot take it: its rows are not those of the lane's earlier
+    // rectangles, or the outline is translucent (then the caller draws it as
+    // a rectangle). A "lane" is any band of rectangles with the same rows:
+    // the annotations give each kind of edge a lane of its own.
+    // Colours premultiplied as the raster engine makes them of a solid brush
+    // (premultipliedOf); `outline` 0: none.
+    bool add(std::size_t lane, const QRectF &rect, quint32 fill, quint32 outline, std::uint16_t order);
+    static quint32 premultipliedOf(const QColor &colour) { return colour.rgba64().premultiplied().toArgb32(); }
+    std::size_t count() const { return m_count; }
+    void paint(QCPPainter *painter);
+
+private:
+    static constexpr std::uint16_t kNone = 0xffff;
+    struct Row {
+        std::vector<quint32> pixels; // premultiplied ARGB, m_area.width() wide
+        std::vector<std::uint16_t> order; // per pixel, the order of what is on top (kNone: nothing)
+    };
+    struct Band {
+        int top = 0, bottom = 0; // device rows ⌊y1⌋ and ⌊y2⌋ of the lane's rectangles
+        int fillTop = 0, fillBottom = 0; // their fills' rows [qRound(y1), qRound(y2))
+        int left = 0, right = 0; // columns touched [left, right), relative to m_area
+        std::array<Row, 3> rows; // row `top`, the rows between, row `bottom`
+    };
+    void composite(Band &band, int row, int from, int to, quint32 colour, std::uint16_t order);
+    QRect m_area; // device pixels the strips cover
+    QPoint m_offset; // painter → device
+    std::vector<int> m_bandOfLane; // -1: none yet
+    std::vector<Band> m_bands;
+    std::size_t m_count = 0;
+};
+
 // Rectangles collected by fill and outline and painted with one drawRects()
 // per pair: the raster engine fills a batch of axis-aligned rectangles many
 // times faster than the same rectangles one call and one pen change each
 // (docs/performance.md). Every rectangle stays its own <rect> in SVG.
+// After useStrips(), a rectangle given with its lane goes into a LaneStrips
+// instead where it can (painted first; the few it cannot take follow).
 class RectBatches {
 public:
-    void add(const QRectF &rect, const QColor &fill, const QColor &outline = QColor());
+    static constexpr std::size_t kNoLane = std::size_t(-1);
+    // Strips for `painter` if it can take them (LaneStrips::usable), `lanes` of them.
+    void useStrips(const QCPPainter *painter, std::size_t lanes);
+    void add(const QRectF &rect, const QColor &fill, const QColor &outline = QColor(), std::size_t lane = kNoLane);
     void paint(QCPPainter *painter);
+    std::size_t stripRects() const { return m_stripRects; } // by the last paint()
 
 private:
     struct Batch {
@@ -75,8 +141,11 @@ private:
         QColor fill;
         QColor outline;
         std::vector<QRectF> rects;
+        quint32 fillPremultiplied = 0, outlinePremultiplied = 0; // for the strips (0: no outline)
     };
     std::vector<Batch> m_batches;
+    std::optional<LaneStrips> m_strips;
+    std::size_t m_stripRects = 0;
 };
 
 QString formatTime(double ns, const TimeUnit &unit);
@@ -104,6 +173,8 @@ public:
     bool showFlagArrows = false;
     std::optional<InstructionRef> selected;
     std::vector<TimelinePlot::DrawnLabel> drawnLabels; // by the last draw(), screen or export
+    bool laneStrips = true; // timelinepaint::LaneStrips where the painter allows them (tests compare)
+    std::size_t stripRects = 0; // rectangles the last draw() painted as strips
 
     double nsPerPixel() const { return timelinepaint::nsPerPixelOf(keyAxis()); }
 
@@ -188,6 +259,7 @@ public:
     TimelineData data;
     QString name;
     std::size_t lanes = 0; // of the current result: lanes beyond it are not drawn
+    bool laneStrips = true; // as TimelineBarsPlottable's
     timelinepaint::LaneRows rows; // the current result's rows: lanes hidden there are not drawn
 
     std::vector<roofline::verrocchio::BarGroup> groups() const;

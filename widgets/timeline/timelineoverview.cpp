@@ -48,6 +48,16 @@ void TimelineOverview::setWindow(double startNs, double endNs)
     m_window->bottomRight->setCoords(endNs, yAxis->range().upper);
 }
 
+void TimelineOverview::setLaneStrips(bool on)
+{
+    m_bars->laneStrips = on;
+}
+
+std::size_t TimelineOverview::stripRects() const
+{
+    return m_bars->stripRects;
+}
+
 void TimelineOverview::centreAt(double x)
 {
     const QCPRange r = m_timeline->xAxis->range();

@@ -411,6 +411,17 @@ std::vector<BarGroup> TimelinePlot::visibleGroups() const
     return m_bars->groups();
 }
 
+void TimelinePlot::setLaneStrips(bool on)
+{
+    m_bars->laneStrips = on;
+    m_ghost->laneStrips = on;
+}
+
+std::size_t TimelinePlot::stripRects() const
+{
+    return m_bars->stripRects;
+}
+
 double TimelinePlot::nsPerPixel() const
 {
     return m_bars->nsPerPixel();

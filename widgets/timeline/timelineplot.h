@@ -116,6 +116,11 @@ public:
 
     // The rectangles the last paint drew (or would draw now): bars and merged groups.
     std::vector<roofline::verrocchio::BarGroup> visibleGroups() const;
+    // On screen, rectangles without an outline are painted as one strip of
+    // pixels per lane (timelinepaint::LaneStrips); off: one by one, as exports
+    // draw them (tests compare the two). How many the last paint put in strips.
+    void setLaneStrips(bool on);
+    std::size_t stripRects() const;
     double nsPerPixel() const;
     // The instruction under a pixel (a bar or a stall), if any.
     std::optional<InstructionRef> instructionAt(const QPointF &pixel) const;
@@ -183,6 +188,8 @@ public:
     void setData(const TimelineData &data);
     void setWindow(double startNs, double endNs);
     QCPItemRect *window() const { return m_window; }
+    void setLaneStrips(bool on); // as TimelinePlot's
+    std::size_t stripRects() const;
 
 protected:
     void mousePressEvent(QMouseEvent *event) override;

@@ -2,6 +2,7 @@
 // Helpers and the suite as a whole: timelineviewtesting.h.
 #include "timelineviewtesting.h"
 #include "plottextimages.h"
+#include "imagecompare.h"
 
 class TestTimelineViewPlot : public QObject
 {
@@ -388,6 +389,97 @@ private slots:
             members += g.count;
         QCOMPARE(members, view->data().bars->bars.size());
         QVERIFY(std::any_of(groups.begin(), groups.end(), [](const BarGroup &g) { return g.merged(); }));
+    }
+
+    // On screen, the bars, stalls and groups are painted as one
+    // strip of pixels per lane (timelinepaint::LaneStrips) instead of one
+    // rectangle each: the timeline and the overview look as they do drawn
+    // rectangle by rectangle, for the example, 10⁴ bars drawn one by one,
+    // 10⁵ merged ones, zoomed in, with a snapshot's ghost; an export still
+    // draws rectangles. Without the strips stripRects() stays 0.
+    void laneStripsPaintWhatRectanglesPaint()
+    {
+        MainWindow window;
+        window.resize(1400, 900);
+        TimelineView *view = timelineOf(window);
+        window.setCurrentView(view);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        TimelinePlot *plot = view->plot();
+        TimelineOverview *overview = view->overview();
+        const auto screen = [](QCustomPlot *p) {
+            p->replot();
+            return p->grab().toImage();
+        };
+        for (const std::size_t n : {std::size_t(0), std::size_t(10000), std::size_t(100000)}) {
+            if (n > 0) {
+                view->document()->setTrace(syntheticVectorAdd(n, 2), QString());
+                view->flushPendingUpdate();
+            }
+            for (const bool ghost : {false, true}) {
+                if (ghost) {
+                    view->document()->pinSnapshot();
+                    view->panel()->busSlider()->slider()->setValue(view->panel()->busSlider()->slider()->value() / 2);
+                    view->flushPendingUpdate();
+                    QVERIFY(view->ghost());
+                }
+                const double total = view->result().totalNs;
+                for (const double zoom : {1.0, 10.0, 100.0}) {
+                    if (zoom == 1.0)
+                        plot->resetView();
+                    else
+                        plot->setTimeRange(total / 3, total / 3 + total / zoom);
+                    const QString what = QStringLiteral("%1 instructions%2, 1/%3 of the trace")
+                                             .arg(n).arg(ghost ? QStringLiteral(" with a ghost") : QString()).arg(zoom);
+                    plot->setLaneStrips(false);
+                    overview->setLaneStrips(false);
+                    const QImage rects = screen(plot), overviewRects = screen(overview);
+                    QCOMPARE(plot->stripRects(), std::size_t(0));
+                    plot->setLaneStrips(true);
+                    overview->setLaneStrips(true);
+                    const QImage strips = screen(plot), overviewStrips = screen(overview);
+                    const std::size_t groups = plot->visibleGroups().size();
+                    // Every rectangle (their outlines are opaque, their lanes tall enough) is in a strip.
+                    QVERIFY2(plot->stripRects() == groups && overview->stripRects() > 0,
+                             qPrintable(QStringLiteral("%1: %2 of %3 in strips").arg(what).arg(plot->stripRects()).arg(groups)));
+                    int worst = 0;
+                    const int differ = testutils::differingPixels(rects, strips, 2, &worst);
+                    const int pixels = rects.width() * rects.height();
+                    // Two rectangles of a lane on one pixel are composited in another order: a level or two apart.
+                    QVERIFY2(differ >= 0 && differ * 2000 <= pixels,
+                             qPrintable(QStringLiteral("%1: %2 of %3 pixels differ, by up to %4")
+                                            .arg(what).arg(differ).arg(pixels).arg(worst)));
+                    const int overviewDiffer = testutils::differingPixels(overviewRects, overviewStrips, 2, &worst);
+                    QVERIFY2(overviewDiffer >= 0 && overviewDiffer * 2000 <= overviewRects.width() * overviewRects.height(),
+                             qPrintable(QStringLiteral("%1, overview: %2 pixels differ, by up to %3")
+                                            .arg(what).arg(overviewDiffer).arg(worst)));
+                    qInfo("%s: %zu of %zu rectangles in strips, %d (overview %d) pixels differ", qPrintable(what),
+                          plot->stripRects(), groups, differ, overviewDiffer);
+                    // An export draws rectangles.
+                    plot->toPixmap(plot->width(), plot->height());
+                    QCOMPARE(plot->stripRects(), std::size_t(0));
+                }
+                if (ghost)
+                    view->document()->setComparedSnapshot(-1);
+            }
+        }
+        // Eight cores: 48 lanes, 36 shown, scrolled by a fraction of a lane.
+        view->document()->setTrace(syntheticVectorAdd(20000, 8), QString());
+        view->document()->setCoreCount(8);
+        view->flushPendingUpdate();
+        QCOMPARE(plot->laneCount(), std::size_t(48));
+        plot->resetView();
+        plot->yAxis->setRange(5.4, 41.4);
+        plot->setLaneStrips(false);
+        const QImage rects = screen(plot);
+        plot->setLaneStrips(true);
+        const QImage strips = screen(plot);
+        QCOMPARE(plot->stripRects(), plot->visibleGroups().size());
+        int worst = 0;
+        const int differ = testutils::differingPixels(rects, strips, 2, &worst);
+        QVERIFY2(differ >= 0 && differ * 2000 <= rects.width() * rects.height(),
+                 qPrintable(QStringLiteral("48 lanes scrolled: %1 pixels differ, by up to %2").arg(differ).arg(worst)));
+        qInfo("48 lanes scrolled: %d pixels differ", differ);
     }
 
     // At 1280×800 every line of the readout reads whole for a 10⁵-instruction
