@@ -117,8 +117,17 @@ inline TimelineView *timelineOf(MainWindow &window)
     return window.findChild<TimelineView *>();
 }
 
-// Drags a slider's thumb with the mouse from where it is by `dx` pixels in
-// `steps` moves: press on the thumb, move, release, as a user does.
+// A trace whose simulation outlasts a few event-loop turns (2·10⁵ instructions, in the
+// worker), with the feedback interval 0: every result that finishes may be drawn.
+inline TimelineView *slowTraceShowingEveryResult(MainWindow &window)
+{
+    TimelineView *view = timelineOf(window);
+    view->document()->setTrace(syntheticVectorAdd(200000, 2), QString());
+    view->flushPendingUpdate();
+    view->setFeedbackInterval(0);
+    return view;
+}
+
 // The window shown at 1400×900 with the timeline view current; nullptr when
 // it was never exposed.
 inline TimelineView *shownTimeline(MainWindow &window)
@@ -133,6 +142,8 @@ inline TimelineView *shownTimeline(MainWindow &window)
     return view;
 }
 
+// Drags a slider's thumb with the mouse from where it is by `dx` pixels in
+// `steps` moves: press on the thumb, move, release, as a user does.
 inline bool dragSlider(QSlider *slider, int dx, int steps)
 {
     QStyleOptionSlider option;

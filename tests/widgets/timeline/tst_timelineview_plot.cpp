@@ -226,11 +226,8 @@ private slots:
     void dragFasterThanTheSimulationShowsIntermediatePictures()
     {
         MainWindow window;
-        TimelineView *view = timelineOf(window);
+        TimelineView *view = slowTraceShowingEveryResult(window);
         TimelineDocument *doc = view->document();
-        doc->setTrace(syntheticVectorAdd(200000, 2), QString());
-        view->flushPendingUpdate();
-        view->setFeedbackInterval(0);
         const quint64 intermediate = view->intermediateCount();
         const quint64 updates = view->updateCount();
         for (int i = 1; i <= 6; ++i) {
@@ -254,11 +251,8 @@ private slots:
     void releasedDragDrawsOnlyTheReleasedValue()
     {
         MainWindow window;
-        TimelineView *view = timelineOf(window);
+        TimelineView *view = slowTraceShowingEveryResult(window);
         TimelineDocument *doc = view->document();
-        doc->setTrace(syntheticVectorAdd(200000, 2), QString());
-        view->flushPendingUpdate();
-        view->setFeedbackInterval(0);
         doc->beginDrag();
         // A step every 2 ms: each request has reached the worker before the next (a
         // simulation of 2·10⁵ instructions takes longer, so one is running at the release).
