@@ -394,11 +394,8 @@ private slots:
     void laneStripsPaintWhatRectanglesPaint()
     {
         MainWindow window;
-        window.resize(1400, 900);
-        TimelineView *view = timelineOf(window);
-        window.setCurrentView(view);
-        window.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        TimelineView *view = shownTimeline(window);
+        QVERIFY(view);
         TimelinePlot *plot = view->plot();
         TimelineOverview *overview = view->overview();
         const auto screen = [](QCustomPlot *p) {
