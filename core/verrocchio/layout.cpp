@@ -140,6 +140,50 @@ TimelineBars timelineBars(const Trace &trace, const Result &result)
     return out;
 }
 
+namespace {
+
+// A run's sums, kept in registers by mergeBars()' inner loop.
+struct RunSums {
+    // Not two doubles side by side: GCC then packed them in one register and
+    // shuffled it at every bar.
+    double end;
+    std::size_t count;
+    double busyNs;
+    std::size_t stalls;
+    double stallNs;
+};
+
+// Extends the run that opened at `groupStart` over the narrow bars from `it`
+// that join it (see mergeBars()); returns the first bar that does not. Out of
+// line on purpose: inlined into mergeBars(), whose push_back() may call the
+// allocator, GCC kept the view's bounds and the sums in memory across that
+// call (every XMM register is caller-saved), and the loop reloaded and
+// re-shuffled them at each bar: 34 instructions a bar, 23 here.
+[[gnu::noinline]] const Bar *extendRun(const Bar *it, const Bar *const last, const double viewStart,
+    const double minWidth, const double maxGap, const double maxSpan, const double groupStart, RunSums &run)
+{
+    double groupEnd = run.end, busyNs = run.busyNs, stallNs = run.stallNs;
+    std::size_t count = run.count, stalls = run.stalls;
+    for (; it != last; ++it) {
+        const double start = it->start, barEnd = it->end, barLength = barEnd - start;
+        if (barEnd < viewStart)
+            continue; // not in the view (cannot follow a bar that is, while a lane's ends are sorted)
+        if (!(barLength < minWidth && start - groupEnd < maxGap && barEnd - groupStart <= maxSpan))
+            break;
+        groupEnd = std::max(groupEnd, barEnd);
+        const bool barStall = it->kind == Bar::Kind::Stall;
+        // Adding +0.0 leaves a sum as it is (lengths are not negative): no branch.
+        stallNs += barStall ? barLength : 0.0;
+        busyNs += barStall ? 0.0 : barLength;
+        stalls += barStall ? 1 : 0;
+        ++count;
+    }
+    run = { groupEnd, count, busyNs, stalls, stallNs };
+    return it;
+}
+
+} // namespace
+
 std::vector<BarGroup> mergeBars(const TimelineBars &bars, double viewStart, double viewEnd, double nsPerPixel,
     double minPixels, double maxGroupPixels)
 {
@@ -174,28 +218,13 @@ std::vector<BarGroup> mergeBars(const TimelineBars &bars, double viewStart, doub
                 // locals (the group in memory cost 44 instructions a bar, the
                 // largest part of a 10^5-instruction redraw); the same sums in
                 // the same order as bar by bar.
-                const double groupStart = group.start;
-                double groupEnd = group.end, busyNs = group.busyNs, stallNs = group.stallNs;
-                std::size_t count = 1, stalls = group.stalls;
-                for (; it != last; ++it) {
-                    const double start = it->start, barEnd = it->end, barLength = barEnd - start;
-                    if (barEnd < viewStart)
-                        continue; // not in the view (cannot follow a bar that is, while a lane's ends are sorted)
-                    if (!(barLength < minWidth && start - groupEnd < maxGap && barEnd - groupStart <= maxSpan))
-                        break;
-                    groupEnd = std::max(groupEnd, barEnd);
-                    const bool barStall = it->kind == Bar::Kind::Stall;
-                    // Adding +0.0 leaves a sum as it is (lengths are not negative): no branch.
-                    stallNs += barStall ? barLength : 0.0;
-                    busyNs += barStall ? 0.0 : barLength;
-                    stalls += barStall ? 1 : 0;
-                    ++count;
-                }
-                group.end = groupEnd;
-                group.busyNs = busyNs;
-                group.stallNs = stallNs;
-                group.count = count;
-                group.stalls = stalls;
+                RunSums run { group.end, 1, group.busyNs, group.stalls, group.stallNs };
+                it = extendRun(it, last, viewStart, minWidth, maxGap, maxSpan, group.start, run);
+                group.end = run.end;
+                group.busyNs = run.busyNs;
+                group.stallNs = run.stallNs;
+                group.count = run.count;
+                group.stalls = run.stalls;
             }
             out.push_back(group);
         }
