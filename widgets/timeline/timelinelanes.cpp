@@ -274,9 +274,6 @@ void TimelineBarsPlottable::draw(QCPPainter *painter)
     RectBatches batches;
     if (laneStrips)
         batches.useStrips(painter, bars.laneCount());
-    const auto fillRect = [&](const BarGroup &g, const QRectF &rect, const QColor &fill, const QColor &outline) {
-        batches.add(rect, fill, outline, g.lane);
-    };
     std::vector<QRectF> hatched; // stalls wide enough for hatching
     struct Label {
         QRectF rect;
@@ -288,9 +285,9 @@ void TimelineBarsPlottable::draw(QCPPainter *painter)
         const QRectF rect = groupRect(g);
         if (g.allStalls()) {
             if (m_compact)
-                fillRect(g, rect, QColor(215, 215, 215), QColor());
+                batches.add(rect, QColor(215, 215, 215), QColor(), g.lane);
             else
-                fillRect(g, rect, QColor(245, 245, 245), kStallColor);
+                batches.add(rect, QColor(245, 245, 245), kStallColor, g.lane);
             if (!m_compact && !g.merged() && rect.width() >= 6)
                 hatched.push_back(rect);
             continue;
@@ -300,7 +297,7 @@ void TimelineBarsPlottable::draw(QCPPainter *painter)
             const double busy = std::clamp(g.busyNs / std::max(g.end - g.start, 1e-300), 0.0, 1.0);
             fill.setAlpha(int(60 + 195 * std::round(busy * 16) / 16)); // 17 shades: few batches
         }
-        fillRect(g, rect, fill, !m_compact && rect.width() > 4 ? fill.darker(140) : QColor());
+        batches.add(rect, fill, !m_compact && rect.width() > 4 ? fill.darker(140) : QColor(), g.lane);
         // The name goes in the part of the bar that is in view: a bar running
         // past the edge of the chart had its name centred off the chart
         // (clipped away, on screen and in exports).

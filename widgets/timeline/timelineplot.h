@@ -116,9 +116,10 @@ public:
 
     // The rectangles the last paint drew (or would draw now): bars and merged groups.
     std::vector<roofline::verrocchio::BarGroup> visibleGroups() const;
-    // On screen, rectangles without an outline are painted as one strip of
-    // pixels per lane (timelinepaint::LaneStrips); off: one by one, as exports
-    // draw them (tests compare the two). How many the last paint put in strips.
+    // On screen, the bars, stalls and groups (with their opaque outlines) are
+    // painted as one strip of pixels per lane (timelinepaint::LaneStrips); off:
+    // one by one, as exports draw them (tests compare the two). How many the
+    // last paint put in strips.
     void setLaneStrips(bool on);
     std::size_t stripRects() const;
     double nsPerPixel() const;
