@@ -633,7 +633,8 @@ struct Importer
                 counts.macs = mulSat(mulSat(m, k), n);
                 layer.type = bConstant ? LayerType::FullyConnected : LayerType::MatMul;
                 layer.outChannels = bConstant ? n : 0;
-                layer.hasBias = bConstant && hasInput(2);
+                if (bConstant) // a bias belongs to the dense layer; a product of two inputs has none to state
+                    layer.hasBias = hasInput(2);
                 layer.transposeB = !bConstant && tb;
                 lastIsBias = true;
             } else {
