@@ -319,7 +319,8 @@ void benchSweeps(bool quick)
             for (std::size_t i = 0; i < n / nx; ++i)
                 spec.axes[1].values.push_back(5 + double(i));
             roofline::Diagnostics diagnostics;
-            const double rate = timed([&] { return roofline::gables::runSweep(soc, spec, diagnostics).points.size(); });
+            const roofline::gables::Soc &s = soc; // clang 14 cannot capture a structured binding
+            const double rate = timed([&] { return roofline::gables::runSweep(s, spec, diagnostics).points.size(); });
             std::printf("sweep gables %-16s %7zu points: %9.0f points/s (all hardware threads)\n", name, nx * (n / nx),
                         rate);
         }
