@@ -28,9 +28,10 @@ TimelineOverview::TimelineOverview(TimelinePlot *timeline, QWidget *parent)
     m_window->setPen(QPen(QColor(30, 90, 200), 1));
     m_window->setBrush(QColor(30, 90, 200, 40));
     setToolTip(tr("The whole trace. Click or drag to move the timeline's view."));
+    m_windowReplot = new QueuedReplot(this);
     connect(timeline, &TimelinePlot::timeRangeChanged, this, [this](double a, double b) {
         setWindow(a, b);
-        replot(rpQueuedReplot);
+        m_windowReplot->request();
     });
 }
 

@@ -11,6 +11,7 @@
 #include "verrocchio/simulation.h"
 #include "verrocchio/trace.h"
 #include "plothint.h"
+#include "queuedreplot.h"
 
 #include <qcustomplot.h>
 
@@ -191,6 +192,9 @@ public:
     QCPItemRect *window() const { return m_window; }
     void setLaneStrips(bool on); // as TimelinePlot's
     std::size_t stripRects() const;
+    // The replot a move of the timeline's window asks for (given up when the
+    // view replots the overview first, as it does with each new result).
+    const QueuedReplot &windowReplot() const { return *m_windowReplot; }
 
 protected:
     void mousePressEvent(QMouseEvent *event) override;
@@ -203,6 +207,7 @@ private:
     TimelinePlot *m_timeline;
     TimelineBarsPlottable *m_bars = nullptr;
     QCPItemRect *m_window = nullptr;
+    QueuedReplot *m_windowReplot = nullptr;
 };
 
 } // namespace studio
