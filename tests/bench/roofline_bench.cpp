@@ -408,7 +408,7 @@ void benchTimeline(std::size_t n, int iterations)
     // timestamps, TimelineView::lastStages()), in the order they run.
     static const char *const kStageNames[] = { "edit: slider to update requested (GUI)",
         "hand-over: queued start of the job (GUI)", "hand-over: worker thread wakes", "simulate (worker)",
-        "bars (worker)", "critical path + name runs (worker)", "hand-over: result reaches the GUI",
+        "bars (worker)", "critical path, name runs, merges (worker)", "hand-over: result reaches the GUI",
         "new data into plots, table; replot (GUI)", "window paint (GUI)" };
     constexpr std::size_t kStages = std::size(kStageNames);
     const auto drag = [&](const char *what) {

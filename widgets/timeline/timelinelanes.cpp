@@ -210,10 +210,15 @@ QString formatTime(double ns, const TimeUnit &unit)
     return QStringLiteral("%1 %2").arg(formatValue(ns * unit.perNs), unit.name);
 }
 
+MergeKey mergeKeyOf(const QCPAxis *axis, const double minPixels)
+{
+    const QRect rect = axis->axisRect()->rect();
+    return { axis->range().lower, axis->range().upper, double(rect.left()), double(rect.width()), minPixels };
+}
+
 double nsPerPixelOf(const QCPAxis *axis)
 {
-    const double px = std::abs(axis->coordToPixel(axis->range().upper) - axis->coordToPixel(axis->range().lower));
-    return px > 0 ? axis->range().size() / px : 0;
+    return mergeKeyOf(axis, 1).nsPerPixel();
 }
 
 // The colour of a group's work when it is all one instruction (waits in
@@ -417,6 +422,15 @@ void TimelineBarsPlottable::drawSelection(QCPPainter *painter, InstructionRef re
         drawArrow(painter, ref.core, ref.instruction);
     else if (in.kind == Instruction::Kind::SetFlag && t.flag >= 0)
         drawArrow(painter, ref.core, std::uint32_t(t.flag));
+}
+
+double MergeKey::nsPerPixel() const
+{
+    // QCPAxis::coordToPixel() of a horizontal linear axis, at both ends of the
+    // range; the worker has no axis, so the formula is here, for both.
+    const double size = upper - lower;
+    const double px = std::abs(((upper - lower) / size * width + left) - ((lower - lower) / size * width + left));
+    return px > 0 && std::isfinite(px) ? size / px : 0;
 }
 
 std::vector<BarGroup> TimelineGhostPlottable::groups() const

@@ -150,6 +150,8 @@ private:
 
 QString formatTime(double ns, const TimeUnit &unit);
 double nsPerPixelOf(const QCPAxis *axis);
+// The view of a horizontal axis, as mergeBars() sees it (MergeKey).
+MergeKey mergeKeyOf(const QCPAxis *axis, double minPixels);
 // The colour of a group's work when it is all one instruction (waits in
 // between do not count), neutral for a mix.
 QColor groupColorOf(const TimelineData &data, const roofline::verrocchio::BarGroup &g);
@@ -178,13 +180,27 @@ public:
 
     double nsPerPixel() const { return timelinepaint::nsPerPixelOf(keyAxis()); }
 
+    // The view the bars are merged for now.
+    MergeKey mergeKey() const { return timelinepaint::mergeKeyOf(keyAxis(), m_compact ? 2.0 : 1.0); }
+    // The rectangles to draw: the worker's groups when they were merged for this view, else merged here.
     std::vector<roofline::verrocchio::BarGroup> groups() const
     {
         if (!data.bars)
             return {};
-        const QCPRange r = keyAxis()->range();
-        return mergeBars(*data.bars, r.lower, r.upper, nsPerPixel(), m_compact ? 2.0 : 1.0);
+        const MergeKey key = mergeKey();
+        if (data.premerged) {
+            for (const PremergedGroups &p : *data.premerged) {
+                if (p.key == key) {
+                    ++m_premergedUses;
+                    return p.groups;
+                }
+            }
+        }
+        ++m_merges;
+        return mergeBars(*data.bars, key.lower, key.upper, key.nsPerPixel(), key.minPixels);
     }
+    int premergedUses() const { return m_premergedUses; }
+    int merges() const { return m_merges; }
 
     double selectTest(const QPointF &, bool, QVariant *) const override { return -1; }
     QCPRange getKeyRange(bool &foundRange, QCP::SignDomain) const override
@@ -239,6 +255,8 @@ private:
     void drawAllArrows(QCPPainter *painter, const std::vector<roofline::verrocchio::BarGroup> &visible);
 
     bool m_compact;
+    mutable int m_premergedUses = 0;
+    mutable int m_merges = 0;
     std::vector<std::pair<QRectF, QString>> pendingLabels;
     // Where a contention label of `box` goes (empty: it does not fit), in the
     // font contentionLabelFont() makes of the plot's.

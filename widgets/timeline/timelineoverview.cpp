@@ -38,8 +38,7 @@ TimelineOverview::TimelineOverview(TimelinePlot *timeline, QWidget *parent)
 void TimelineOverview::setData(const TimelineData &data)
 {
     m_bars->data = data;
-    const double total = data.result ? std::max(data.result->totalNs, 1e-3) : 1;
-    xAxis->setRange(0, total * 1.01);
+    xAxis->setRange(rangeFor(data.result ? data.result->totalNs : 1));
     yAxis->setRange(0, double(data.bars ? std::max<std::size_t>(1, data.bars->laneCount()) : 1));
 }
 
@@ -57,6 +56,26 @@ void TimelineOverview::setLaneStrips(bool on)
 std::size_t TimelineOverview::stripRects() const
 {
     return m_bars->stripRects;
+}
+
+int TimelineOverview::premergedUses() const
+{
+    return m_bars->premergedUses();
+}
+
+int TimelineOverview::merges() const
+{
+    return m_bars->merges();
+}
+
+QCPRange TimelineOverview::rangeFor(double totalNs)
+{
+    return QCPRange(0, std::max(totalNs, 1e-3) * 1.01);
+}
+
+MergeKey TimelineOverview::mergeKey() const
+{
+    return m_bars->mergeKey();
 }
 
 void TimelineOverview::centreAt(double x)

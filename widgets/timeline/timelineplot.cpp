@@ -298,12 +298,37 @@ void TimelinePlot::updateLegend()
     m_legendShown = std::move(wanted);
 }
 
+namespace {
+// The longer of a result and a snapshot (0: none), at least a picosecond.
+double extentOf(double totalNs, double ghostTotalNs)
+{
+    const double total = std::max(totalNs, ghostTotalNs);
+    return std::max(std::isfinite(total) ? total : 0.0, 1e-3);
+}
+} // namespace
+
 double TimelinePlot::extentNs() const
 {
-    double total = m_data.result ? m_data.result->totalNs : 0;
-    if (hasGhost())
-        total = std::max(total, m_ghost->data.result->totalNs);
-    return std::max(std::isfinite(total) ? total : 0.0, 1e-3);
+    return extentOf(m_data.result ? m_data.result->totalNs : 0, hasGhost() ? m_ghost->data.result->totalNs : 0);
+}
+
+QCPRange TimelinePlot::wholeRange(double totalNs, double ghostTotalNs)
+{
+    return QCPRange(0, extentOf(totalNs, ghostTotalNs) * 1.01);
+}
+
+MergeHints TimelinePlot::mergeHints() const
+{
+    const MergeKey key = mergeKey();
+    MergeHints hints;
+    hints.ghostTotalNs = hasGhost() ? m_ghost->data.result->totalNs : 0;
+    // As setData() decides: a view of the whole trace follows the new result.
+    hints.whole = !m_data.result || (key.lower <= 0 && key.upper >= extentNs());
+    hints.lower = key.lower;
+    hints.upper = key.upper;
+    hints.left = key.left;
+    hints.width = key.width;
+    return hints;
 }
 
 void TimelinePlot::setGhost(const TimelineData *ghost, const QString &name)
@@ -337,8 +362,9 @@ int TimelinePlot::ghostMerges() const
 
 void TimelinePlot::resetView()
 {
-    const double total = m_data.result ? extentNs() : 1;
-    setTimeRange(0, total * 1.01);
+    const QCPRange whole = m_data.result ? wholeRange(m_data.result->totalNs, hasGhost() ? m_ghost->data.result->totalNs : 0)
+                                         : QCPRange(0, 1.01);
+    setTimeRange(whole.lower, whole.upper);
     m_clamping = true;
     yAxis->setRange(0, double(std::max<std::size_t>(1, std::min(m_rowCount, kMaxVisibleLanes))));
     m_clamping = false;
@@ -409,6 +435,21 @@ const std::vector<TimelinePlot::DrawnLabel> &TimelinePlot::drawnLabels() const
 std::vector<BarGroup> TimelinePlot::visibleGroups() const
 {
     return m_bars->groups();
+}
+
+int TimelinePlot::premergedUses() const
+{
+    return m_bars->premergedUses();
+}
+
+int TimelinePlot::merges() const
+{
+    return m_bars->merges();
+}
+
+MergeKey TimelinePlot::mergeKey() const
+{
+    return m_bars->mergeKey();
 }
 
 void TimelinePlot::setLaneStrips(bool on)

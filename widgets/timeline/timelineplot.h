@@ -24,6 +24,35 @@ namespace studio {
 class TimelineBarsPlottable;
 class TimelineGhostPlottable;
 
+// The view a plot's bars are merged for (roofline::verrocchio::mergeBars()):
+// its time range, where its axis rect lies in pixels, and the width under
+// which a bar joins a group. Equal keys give equal groups.
+struct MergeKey {
+    double lower = 0, upper = 0; // ns
+    double left = 0, width = 0;  // the axis rect, pixels
+    double minPixels = 1;
+    bool operator==(const MergeKey &) const = default;
+    // Nanoseconds per pixel, as QCPAxis::coordToPixel() places the range's
+    // ends on a horizontal axis; 0 for an empty or invalid view (nothing merges).
+    double nsPerPixel() const;
+};
+
+// Groups merged in the worker for the view a result is expected to be drawn in.
+struct PremergedGroups {
+    MergeKey key;
+    std::vector<roofline::verrocchio::BarGroup> groups;
+};
+
+// What the worker needs to know of the timeline and its overview to merge
+// their bars for them (TimelineView::compute()).
+struct MergeHints {
+    bool whole = true;              // the timeline shows the whole trace: its range follows the result
+    double lower = 0, upper = 0;    // else its range (ns)
+    double ghostTotalNs = 0;        // the compared snapshot's length: a whole view spans both
+    double left = 0, width = 0;     // the timeline's axis rect (pixels)
+    double overviewLeft = 0, overviewWidth = 0;
+};
+
 // What the plot shows: shared, immutable, cheap to hand around.
 struct TimelineData {
     std::shared_ptr<const roofline::verrocchio::Trace> trace;
@@ -40,6 +69,12 @@ struct TimelineData {
     // when an instruction of that name ran (the legend). Null: look them up.
     std::shared_ptr<const std::vector<std::uint32_t>> nameRunEnd;
     std::shared_ptr<const std::vector<char>> namesUsed;
+    // The timeline's and the overview's groups, merged in the worker for the
+    // views they are expected to show the result in (MergeHints): on the GUI
+    // thread the merge walked every bar of the trace twice per update (2.9 M
+    // instructions at 10⁵ instructions). A plot whose view matches no key
+    // merges for itself. Null: nothing premerged.
+    std::shared_ptr<const std::vector<PremergedGroups>> premerged;
     // When each stage of the update that made this data ended (steady clock,
     // ns; 0: not measured): the edit that asked for it, the GUI's hand-over
     // to the worker, and the worker's stages. roofline-bench reads them.
@@ -123,6 +158,15 @@ public:
     // last paint put in strips.
     void setLaneStrips(bool on);
     std::size_t stripRects() const;
+    // How often the bars' groups came premerged from the worker, and how often the plot merged them itself (tests).
+    int premergedUses() const;
+    int merges() const;
+    // Where the axis rect lies now, and what the worker is told to merge for
+    // the next result (the range the plot will show it in, as setData() keeps it).
+    MergeKey mergeKey() const;
+    MergeHints mergeHints() const;
+    // The range a whole view shows for a result of `totalNs` (and a compared snapshot of `ghostTotalNs`, 0: none).
+    static QCPRange wholeRange(double totalNs, double ghostTotalNs);
     double nsPerPixel() const;
     // The instruction under a pixel (a bar or a stall), if any.
     std::optional<InstructionRef> instructionAt(const QPointF &pixel) const;
@@ -192,6 +236,11 @@ public:
     QCPItemRect *window() const { return m_window; }
     void setLaneStrips(bool on); // as TimelinePlot's
     std::size_t stripRects() const;
+    int premergedUses() const; // as TimelinePlot's
+    int merges() const;
+    MergeKey mergeKey() const;
+    // The range the overview shows a result of `totalNs` in.
+    static QCPRange rangeFor(double totalNs);
     // The replot a move of the timeline's window asks for (given up when the
     // view replots the overview first, as it does with each new result).
     const QueuedReplot &windowReplot() const { return *m_windowReplot; }

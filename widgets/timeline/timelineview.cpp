@@ -31,6 +31,7 @@
 #include <QPointer>
 #include <QPushButton>
 #include <QScrollArea>
+#include <QSemaphore>
 #include <QSplitter>
 #include <QStackedWidget>
 #include <QUndoStack>
@@ -61,6 +62,8 @@ TimelineView::TimelineView(TimelineDocument *document, QWidget *parent)
 {
     m_pool.setMaxThreadCount(1);
     m_disposal.setMaxThreadCount(1);
+    m_helper.setMaxThreadCount(1);
+    m_helper.setExpiryTimeout(-1); // kept: waking a sleeping thread is cheaper than starting one
 
     m_plot = new TimelinePlot(this);
     m_overview = new TimelineOverview(m_plot, this);
@@ -254,7 +257,7 @@ TimelineView::~TimelineView()
 {
     m_latest->store(~quint64(0)); // a running sensitivity gives up at its next simulation
     m_pool.clear();
-    m_pool.waitForDone();
+    m_pool.waitForDone(); // a running job waits for its merge on m_helper
     m_disposal.waitForDone();
 }
 
@@ -280,8 +283,43 @@ std::shared_ptr<const SimulationPlan> TimelinePlanCache::planFor(const std::shar
     return m_plan;
 }
 
+namespace {
+
+// The views the plots will show a result of `totalNs` in, as TimelinePlot::setData()
+// and TimelineOverview::setData() set them: the groups to merge for.
+std::vector<PremergedGroups> expectedViews(const MergeHints &h, double totalNs)
+{
+    std::vector<PremergedGroups> views(2);
+    const QCPRange main = h.whole ? TimelinePlot::wholeRange(totalNs, h.ghostTotalNs) : QCPRange(h.lower, h.upper);
+    views[0].key = { main.lower, main.upper, h.left, h.width, 1.0 };
+    const QCPRange overview = TimelineOverview::rangeFor(totalNs);
+    views[1].key = { overview.lower, overview.upper, h.overviewLeft, h.overviewWidth, 2.0 };
+    // A plot not laid out yet (no width) would get every bar unmerged: nothing to merge for.
+    std::erase_if(views, [](const PremergedGroups &v) { return !(v.key.width > 0) || !(v.key.nsPerPixel() > 0); });
+    return views;
+}
+
+void mergeFor(std::vector<PremergedGroups> &views, const TimelineBars &bars)
+{
+    for (PremergedGroups &v : views)
+        v.groups = mergeBars(bars, v.key.lower, v.key.upper, v.key.nsPerPixel(), v.key.minPixels);
+}
+
+} // namespace
+
+std::optional<MergeHints> TimelineView::mergeHints() const
+{
+    if (!m_plot->isVisible())
+        return std::nullopt;
+    MergeHints hints = m_plot->mergeHints();
+    const MergeKey overview = m_overview->mergeKey();
+    hints.overviewLeft = overview.left;
+    hints.overviewWidth = m_overview->isVisible() ? overview.width : 0;
+    return hints;
+}
+
 TimelineData TimelineView::compute(std::shared_ptr<const Trace> trace, const Machine &machine,
-    const std::function<bool()> &cancelled, TimelinePlanCache *plans)
+    const std::function<bool()> &cancelled, TimelinePlanCache *plans, const MergeHints *hints, QThreadPool *helper)
 {
     TimelineData data;
     data.stages.jobStart = steadyNanoseconds();
@@ -295,6 +333,25 @@ TimelineData TimelineView::compute(std::shared_ptr<const Trace> trace, const Mac
     data.stages.simulated = steadyNanoseconds();
     data.bars = std::make_shared<const TimelineBars>(timelineBars(*data.trace, *result));
     data.stages.bars = steadyNanoseconds();
+    // The plots' merges (each walks every bar: about 1.5 M instructions at
+    // 10⁵ instructions) run on the helper thread beside the critical path and
+    // name runs below, else after them here.
+    std::vector<PremergedGroups> premerged = hints ? expectedViews(*hints, result->totalNs) : std::vector<PremergedGroups>();
+    QSemaphore merged;
+    struct WaitForMerge { // also when something below throws: the helper writes into `premerged`
+        QSemaphore *done = nullptr;
+        ~WaitForMerge()
+        {
+            if (done)
+                done->acquire();
+        }
+    } waitForMerge;
+    if (!premerged.empty() && helper
+        && helper->tryStart([&premerged, &merged, bars = data.bars] {
+               mergeFor(premerged, *bars);
+               merged.release();
+           }))
+        waitForMerge.done = &merged;
     auto onPath = std::make_shared<std::vector<std::vector<char>>>();
     for (const CoreProgram &core : data.trace->cores)
         onPath->emplace_back(core.instructions.size(), 0);
@@ -329,6 +386,14 @@ TimelineData TimelineView::compute(std::shared_ptr<const Trace> trace, const Mac
     }
     data.nameRunEnd = std::move(runEnd);
     data.namesUsed = std::move(used);
+    if (waitForMerge.done) {
+        merged.acquire();
+        waitForMerge.done = nullptr;
+    } else {
+        mergeFor(premerged, bars);
+    }
+    if (!premerged.empty())
+        data.premerged = std::make_shared<const std::vector<PremergedGroups>>(std::move(premerged));
     data.stages.computed = steadyNanoseconds();
     return data;
 }
@@ -529,7 +594,7 @@ void TimelineView::startUpdate()
     const TimelineData::Stages stages { m_requestedAt, steadyNanoseconds() };
     m_pool.start([trace = m_document->sharedTrace(), machine = m_document->machine(), generation, ghost, step,
                      latest = m_latest, shownAt = m_shownAt, feedbackMs = m_feedbackMs, releasedAt = m_releasedAt,
-                     stages, plans = m_plans,
+                     stages, plans = m_plans, hints = mergeHints(), helper = &m_helper,
                      guard = QPointer<TimelineView>(this)] {
         // A long simulation stops as soon as a newer request is made, so the
         // newest one starts at once instead of after it (10⁶ instructions:
@@ -542,7 +607,8 @@ void TimelineView::startUpdate()
                 && (generation <= releasedAt->load(std::memory_order_relaxed)
                     || steadyMilliseconds() - shownAt->load(std::memory_order_relaxed) < feedbackMs->load());
         };
-        TimelineData data = compute(trace, machine, superseded, plans.get());
+        // m_helper outlives the job: the view's destructor waits for m_pool first.
+        TimelineData data = compute(trace, machine, superseded, plans.get(), hints ? &*hints : nullptr, helper);
         if (!data.result)
             return;
         data.stages.requested = stages.requested;

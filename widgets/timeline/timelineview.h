@@ -164,9 +164,14 @@ public:
     // Simulation, bars and critical path of a trace on a machine: pure, runs in
     // the worker. With `cancelled` it gives up (returns no result) once that
     // returns true; with `plans` the trace's plan comes from there.
+    // With `hints` it also merges the bars for the views the timeline and the
+    // overview will show the result in (TimelineData::premerged), on `helper`
+    // while the critical path is marked, when `helper` has a thread free.
     static TimelineData compute(std::shared_ptr<const roofline::verrocchio::Trace> trace,
         const roofline::verrocchio::Machine &machine, const std::function<bool()> &cancelled = {},
-        TimelinePlanCache *plans = nullptr);
+        TimelinePlanCache *plans = nullptr, const MergeHints *hints = nullptr, QThreadPool *helper = nullptr);
+    // What compute() is told of the plots: none while the view is hidden (nothing to merge for).
+    std::optional<MergeHints> mergeHints() const;
 
 signals:
     void updated(); // after every result drawn
@@ -266,6 +271,7 @@ private:
     std::shared_ptr<TimelinePlanCache> m_plans = std::make_shared<TimelinePlanCache>();
     QThreadPool m_pool; // one thread: requests queue behind the running one
     QThreadPool m_disposal; // frees replaced results off the GUI thread
+    QThreadPool m_helper; // the worker's second thread: merges the bars while the critical path is marked
 };
 
 } // namespace studio

@@ -593,6 +593,83 @@ private slots:
         QCOMPARE(overview->window()->topLeft->coords().x(), 0.2 * total);
     }
 
+    // The worker merges the bars for the views the timeline and the overview
+    // will show its result in, beside the critical path; the plots draw those
+    // groups and merge nothing themselves, whole or zoomed, with a snapshot
+    // compared (the whole view spans both) or not. A view that moved meanwhile
+    // merges for itself. Either way the groups are what mergeBars() gives.
+    void workerMergesForThePlots()
+    {
+        MainWindow window;
+        TimelineView *view = shownTimeline(window);
+        QVERIFY(view);
+        view->document()->setTrace(syntheticVectorAdd(20000, 2), QString());
+        view->flushPendingUpdate();
+        view->setSyncInstructions(0); // through the worker
+        QApplication::processEvents();
+        TimelinePlot *plot = view->plot();
+        TimelineOverview *overview = view->overview();
+        ParameterSlider *bus = view->panel()->busSlider();
+        const auto step = [&](int delta) {
+            const quint64 count = view->updateCount();
+            bus->slider()->setValue(bus->slider()->value() + delta);
+            if (!waitForUpdate(view, count))
+                return false;
+            for (int k = 0; k < 5; ++k)
+                QCoreApplication::processEvents();
+            return true;
+        };
+        const auto mergedHere = [](const TimelineData &data, const MergeKey &key) {
+            return mergeBars(*data.bars, key.lower, key.upper, key.nsPerPixel(), key.minPixels);
+        };
+        const auto check = [&](const char *what) {
+            const int uses = plot->premergedUses(), merges = plot->merges();
+            const int overviewUses = overview->premergedUses(), overviewMerges = overview->merges();
+            for (int i = 0; i < 3; ++i) {
+                if (!step(i % 2 ? -9 : 13))
+                    return QStringLiteral("%1: no update").arg(what);
+            }
+            if (plot->premergedUses() - uses < 3 || plot->merges() != merges)
+                return QStringLiteral("%1: timeline %2 premerged, %3 merged here")
+                    .arg(what).arg(plot->premergedUses() - uses).arg(plot->merges() - merges);
+            if (overview->premergedUses() - overviewUses < 3 || overview->merges() != overviewMerges)
+                return QStringLiteral("%1: overview %2 premerged, %3 merged here")
+                    .arg(what).arg(overview->premergedUses() - overviewUses).arg(overview->merges() - overviewMerges);
+            if (!(plot->visibleGroups() == mergedHere(view->data(), plot->mergeKey())))
+                return QStringLiteral("%1: the timeline's groups differ from mergeBars()").arg(what);
+            return QString();
+        };
+        QString failure = check("whole trace");
+        QVERIFY2(failure.isEmpty(), qPrintable(failure));
+        QVERIFY(plot->mergeKey().lower <= 0 && plot->mergeKey().upper >= view->result().totalNs);
+
+        const double total = view->result().totalNs;
+        plot->setTimeRange(0.3 * total, 0.4 * total);
+        plot->replot();
+        failure = check("a tenth of it");
+        QVERIFY2(failure.isEmpty(), qPrintable(failure));
+        QCOMPARE(plot->mergeKey().lower, 0.3 * total);
+
+        plot->resetView();
+        plot->replot();
+        view->document()->pinSnapshot();
+        QVERIFY(QTest::qWaitFor([&] { return view->ghost() != nullptr; }, 5000));
+        failure = check("snapshot compared");
+        QVERIFY2(failure.isEmpty(), qPrintable(failure));
+        QVERIFY(view->comparison().has_value());
+
+        // The view zoomed after the request: the premerged groups are for the old view, the plot merges itself.
+        const int merges = plot->merges();
+        const quint64 count = view->updateCount();
+        bus->slider()->setValue(bus->slider()->value() + 11);
+        QCoreApplication::sendPostedEvents(view, QEvent::MetaCall); // the job starts, with the whole view's hints
+        plot->setTimeRange(0.5 * total, 0.55 * total);
+        QVERIFY(waitForUpdate(view, count));
+        plot->replot();
+        QVERIFY(plot->merges() > merges);
+        QVERIFY(plot->visibleGroups() == mergedHere(view->data(), plot->mergeKey()));
+    }
+
     void exportSvgHasOneRectPerGroup_data()
     {
         QTest::addColumn<int>("instructions"); // 0: the example
