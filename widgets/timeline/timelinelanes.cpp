@@ -439,12 +439,22 @@ std::vector<BarGroup> TimelineGhostPlottable::groups() const
         m_merged = {}; // the snapshot's bars are not kept for nothing
         return {};
     }
-    const QCPRange r = keyAxis()->range();
-    const double nsPerPixel = nsPerPixelOf(keyAxis());
-    if (m_merged.bars != data.bars || m_merged.lower != r.lower || m_merged.upper != r.upper
+    const MergeKey key = mergeKeyOf(keyAxis(), 1.0);
+    const double nsPerPixel = key.nsPerPixel();
+    if (m_merged.bars != data.bars || m_merged.lower != key.lower || m_merged.upper != key.upper
         || m_merged.nsPerPixel != nsPerPixel) {
-        m_merged = { data.bars, r.lower, r.upper, nsPerPixel, mergeBars(*data.bars, r.lower, r.upper, nsPerPixel) };
-        ++m_merges;
+        const auto worker = !premerged ? premerged->end()
+                                       : std::find_if(premerged->begin(), premerged->end(), [&](const PremergedGroups &p) {
+                                             return p.of == data.bars && p.key == key;
+                                         });
+        if (premerged && worker != premerged->end()) {
+            m_merged = { data.bars, key.lower, key.upper, nsPerPixel, worker->groups };
+            ++m_premergedUses;
+        } else {
+            m_merged = { data.bars, key.lower, key.upper, nsPerPixel,
+                mergeBars(*data.bars, key.lower, key.upper, nsPerPixel) };
+            ++m_merges;
+        }
     }
     // The current result's lanes and rows change with every result: filtered here, from the few groups.
     std::vector<BarGroup> all;

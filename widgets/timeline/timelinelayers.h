@@ -190,7 +190,7 @@ public:
         const MergeKey key = mergeKey();
         if (data.premerged) {
             for (const PremergedGroups &p : *data.premerged) {
-                if (p.key == key) {
+                if (p.key == key && !p.of) {
                     ++m_premergedUses;
                     return p.groups;
                 }
@@ -276,6 +276,9 @@ public:
 
     TimelineData data;
     QString name;
+    // The current result's premerged groups (TimelineData::premerged): the
+    // worker merges the compared snapshot's bars for the timeline's view too.
+    std::shared_ptr<const std::vector<PremergedGroups>> premerged;
     std::size_t lanes = 0; // of the current result: lanes beyond it are not drawn
     bool laneStrips = true; // as TimelineBarsPlottable's
     timelinepaint::LaneRows rows; // the current result's rows: lanes hidden there are not drawn
@@ -283,6 +286,8 @@ public:
     std::vector<roofline::verrocchio::BarGroup> groups() const;
     // How often groups() merged the snapshot's bars (tests: not again for the same view).
     int merges() const { return m_merges; }
+    // How often they came from the worker instead (tests).
+    int premergedUses() const { return m_premergedUses; }
 
     double selectTest(const QPointF &, bool, QVariant *) const override { return -1; }
     QCPRange getKeyRange(bool &foundRange, QCP::SignDomain) const override
@@ -312,6 +317,7 @@ private:
     };
     mutable Merged m_merged;
     mutable int m_merges = 0;
+    mutable int m_premergedUses = 0;
 };
 
 } // namespace studio

@@ -100,6 +100,7 @@ void TimelinePlot::setData(const TimelineData &data)
     const double oldTotal = m_data.result ? extentNs() : 0;
     m_data = data;
     m_bars->data = data;
+    m_ghost->premerged = data.premerged; // the snapshot's groups may be among them
     const std::size_t lanes = data.bars ? data.bars->laneCount() : 0;
     bool lanesChanged = lanes != m_lanes;
     m_lanes = lanes;
@@ -322,6 +323,7 @@ MergeHints TimelinePlot::mergeHints() const
     const MergeKey key = mergeKey();
     MergeHints hints;
     hints.ghostTotalNs = hasGhost() ? m_ghost->data.result->totalNs : 0;
+    hints.ghostBars = hasGhost() ? m_ghost->data.bars : nullptr;
     // As setData() decides: a view of the whole trace follows the new result.
     hints.whole = !m_data.result || (key.lower <= 0 && key.upper >= extentNs());
     hints.lower = key.lower;
@@ -358,6 +360,11 @@ std::vector<BarGroup> TimelinePlot::visibleGhostGroups() const
 int TimelinePlot::ghostMerges() const
 {
     return m_ghost->merges();
+}
+
+int TimelinePlot::ghostPremergedUses() const
+{
+    return m_ghost->premergedUses();
 }
 
 void TimelinePlot::resetView()

@@ -40,6 +40,8 @@ struct MergeKey {
 // Groups merged in the worker for the view a result is expected to be drawn in.
 struct PremergedGroups {
     MergeKey key;
+    // Whose bars: the result's own (null), or a compared snapshot's (the timeline's faded band).
+    std::shared_ptr<const roofline::verrocchio::TimelineBars> of;
     std::vector<roofline::verrocchio::BarGroup> groups;
 };
 
@@ -49,6 +51,7 @@ struct MergeHints {
     bool whole = true;              // the timeline shows the whole trace: its range follows the result
     double lower = 0, upper = 0;    // else its range (ns)
     double ghostTotalNs = 0;        // the compared snapshot's length: a whole view spans both
+    std::shared_ptr<const roofline::verrocchio::TimelineBars> ghostBars; // its bars, merged for the timeline too
     double left = 0, width = 0;     // the timeline's axis rect (pixels)
     double overviewLeft = 0, overviewWidth = 0;
 };
@@ -137,6 +140,7 @@ public:
     // The ghost's rectangles the last paint drew (or would draw now).
     std::vector<roofline::verrocchio::BarGroup> visibleGhostGroups() const;
     int ghostMerges() const; // how often the snapshot's bars were merged for a view (tests)
+    int ghostPremergedUses() const; // and how often the worker had merged them for it
 
     // The instruction names the last paint (on screen or into an export)
     // wrote into bars: the text's box in that paint's pixels, its colour and

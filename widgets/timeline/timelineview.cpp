@@ -289,20 +289,25 @@ namespace {
 // and TimelineOverview::setData() set them: the groups to merge for.
 std::vector<PremergedGroups> expectedViews(const MergeHints &h, double totalNs)
 {
-    std::vector<PremergedGroups> views(2);
+    // The overview last: the worker merges it after the critical path, the helper the others meanwhile.
+    std::vector<PremergedGroups> views(h.ghostBars ? 3 : 2);
     const QCPRange main = h.whole ? TimelinePlot::wholeRange(totalNs, h.ghostTotalNs) : QCPRange(h.lower, h.upper);
     views[0].key = { main.lower, main.upper, h.left, h.width, 1.0 };
+    if (h.ghostBars) {
+        views[1].key = views[0].key; // the snapshot's band: the timeline's view, its bars
+        views[1].of = h.ghostBars;
+    }
     const QCPRange overview = TimelineOverview::rangeFor(totalNs);
-    views[1].key = { overview.lower, overview.upper, h.overviewLeft, h.overviewWidth, 2.0 };
+    views.back().key = { overview.lower, overview.upper, h.overviewLeft, h.overviewWidth, 2.0 };
     // A plot not laid out yet (no width) would get every bar unmerged: nothing to merge for.
     std::erase_if(views, [](const PremergedGroups &v) { return !(v.key.width > 0) || !(v.key.nsPerPixel() > 0); });
     return views;
 }
 
-void mergeFor(std::vector<PremergedGroups> &views, const TimelineBars &bars)
+void mergeFor(PremergedGroups *begin, PremergedGroups *end, const TimelineBars &bars)
 {
-    for (PremergedGroups &v : views)
-        v.groups = mergeBars(bars, v.key.lower, v.key.upper, v.key.nsPerPixel(), v.key.minPixels);
+    for (PremergedGroups *v = begin; v != end; ++v)
+        v->groups = mergeBars(v->of ? *v->of : bars, v->key.lower, v->key.upper, v->key.nsPerPixel(), v->key.minPixels);
 }
 
 } // namespace
@@ -346,12 +351,17 @@ TimelineData TimelineView::compute(std::shared_ptr<const Trace> trace, const Mac
                 done->acquire();
         }
     } waitForMerge;
-    if (!premerged.empty() && helper
-        && helper->tryStart([&premerged, &merged, bars = data.bars] {
-               mergeFor(premerged, *bars);
+    // The helper takes all but the last (the overview, merged here after the critical path).
+    PremergedGroups *const first = premerged.data(), *const last = first + premerged.size();
+    PremergedGroups *here = first;
+    if (premerged.size() > 1 && helper
+        && helper->tryStart([first, last, &merged, bars = data.bars] {
+               mergeFor(first, last - 1, *bars);
                merged.release();
-           }))
+           })) {
         waitForMerge.done = &merged;
+        here = last - 1;
+    }
     auto onPath = std::make_shared<std::vector<std::vector<char>>>();
     for (const CoreProgram &core : data.trace->cores)
         onPath->emplace_back(core.instructions.size(), 0);
@@ -386,11 +396,10 @@ TimelineData TimelineView::compute(std::shared_ptr<const Trace> trace, const Mac
     }
     data.nameRunEnd = std::move(runEnd);
     data.namesUsed = std::move(used);
+    mergeFor(here, last, bars);
     if (waitForMerge.done) {
         merged.acquire();
         waitForMerge.done = nullptr;
-    } else {
-        mergeFor(premerged, bars);
     }
     if (!premerged.empty())
         data.premerged = std::make_shared<const std::vector<PremergedGroups>>(std::move(premerged));
