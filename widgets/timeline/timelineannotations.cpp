@@ -126,11 +126,16 @@ void TimelineBarsPlottable::drawCriticalPath(QCPPainter *painter, const std::vec
     RectBatches edges;
     // In strips on screen: lane L's sides in strip 3L, its top edges in 3L + 1, its bottom edges in 3L + 2.
     edges.useStrips(painter, 3 * bars.laneCount());
+    const bool indexed = data.nextOnPath && data.nextOnPath->size() == bars.bars.size();
     for (const BarGroup &g : visible) {
         bool any = false;
-        for (std::size_t i = g.first; i < g.first + g.count && !any; ++i) {
-            const Bar &b = bars.bars[i];
-            any = b.kind == Bar::Kind::Work && onPath[b.core()][b.instruction];
+        if (indexed) {
+            any = (*data.nextOnPath)[g.first] < g.first + g.count;
+        } else {
+            for (std::size_t i = g.first; i < g.first + g.count && !any; ++i) {
+                const Bar &b = bars.bars[i];
+                any = b.kind == Bar::Kind::Work && onPath[b.core()][b.instruction];
+            }
         }
         if (!any)
             continue;

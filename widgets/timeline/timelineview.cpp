@@ -376,17 +376,23 @@ TimelineData TimelineView::compute(std::shared_ptr<const Trace> trace, const Mac
     const TimelineBars &bars = *data.bars;
     const Trace &t = *data.trace;
     auto runEnd = std::make_shared<std::vector<std::uint32_t>>(bars.bars.size());
+    auto pathNext = std::make_shared<std::vector<std::uint32_t>>(bars.bars.size());
     auto used = std::make_shared<std::vector<char>>(t.names.size(), 0);
+    const auto &path = *data.onPath;
     const auto nameOf = [&](const Bar &b) { return t.cores[b.core()].instructions[b.instruction].name; };
     for (std::size_t lane = 0; lane < bars.laneCount(); ++lane) {
         const auto end = static_cast<std::uint32_t>(bars.laneBegin[lane + 1]);
-        std::uint32_t nextWork = end;
+        std::uint32_t nextWork = end, nextPath = end;
         for (std::size_t i = end; i-- > bars.laneBegin[lane];) {
             const Bar &b = bars.bars[i];
             if (b.kind != Bar::Kind::Work) {
                 (*runEnd)[i] = nextWork == end ? end : (*runEnd)[nextWork];
+                (*pathNext)[i] = nextPath;
                 continue;
             }
+            if (path[b.core()][b.instruction])
+                nextPath = static_cast<std::uint32_t>(i);
+            (*pathNext)[i] = nextPath;
             const std::uint32_t name = nameOf(b);
             if (name < used->size())
                 (*used)[name] = 1;
@@ -396,6 +402,7 @@ TimelineData TimelineView::compute(std::shared_ptr<const Trace> trace, const Mac
     }
     data.nameRunEnd = std::move(runEnd);
     data.namesUsed = std::move(used);
+    data.nextOnPath = std::move(pathNext);
     mergeFor(here, last, bars);
     if (waitForMerge.done) {
         merged.acquire();

@@ -383,6 +383,22 @@ private slots:
             members += g.count;
         QCOMPARE(members, view->data().bars->bars.size());
         QVERIFY(std::any_of(groups.begin(), groups.end(), [](const BarGroup &g) { return g.merged(); }));
+
+        // Whether a group holds a bar of the critical path, from the worker's
+        // index (TimelineData::nextOnPath), is what a scan of its members says.
+        const TimelineData &data = view->data();
+        QVERIFY(data.nextOnPath && data.nextOnPath->size() == data.bars->bars.size());
+        std::size_t onPath = 0;
+        for (const BarGroup &g : groups) {
+            bool scanned = false;
+            for (std::size_t i = g.first; i < g.first + g.count && !scanned; ++i) {
+                const Bar &b = data.bars->bars[i];
+                scanned = b.kind == Bar::Kind::Work && (*data.onPath)[b.core()][b.instruction];
+            }
+            QCOMPARE((*data.nextOnPath)[g.first] < g.first + g.count, scanned);
+            onPath += scanned ? 1 : 0;
+        }
+        QVERIFY(onPath > 0 && onPath < groups.size());
     }
 
     // On screen, the bars, stalls and groups are painted as one
