@@ -73,10 +73,19 @@ void FastTextDelegate::paint(QPainter *painter, const QStyleOptionViewItem &opti
 
     const QRect box = style->subElementRect(QStyle::SE_ItemViewItemText, &opt, widget)
                           .adjusted(3, 0, -3, 0); // the default delegate's text margin
-    const QStaticText *laidOut = &layoutOf(text, opt.font);
-    if (laidOut->size().width() > box.width()) // too long: end it with "…" rather than cut a letter
-        laidOut = &layoutOf(QFontMetrics(opt.font).elidedText(text, Qt::ElideRight, box.width()), opt.font);
-    const QSizeF size = laidOut->size();
+    const QStaticText *shown = &layoutOf(text, opt.font);
+    if (shown->size().width() > box.width()) {
+        // Too long: end it with "…" rather than cut a letter. Kept per text and
+        // width: QFontMetrics::elidedText() cost 42 k instructions a cell on
+        // every repaint (the timeline's name column, docs/performance.md).
+        const QString key = text + QChar(0x1f) + QString::number(box.width()); // a unit separator: in no cell text
+        shown = &m_cache.get(key, opt.font, [&](const QString &, const QFont &font) {
+            ++m_layouts;
+            ++m_elisions;
+            return laidOut(QFontMetrics(font).elidedText(text, Qt::ElideRight, box.width()), font);
+        });
+    }
+    const QSizeF size = shown->size();
     const Qt::Alignment align = QStyle::visualAlignment(opt.direction, opt.displayAlignment);
     double x = box.left();
     if (align & Qt::AlignRight)
@@ -92,7 +101,7 @@ void FastTextDelegate::paint(QPainter *painter, const QStyleOptionViewItem &opti
     painter->setPen(opt.palette.color(group, (opt.state & QStyle::State_Selected) ? QPalette::HighlightedText
                                                                                    : QPalette::Text));
     painter->setClipRect(box);
-    painter->drawStaticText(QPointF(x, y), *laidOut);
+    painter->drawStaticText(QPointF(x, y), *shown);
     painter->restore();
 }
 

@@ -43,6 +43,8 @@ public:
     // Laid-out texts held (both generations), and how many were laid out so far: for tests.
     std::size_t cachedTexts() const { return m_cache.size(); }
     std::size_t layouts() const { return m_layouts; }
+    // How often a text too long for its cell was shortened ("…"): once per text and width.
+    std::size_t elisions() const { return m_elisions; }
 
     // Whether the style draws something in the cell besides its text (a
     // selection, a background, a check box, an icon, the focus): a plain cell
@@ -59,6 +61,7 @@ private:
 
     mutable TextGenerationCache<QStaticText> m_cache{1, kMaxGeneration}; // one repaint's texts kept
     mutable std::size_t m_layouts = 0;
+    mutable std::size_t m_elisions = 0;
     bool m_styleDrawsEveryCell = false;
 };
 

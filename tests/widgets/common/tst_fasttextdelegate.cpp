@@ -143,6 +143,25 @@ private slots:
         QCOMPARE(t.delegate->layouts(), before);
     }
 
+    // A text too long for its cell is shortened once per text and width, not
+    // on every repaint, and shows as the view's own elision would.
+    void longTextsAreShortenedOnce()
+    {
+        Table t;
+        QVERIFY(QTest::qWaitForWindowExposed(&t.table));
+        const QString longText = QStringLiteral("a text far too long for its column, ended with an ellipsis");
+        t.table.item(2, 1)->setText(longText);
+        t.table.item(4, 3)->setText(longText + QStringLiteral(" too"));
+        t.repaint();
+        QCOMPARE(t.delegate->elisions(), std::size_t(2));
+        for (int k = 0; k < 5; ++k)
+            t.repaint();
+        QCOMPARE(t.delegate->elisions(), std::size_t(2));
+        t.table.setColumnWidth(1, t.table.columnWidth(1) + 20); // a new width: shortened again, for it
+        t.repaint();
+        QCOMPARE(t.delegate->elisions(), std::size_t(3));
+    }
+
     // Plain cells skip the style's item panel (nothing to draw there): the
     // picture is the same pixel for pixel as with the panel drawn for every
     // cell, in the light and the dark palette, and the style is asked only
