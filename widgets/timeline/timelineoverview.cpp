@@ -16,6 +16,7 @@ TimelineOverview::TimelineOverview(TimelinePlot *timeline, QWidget *parent)
 {
     setNotAntialiasedElements(QCP::aeAll);
     setPlottingHint(QCP::phImmediateRefresh, false); // painted with the window, as the timeline is
+    layer(QStringLiteral("overlay"))->setMode(QCPLayer::lmLogical); // one paint buffer, as the timeline's
     setFixedHeight(64);
     xAxis->setVisible(false);
     yAxis->setVisible(false);

@@ -600,6 +600,9 @@ private slots:
         }
         QCOMPARE(replots, steps);
         QCOMPARE(overview->windowReplot().givenUp() - givenUp, steps);
+        // Each plot paints from one buffer: no overlay layer of its own to blend in on every paint.
+        for (QCustomPlot *plot : { static_cast<QCustomPlot *>(view->plot()), static_cast<QCustomPlot *>(overview) })
+            QCOMPARE(plot->layer(QStringLiteral("overlay"))->mode(), QCPLayer::lmLogical);
         // A pan has no new result: the queued replot draws the moved window.
         const double total = view->result().totalNs;
         view->plot()->setTimeRange(0.2 * total, 0.3 * total);
