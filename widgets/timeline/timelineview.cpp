@@ -289,16 +289,16 @@ namespace {
 // and TimelineOverview::setData() set them: the groups to merge for.
 std::vector<PremergedGroups> expectedViews(const MergeHints &h, double totalNs)
 {
-    // The overview last: the worker merges it after the critical path, the helper the others meanwhile.
+    // The timeline, the overview, then the snapshot's band (kHelperViews).
     std::vector<PremergedGroups> views(h.ghostBars ? 3 : 2);
     const QCPRange main = h.whole ? TimelinePlot::wholeRange(totalNs, h.ghostTotalNs) : QCPRange(h.lower, h.upper);
     views[0].key = { main.lower, main.upper, h.left, h.width, 1.0 };
-    if (h.ghostBars) {
-        views[1].key = views[0].key; // the snapshot's band: the timeline's view, its bars
-        views[1].of = h.ghostBars;
-    }
     const QCPRange overview = TimelineOverview::rangeFor(totalNs);
-    views.back().key = { overview.lower, overview.upper, h.overviewLeft, h.overviewWidth, 2.0 };
+    views[1].key = { overview.lower, overview.upper, h.overviewLeft, h.overviewWidth, 2.0 };
+    if (h.ghostBars) {
+        views[2].key = views[0].key; // the snapshot's band: the timeline's view, its bars
+        views[2].of = h.ghostBars;
+    }
     // A plot not laid out yet (no width) would get every bar unmerged: nothing to merge for.
     std::erase_if(views, [](const PremergedGroups &v) { return !(v.key.width > 0) || !(v.key.nsPerPixel() > 0); });
     return views;
@@ -309,6 +309,10 @@ void mergeFor(PremergedGroups *begin, PremergedGroups *end, const TimelineBars &
     for (PremergedGroups *v = begin; v != end; ++v)
         v->groups = mergeBars(v->of ? *v->of : bars, v->key.lower, v->key.upper, v->key.nsPerPixel(), v->key.minPixels);
 }
+
+// Views the helper thread merges (the first ones); the worker merges the rest
+// after the critical path and name runs, which take about as long as one merge.
+constexpr std::size_t kHelperViews = 2;
 
 } // namespace
 
@@ -340,7 +344,7 @@ TimelineData TimelineView::compute(std::shared_ptr<const Trace> trace, const Mac
     data.stages.bars = steadyNanoseconds();
     // The plots' merges (each walks every bar: about 1.5 M instructions at
     // 10⁵ instructions) run on the helper thread beside the critical path and
-    // name runs below, else after them here.
+    // name runs below, the snapshot's after them here; all here without a helper.
     std::vector<PremergedGroups> premerged = hints ? expectedViews(*hints, result->totalNs) : std::vector<PremergedGroups>();
     QSemaphore merged;
     struct WaitForMerge { // also when something below throws: the helper writes into `premerged`
@@ -351,16 +355,16 @@ TimelineData TimelineView::compute(std::shared_ptr<const Trace> trace, const Mac
                 done->acquire();
         }
     } waitForMerge;
-    // The helper takes all but the last (the overview, merged here after the critical path).
     PremergedGroups *const first = premerged.data(), *const last = first + premerged.size();
     PremergedGroups *here = first;
-    if (premerged.size() > 1 && helper
-        && helper->tryStart([first, last, &merged, bars = data.bars] {
-               mergeFor(first, last - 1, *bars);
+    PremergedGroups *const split = first + std::min(premerged.size(), kHelperViews);
+    if (!premerged.empty() && helper
+        && helper->tryStart([first, split, &merged, bars = data.bars] {
+               mergeFor(first, split, *bars);
                merged.release();
            })) {
         waitForMerge.done = &merged;
-        here = last - 1;
+        here = split;
     }
     auto onPath = std::make_shared<std::vector<std::vector<char>>>();
     for (const CoreProgram &core : data.trace->cores)
