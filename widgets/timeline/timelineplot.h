@@ -3,8 +3,9 @@
 // contention shaded on the MTE lanes with each transfer's share, the critical
 // path outlined, and set→wait arrows on demand. Horizontal zoom with the
 // wheel, pan by dragging. Bars narrower than a pixel are merged by
-// roofline::verrocchio::mergeBars() at paint time, so a redraw costs about
-// (lanes × pixels), not the trace length.
+// roofline::verrocchio::mergeBars(), so a redraw costs about (lanes × pixels),
+// not the trace length; for a new result the worker merges them for the views
+// the plots will show it in (TimelineData::premerged), else the paint does.
 #pragma once
 
 #include "verrocchio/layout.h"
