@@ -7,6 +7,7 @@
 #include <limits>
 #include <array>
 #include <bit>
+#include <cassert>
 
 namespace roofline::verrocchio {
 
@@ -89,7 +90,13 @@ struct InitQueue
     bool empty() const { return head == tail; }
     const Event &front() const { return ring.data()[head & mask]; }
     void pop() { ++head; }
-    void push(const Event &e) { ring.data()[tail++ & mask] = e; }
+    void push(const Event &e)
+    {
+        // Never full: prepare() sized it for every transfer that can be in its
+        // Init at once. Checked where asserts are on (the ASan and fuzz builds).
+        assert(tail - head <= mask);
+        ring.data()[tail++ & mask] = e;
+    }
 };
 
 } // namespace

@@ -443,11 +443,13 @@ std::vector<BarGroup> TimelineGhostPlottable::groups() const
     const double nsPerPixel = key.nsPerPixel();
     if (m_merged.bars != data.bars || m_merged.lower != key.lower || m_merged.upper != key.upper
         || m_merged.nsPerPixel != nsPerPixel) {
-        const auto worker = !premerged ? premerged->end()
-                                       : std::find_if(premerged->begin(), premerged->end(), [&](const PremergedGroups &p) {
-                                             return p.of == data.bars && p.key == key;
-                                         });
-        if (premerged && worker != premerged->end()) {
+        const PremergedGroups *worker = nullptr;
+        if (premerged) {
+            const auto it = std::find_if(premerged->begin(), premerged->end(),
+                [&](const PremergedGroups &p) { return p.of == data.bars && p.key == key; });
+            worker = it == premerged->end() ? nullptr : &*it;
+        }
+        if (worker) {
             m_merged = { data.bars, key.lower, key.upper, nsPerPixel, worker->groups };
             ++m_premergedUses;
         } else {
