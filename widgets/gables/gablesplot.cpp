@@ -1139,10 +1139,35 @@ void GablesPlot::applyRanges(bool placeLabel)
         placeAttainableLabel();
 }
 
+namespace {
+// Protected members of QCPAxis (qcustomplot.h), read as plotstyle.cpp reads the axis painter:
+// a pointer to a protected member, taken in a derived class, used on the base class.
+struct AxisAccess : QCPAxis
+{
+    static constexpr auto painter = &AxisAccess::mAxisPainter;
+    static constexpr auto beautifulPowers = &AxisAccess::mNumberBeautifulPowers;
+    static constexpr auto marginValid = &AxisAccess::mCachedMarginValid;
+};
+} // namespace
+
 void GablesPlot::updateNumberFormats()
 {
-    for (QCPAxis *axis : {xAxis, yAxis})
+    for (QCPAxis *axis : {xAxis, yAxis}) {
+        const QString format = axis->numberFormat();
         updateLogTickFormat(axis);
+        QCPAxisPainterPrivate *painter = axis->*AxisAccess::painter;
+        if (axis->numberFormat() == format || !painter)
+            continue;
+        // QCustomPlot hands the axis painter the powers-of-ten flag only when it draws the
+        // axis, after the layout: the replot that switches to powers ("1e+06" drawn as 10⁶)
+        // measured its margin for "1e+06" (and from that text's pixmaps in the label cache),
+        // and the next layout, measuring 10⁶, moved the axis rect 18 px. The first slider step
+        // after opening such a model then replotted the whole plot, and the opened picture
+        // was drawn with the wider margin. Handed over here, the margin fits the labels at once.
+        painter->substituteExponent = axis->*AxisAccess::beautifulPowers;
+        painter->clearCache();
+        axis->*AxisAccess::marginValid = false;
+    }
 }
 
 void GablesPlot::resetView()
