@@ -432,7 +432,7 @@ void benchTimeline(std::size_t n, int iterations)
     window.setCurrentView(view);
     view->document()->setTrace(roofline::verrocchio::syntheticVectorAdd(n, 2), QString());
     view->flushPendingUpdate();
-    QApplication::processEvents();
+    settleWindow(); // the new trace's layout requests: unsettled, they went into the first steps
 
     QSlider *bus = view->panel()->busSlider()->slider();
     QElapsedTimer timer;
@@ -544,9 +544,10 @@ void benchTimeline(std::size_t n, int iterations)
     // worker after each result, cancelled by the next slider move).
     view->document()->pinSnapshot();
     view->flushPendingUpdate();
+    settleWindow();
     drag(", snapshot compared");
     view->bottomTabs()->setCurrentWidget(view->sensitivityChart());
-    QApplication::processEvents();
+    settleWindow();
     drag(", + sensitivity shown");
     view->bottomTabs()->setCurrentIndex(0);
     view->document()->setComparedSnapshot(-1);
