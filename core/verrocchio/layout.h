@@ -12,6 +12,7 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 namespace roofline::verrocchio {
@@ -68,7 +69,10 @@ struct TimelineBars {
 
     bool operator==(const TimelineBars &) const = default;
 };
-TimelineBars timelineBars(const Trace &trace, const Result &result);
+// Runs both tasks and returns when both are done, on two threads if it has them.
+using RunBoth = std::function<void(const std::function<void()> &, const std::function<void()> &)>;
+// With `runBoth`, the cores' halves are laid out at once (the same bars).
+TimelineBars timelineBars(const Trace &trace, const Result &result, const RunBoth &runBoth = {});
 
 // What one drawn rectangle stands for: one bar (count == 1), or a run of
 // adjacent bars of one lane, each narrower than a pixel, merged into one.

@@ -242,6 +242,8 @@ private slots:
         // An intermediate picture never replaces a newer one: the last drawn is the newest.
         QTest::qWait(50);
         QCOMPARE(view->data().machine.busGBps, 60.0);
+        // Its bars, laid out by the worker and its helper thread for two halves of the cores, are the plain ones.
+        QVERIFY(*view->data().bars == timelineBars(doc->trace(), view->result()));
     }
 
     // Released, a drag wants the release's picture only: the simulation still running for an
