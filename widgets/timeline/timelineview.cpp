@@ -357,10 +357,12 @@ TimelineData TimelineView::compute(std::shared_ptr<const Trace> trace, const Mac
         } join{done};
         a();
     };
-    // Below some 5·10⁴ instructions waking the helper costs more than it saves
-    // (roofline-core-bench --only timeline: 10⁴ 0.14 ms alone, 0.25 on two
-    // threads; 10⁵ 1.53 and 1.30; 10⁶ 27.7 and 21.1: the pass is memory-bound).
-    constexpr std::size_t kTwoThreadBars = 50000;
+    // Only for long traces: the pass is memory-bound, and waking the helper
+    // twice costs about what the second thread saves below some 10⁵
+    // instructions (roofline-core-bench --only timeline, near idle, alone / on
+    // two threads: 10⁴ 0.14 / 0.25 ms; 10⁵ 1.09–1.12 / 0.99–1.18 ms; 10⁶
+    // 20.3–22.0 / 16.3–19.3 ms).
+    constexpr std::size_t kTwoThreadBars = 200000;
     const bool twoThreads = helper && data.trace->instructionCount() >= kTwoThreadBars;
     data.bars = std::make_shared<const TimelineBars>(timelineBars(*data.trace, *result, twoThreads ? runBoth : RunBoth()));
     data.stages.bars = steadyNanoseconds();
