@@ -19,6 +19,7 @@
 // laid out, per widget class; --steps lists the slowest updates of a series
 // with what each changed (Brouwer: the memory, the swapping layers).
 #include "common/allocator.h"
+#include "eventcounter.h"
 #include "amaix/io.h"
 #include "amaix/sweep.h"
 #include "amaixdocument.h"
@@ -347,39 +348,6 @@ void benchCore(int n, int iterations)
                 n, rounds / evalSeconds, evalSeconds / rounds * 1e6, rounds / geoSeconds, geoSeconds / rounds * 1e6);
 }
 
-// Runs the event loop until the window is laid out and painted: two passes of
-// processEvents() in a row that deliver no layout request and no paint to any widget
-// (at most 50 passes). Each layout that activates posts the next request to its parent,
-// which one pass leaves for the next: opening a 64-IP SoC (the panel's 66 group boxes,
-// the scroll area, the splitters, the tabs, the main window) takes about ten passes, with
-// three whole-window repaints between them. A user's event loop runs them at once; a
-// series started after two passes charged them to its first four steps (the first one
-// 64 M instructions against 18.4 M, callgrind; docs/performance.md).
-int settleWindow()
-{
-    class Activity : public QObject
-    {
-    public:
-        int events = 0;
-        Activity() { qApp->installEventFilter(this); }
-        ~Activity() override { qApp->removeEventFilter(this); }
-
-    protected:
-        bool eventFilter(QObject *object, QEvent *event) override
-        {
-            if (object->isWidgetType() && (event->type() == QEvent::LayoutRequest || event->type() == QEvent::Paint))
-                ++events;
-            return false;
-        }
-    } activity;
-    int passes = 0;
-    for (int quiet = 0; quiet < 2 && passes < 50; ++passes) {
-        activity.events = 0;
-        QApplication::processEvents();
-        quiet = activity.events == 0 ? quiet + 1 : 0;
-    }
-    return passes;
-}
 
 void benchReplot(int n, int iterations)
 {

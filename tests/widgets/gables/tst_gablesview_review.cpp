@@ -39,34 +39,6 @@ Soc sixtyFourIps(Soc soc)
                                    0.25 * (1 + i % 9)));
     return soc;
 }
-// Runs the event loop until the window is laid out and painted: two passes of processEvents()
-// in a row that deliver no layout request and no paint to any widget (at most 50 passes; the
-// number of passes is returned). As roofline-bench's settleWindow().
-int settleWindow()
-{
-    class Activity : public QObject
-    {
-    public:
-        int events = 0;
-        Activity() { qApp->installEventFilter(this); }
-        ~Activity() override { qApp->removeEventFilter(this); }
-
-    protected:
-        bool eventFilter(QObject *object, QEvent *event) override
-        {
-            if (object->isWidgetType() && (event->type() == QEvent::LayoutRequest || event->type() == QEvent::Paint))
-                ++events;
-            return false;
-        }
-    } activity;
-    int passes = 0;
-    for (int quiet = 0; quiet < 2 && passes < 50; ++passes) {
-        activity.events = 0;
-        QApplication::processEvents();
-        quiet = activity.events == 0 ? quiet + 1 : 0;
-    }
-    return passes;
-}
 } // namespace
 
 class TestGablesViewReview : public QObject
@@ -313,7 +285,7 @@ private slots:
     // The first slider steps after opening a 64-IP SoC cost what later steps cost (issue 15):
     // once the event loop has laid the window out, which takes a bounded number of passes
     // (each layout that activates posts the next request to its parent; the bench waits for
-    // the same, roofline-bench's settleWindow()), no step lays out the panel, the view or the
+    // the same, settleWindow() of eventcounter.h), no step lays out the panel, the view or the
     // main window, and none draws the whole plot. Unsettled, the bench's first four steps
     // carried the opening's layout and three whole-window repaints (docs/performance.md).
     // This model's y axis switches to powers of ten (10⁶) when it opens: the first step was a

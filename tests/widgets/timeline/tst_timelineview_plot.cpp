@@ -576,11 +576,8 @@ private slots:
     void overviewReplotsOncePerStep()
     {
         MainWindow window;
-        window.resize(1280, 800);
-        window.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&window));
-        TimelineView *view = timelineOf(window);
-        window.setCurrentView(view);
+        TimelineView *view = shownTimeline(window);
+        QVERIFY(view);
         view->setSyncInstructions(0);
         view->flushPendingUpdate();
         QCoreApplication::processEvents();
