@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 #include <functional>
+#include <limits>
 #include <optional>
 #include <set>
 
@@ -20,11 +21,15 @@ struct IntTensor
     int type = onnx::TensorProto::INT64;
 };
 
+// The product of a file's dimensions, saturated: they may multiply past 2⁶³
+// (fuzz_onnx). Callers compare it with kMaxElements or a tensor's size.
 std::int64_t count(const Dims &d)
 {
     std::int64_t p = 1;
-    for (std::int64_t x : d)
-        p *= x;
+    for (std::int64_t x : d) {
+        if (__builtin_mul_overflow(p, x, &p))
+            return std::numeric_limits<std::int64_t>::max();
+    }
     return p;
 }
 
@@ -275,8 +280,8 @@ std::optional<IntTensor> evaluate(const onnx::NodeProto &n, const std::vector<co
                 unknown = int(i);
             } else if (d[i] < 0) {
                 return std::nullopt;
-            } else {
-                known *= d[i];
+            } else if (__builtin_mul_overflow(known, d[i], &known)) {
+                return std::nullopt; // more elements than any tensor folded here (fuzz_onnx)
             }
         }
         const std::int64_t total = std::int64_t(in[0]->v.size());
@@ -353,8 +358,11 @@ std::optional<IntTensor> evaluate(const onnx::NodeProto &n, const std::vector<co
             };
             const bool forward = steps[k] > 0;
             const std::int64_t s = clampIndex(starts[k], forward), e = clampIndex(ends[k], forward);
-            const std::int64_t len = forward ? std::max<std::int64_t>(0, (e - s + steps[k] - 1) / steps[k])
-                                             : std::max<std::int64_t>(0, (s - e - steps[k] - 1) / -steps[k]);
+            // The elements from s towards e (exclusive) every |step|: s and e lie within
+            // [-1, dim], but a step may be anything a file says, ±2⁶³ included.
+            const std::uint64_t magnitude = forward ? std::uint64_t(steps[k]) : std::uint64_t(0) - std::uint64_t(steps[k]);
+            const std::int64_t span = forward ? e - s : s - e;
+            const std::int64_t len = span <= 0 ? 0 : std::int64_t((std::uint64_t(span) - 1) / magnitude + 1);
             lo[std::size_t(axis)] = s;
             step[std::size_t(axis)] = steps[k];
             size[std::size_t(axis)] = len;
@@ -381,15 +389,19 @@ std::optional<IntTensor> evaluate(const onnx::NodeProto &n, const std::vector<co
         IntTensor t{*d, {}, op == "Equal" ? int(onnx::TensorProto::BOOL) : in[arity == 3 ? 1 : 0]->type};
         for (std::int64_t i = 0; i < count(*d); ++i) {
             const std::int64_t a = at(*in[0], *d, i), b = at(*in[1], *d, i);
+            // A result past int64 is not a shape: not folded (fuzz_onnx found the overflows).
             std::int64_t v = 0;
-            if (op == "Add")
-                v = a + b;
-            else if (op == "Sub")
-                v = a - b;
-            else if (op == "Mul")
-                v = a * b;
-            else if (op == "Div") {
-                if (b == 0)
+            if (op == "Add") {
+                if (__builtin_add_overflow(a, b, &v))
+                    return std::nullopt;
+            } else if (op == "Sub") {
+                if (__builtin_sub_overflow(a, b, &v))
+                    return std::nullopt;
+            } else if (op == "Mul") {
+                if (__builtin_mul_overflow(a, b, &v))
+                    return std::nullopt;
+            } else if (op == "Div") {
+                if (b == 0 || (a == std::numeric_limits<std::int64_t>::min() && b == -1))
                     return std::nullopt;
                 v = a / b;
             } else if (op == "Equal")

@@ -12,6 +12,7 @@
 //    (element-wise operators, pooling and normalization count none); torchvision
 //    calls the same figure "GFLOPS" and gives it to two decimals.
 #include "network/import.h"
+#include "network/onnxfold.h"
 
 #include <nlohmann/json.hpp>
 
@@ -20,6 +21,7 @@
 
 #include <chrono>
 #include <cmath>
+#include <limits>
 #include <fstream>
 
 using namespace roofline;
@@ -334,6 +336,84 @@ private slots:
         const NetworkLoad back = parseNetwork(serialize(*r.network), "back.json");
         QVERIFY2(back.network, back.diagnostics.toString().c_str());
         QVERIFY(*back.network == *r.network);
+    }
+
+    // Constant folding of shape arithmetic (core/network/onnxfold.cpp) with
+    // values a file may hold: a result past int64, INT64_MIN / -1, a Reshape
+    // target that multiplies past 2⁶³ are not folded (UBSan found the Reshape
+    // in fuzz_onnx; the others are the same arithmetic); a Slice step of ±2⁶³
+    // takes one element. The same chains with small values fold.
+    void foldingRefusesWhatOverflows_data()
+    {
+        QTest::addColumn<QString>("op");
+        QTest::addColumn<QList<qlonglong>>("a");
+        QTest::addColumn<QList<qlonglong>>("b");
+        QTest::addColumn<bool>("folds");
+        QTest::addColumn<QList<qlonglong>>("result");
+        constexpr qlonglong kMax = std::numeric_limits<qlonglong>::max(), kMin = std::numeric_limits<qlonglong>::min();
+        QTest::newRow("Add") << "Add" << QList<qlonglong>{2} << QList<qlonglong>{3} << true << QList<qlonglong>{5};
+        QTest::newRow("Add past int64") << "Add" << QList<qlonglong>{kMax} << QList<qlonglong>{1} << false << QList<qlonglong>{};
+        QTest::newRow("Sub past int64") << "Sub" << QList<qlonglong>{kMin} << QList<qlonglong>{1} << false << QList<qlonglong>{};
+        QTest::newRow("Mul") << "Mul" << QList<qlonglong>{6} << QList<qlonglong>{-7} << true << QList<qlonglong>{-42};
+        QTest::newRow("Mul past int64") << "Mul" << QList<qlonglong>{qlonglong(1) << 62} << QList<qlonglong>{4} << false << QList<qlonglong>{};
+        QTest::newRow("Div") << "Div" << QList<qlonglong>{-9} << QList<qlonglong>{2} << true << QList<qlonglong>{-4};
+        QTest::newRow("Div INT64_MIN by -1") << "Div" << QList<qlonglong>{kMin} << QList<qlonglong>{-1} << false << QList<qlonglong>{};
+        // Reshape of the six values 0..5 (a below is ignored: the data is fixed).
+        QTest::newRow("Reshape") << "Reshape" << QList<qlonglong>{} << QList<qlonglong>{3, -1} << true << QList<qlonglong>{0, 1, 2, 3, 4, 5};
+        QTest::newRow("Reshape past 2^63") << "Reshape" << QList<qlonglong>{} << QList<qlonglong>{kMax, 2, -1} << false << QList<qlonglong>{};
+        // Slice of 0..5 from a[0] towards a[1] every b[0].
+        QTest::newRow("Slice step 2") << "Slice" << QList<qlonglong>{1, 6} << QList<qlonglong>{2} << true << QList<qlonglong>{1, 3, 5};
+        QTest::newRow("Slice step 2^63-1") << "Slice" << QList<qlonglong>{0, 6} << QList<qlonglong>{kMax} << true << QList<qlonglong>{0};
+        QTest::newRow("Slice step -2^63") << "Slice" << QList<qlonglong>{5, kMin} << QList<qlonglong>{kMin} << true << QList<qlonglong>{5};
+    }
+    void foldingRefusesWhatOverflows()
+    {
+        QFETCH(QString, op);
+        QFETCH(QList<qlonglong>, a);
+        QFETCH(QList<qlonglong>, b);
+        QFETCH(bool, folds);
+        QFETCH(QList<qlonglong>, result);
+        onnx::GraphProto graph;
+        const auto initializer = [&](const char *name, const QList<qlonglong> &values) {
+            onnx::TensorProto *t = graph.add_initializer();
+            t->set_name(name);
+            t->set_data_type(onnx::TensorProto::INT64);
+            t->add_dims(values.size());
+            for (qlonglong v : values)
+                t->add_int64_data(v);
+        };
+        onnx::NodeProto *node = graph.add_node();
+        node->set_op_type(op.toStdString());
+        node->add_output("c");
+        graph.add_output()->set_name("c");
+        if (op == "Reshape" || op == "Slice") {
+            initializer("data", {0, 1, 2, 3, 4, 5});
+            node->add_input("data");
+            if (op == "Reshape") {
+                initializer("shape", b);
+                node->add_input("shape");
+            } else {
+                initializer("starts", {a[0]});
+                initializer("ends", {a[1]});
+                initializer("axes", {0});
+                initializer("steps", b);
+                for (const char *name : { "starts", "ends", "axes", "steps" })
+                    node->add_input(name);
+            }
+        } else {
+            initializer("a", a);
+            initializer("b", b);
+            node->add_input("a");
+            node->add_input("b");
+        }
+        const int removed = roofline::network::onnxfold::fold(graph, {});
+        QCOMPARE(removed, folds ? 1 : 0);
+        if (!folds)
+            return;
+        const auto c = std::find_if(graph.initializer().begin(), graph.initializer().end(),
+                                    [](const onnx::TensorProto &t) { return t.name() == "c"; });
+        QVERIFY(c != graph.initializer().end());
+        QCOMPARE(QList<qlonglong>(c->int64_data().begin(), c->int64_data().end()), result);
     }
 
     // Issue 14: libonnx 1.12's InferShapes segfaults on this Gemm (opset 6, a
