@@ -25,46 +25,52 @@ Pipe pipeOfLane(std::size_t lane)
     return kLaneOrder[lane % kPipeCount];
 }
 
-TimelineBars timelineBars(const Trace &trace, const Result &result, const RunBoth &runBoth)
+namespace {
+
+// Per lane, when one of its transfers shared the bus: the contention
+// intervals back to back joined (TimelineBars::contention). Reads the result
+// and the trace only, so it can run beside the bars' passes.
+void laneContention(const Trace &trace, const Result &result, std::size_t cores, TimelineBars &out)
+{
+    const std::size_t lanes = cores * kPipeCount;
+    std::vector<std::vector<TimelineBars::Span>> spans(lanes);
+    for (const ContentionInterval &interval : result.contention) {
+        for (const Share &share : result.sharesOf(interval)) {
+            if (share.core >= cores || share.instruction >= trace.cores[share.core].instructions.size())
+                continue;
+            auto &lane = spans[laneOf(share.core, trace.cores[share.core].instructions[share.instruction].pipe)];
+            if (!lane.empty() && interval.start <= lane.back().end)
+                lane.back().end = std::max(lane.back().end, interval.end);
+            else
+                lane.push_back({ interval.start, interval.end });
+        }
+    }
+    out.contentionBegin.assign(lanes + 1, 0);
+    for (std::size_t lane = 0; lane < lanes; ++lane)
+        out.contentionBegin[lane + 1] = out.contentionBegin[lane] + spans[lane].size();
+    out.contention.reserve(out.contentionBegin[lanes]);
+    for (const auto &lane : spans)
+        out.contention.insert(out.contention.end(), lane.begin(), lane.end());
+}
+
+// The bars themselves (TimelineBars::bars, laneBegin).
+void laneBars(const Trace &trace, const Result &result, std::size_t cores, TimelineBars &out)
 {
     // Two passes without per-lane vectors (this runs on every slider step of a
     // 10^5-instruction trace): count, then fill each lane's segment with its
     // work bars (in start order: a pipe is FIFO) followed by its stalls (in
     // end order, which is start order within a lane), and merge the two runs.
-    // Cores have lanes of their own: with `runBoth`, each pass runs for two
-    // halves of the cores at once (each writes only its cores' lanes, and
-    // reads the stalls and contention in the same order as one pass would).
-    TimelineBars out;
-    const std::size_t cores = std::min({ trace.cores.size(), result.cores.size(), Bar::kMaxLanes / kPipeCount });
     const std::size_t lanes = cores * kPipeCount;
     // Each instruction's lane position (bits 0-6) and whether it is a work bar
     // (bit 7), one byte each: the second pass reads these and the timings, not
-    // the 32-byte instructions again, and the stalls and contention shares below
-    // look instructions up in time order, where at 10⁶ instructions a 1 MB
-    // table stays in cache and the 24 MB trace did not.
+    // the 32-byte instructions again, and the stalls look instructions up in
+    // time order, where at 10⁶ instructions a 1 MB table stays in cache and the
+    // 24 MB trace did not.
     constexpr std::uint8_t kIsBar = 0x80;
     std::vector<std::vector<std::uint8_t>> position(cores);
     std::vector<std::size_t> programSize(cores);
-    std::size_t instructions = 0;
-    for (std::size_t c = 0; c < cores; ++c) {
+    for (std::size_t c = 0; c < cores; ++c)
         programSize[c] = trace.cores[c].instructions.size();
-        instructions += programSize[c];
-    }
-    // The first half of the cores holds about half the instructions; without
-    // a second thread (or a second core) it is all of them.
-    std::size_t split = cores;
-    if (runBoth && cores > 1) {
-        std::size_t sum = 0;
-        for (split = 0; split + 1 < cores && 2 * sum < instructions; ++split)
-            sum += programSize[split];
-        split = std::max<std::size_t>(split, 1);
-    }
-    const auto inBoth = [&](const std::function<void(std::size_t, std::size_t)> &pass) {
-        if (split == cores)
-            pass(0, cores);
-        else
-            runBoth([&] { pass(0, split); }, [&] { pass(split, cores); });
-    };
     const auto laneAt = [&](std::size_t core, std::size_t instruction) {
         return core * kPipeCount + (position[core][instruction] & ~kIsBar);
     };
@@ -73,29 +79,27 @@ TimelineBars timelineBars(const Trace &trace, const Result &result, const RunBot
     };
 
     std::vector<std::size_t> workCount(lanes, 0), stallCount(lanes, 0);
-    inBoth([&](std::size_t c0, std::size_t c1) {
-        for (std::size_t c = c0; c < c1; ++c) {
-            const Instruction *program = trace.cores[c].instructions.data();
-            const Timing *timings = result.cores[c].instructions.data();
-            const std::size_t n = programSize[c];
-            const std::size_t timed = std::min(n, result.cores[c].instructions.size());
-            position[c].resize(n);
-            std::uint8_t *pos = position[c].data();
-            std::size_t *count = workCount.data() + c * kPipeCount;
-            for (std::size_t i = 0; i < n; ++i) {
-                const std::size_t pipe = pipeIndex(program[i].pipe);
-                const std::uint8_t lane = pipe < kPipeCount ? kPositionOfPipe[pipe] : 0;
-                const bool bar = i < timed && timings[i].executed && program[i].kind == Instruction::Kind::Work
-                    && timings[i].end >= timings[i].start;
-                pos[i] = bar ? std::uint8_t(lane | kIsBar) : lane;
-                count[lane] += bar ? 1 : 0;
-            }
+    for (std::size_t c = 0; c < cores; ++c) {
+        const Instruction *program = trace.cores[c].instructions.data();
+        const Timing *timings = result.cores[c].instructions.data();
+        const std::size_t n = programSize[c];
+        const std::size_t timed = std::min(n, result.cores[c].instructions.size());
+        position[c].resize(n);
+        std::uint8_t *pos = position[c].data();
+        std::size_t *count = workCount.data() + c * kPipeCount;
+        for (std::size_t i = 0; i < n; ++i) {
+            const std::size_t pipe = pipeIndex(program[i].pipe);
+            const std::uint8_t lane = pipe < kPipeCount ? kPositionOfPipe[pipe] : 0;
+            const bool bar = i < timed && timings[i].executed && program[i].kind == Instruction::Kind::Work
+                && timings[i].end >= timings[i].start;
+            pos[i] = bar ? std::uint8_t(lane | kIsBar) : lane;
+            count[lane] += bar ? 1 : 0;
         }
-        for (const Stall &s : result.stalls) {
-            if (s.core >= c0 && s.core < c1 && isStall(s))
-                ++stallCount[laneAt(s.core, s.instruction)];
-        }
-    });
+    }
+    for (const Stall &s : result.stalls) {
+        if (isStall(s))
+            ++stallCount[laneAt(s.core, s.instruction)];
+    }
     out.laneBegin.assign(lanes + 1, 0);
     for (std::size_t lane = 0; lane < lanes; ++lane)
         out.laneBegin[lane + 1] = out.laneBegin[lane] + workCount[lane] + stallCount[lane];
@@ -104,66 +108,63 @@ TimelineBars timelineBars(const Trace &trace, const Result &result, const RunBot
     std::vector<std::size_t> stallNext(lanes);
     for (std::size_t lane = 0; lane < lanes; ++lane)
         stallNext[lane] = out.laneBegin[lane] + workCount[lane];
-    // Contention per lane, drawn on every redraw: joined here, once per result,
-    // rather than looked up share by share in the paint code.
-    std::vector<std::vector<TimelineBars::Span>> spans(lanes);
-    inBoth([&](std::size_t c0, std::size_t c1) {
-        Bar *bars = out.bars.data();
-        for (std::size_t c = c0; c < c1; ++c) {
-            const Timing *timings = result.cores[c].instructions.data();
-            const std::uint8_t *pos = position[c].data();
-            std::size_t *next = workNext.data() + c * kPipeCount;
-            const auto laneBase = static_cast<std::uint32_t>(c * kPipeCount);
-            for (std::size_t i = 0; i < programSize[c]; ++i) {
-                if (!(pos[i] & kIsBar))
-                    continue;
-                const std::uint8_t p = pos[i] & ~kIsBar;
-                bars[next[p]++] = { timings[i].start, timings[i].end, static_cast<std::uint32_t>(i), laneBase + p,
-                    Bar::Kind::Work };
-            }
-        }
-        for (const Stall &s : result.stalls) {
-            if (s.core < c0 || s.core >= c1 || !isStall(s))
+    Bar *bars = out.bars.data();
+    for (std::size_t c = 0; c < cores; ++c) {
+        const Timing *timings = result.cores[c].instructions.data();
+        const std::uint8_t *pos = position[c].data();
+        std::size_t *next = workNext.data() + c * kPipeCount;
+        const auto laneBase = static_cast<std::uint32_t>(c * kPipeCount);
+        for (std::size_t i = 0; i < programSize[c]; ++i) {
+            if (!(pos[i] & kIsBar))
                 continue;
-            const auto lane = static_cast<std::uint32_t>(laneAt(s.core, s.instruction));
-            bars[stallNext[lane]++] = { s.start, s.end, s.instruction, lane, Bar::Kind::Stall };
+            const std::uint8_t p = pos[i] & ~kIsBar;
+            bars[next[p]++] = { timings[i].start, timings[i].end, static_cast<std::uint32_t>(i), laneBase + p,
+                Bar::Kind::Work };
         }
-        const auto byStart = [](const Bar &a, const Bar &b) { return a.start < b.start; };
-        std::vector<Bar> firstRun; // the work bars of the lane being merged
-        for (std::size_t lane = c0 * kPipeCount; lane < c1 * kPipeCount; ++lane) {
-            const auto first = out.bars.begin() + std::ptrdiff_t(out.laneBegin[lane]);
-            const auto middle = first + std::ptrdiff_t(workCount[lane]);
-            const auto last = out.bars.begin() + std::ptrdiff_t(out.laneBegin[lane + 1]);
-            // Both runs are sorted in practice; sort them anyway if a result ever says otherwise.
-            if (!std::is_sorted(first, middle, byStart))
-                std::stable_sort(first, middle, byStart);
-            if (!std::is_sorted(middle, last, byStart))
-                std::stable_sort(middle, last, byStart);
-            if (first == middle || middle == last || !byStart(*middle, *(middle - 1)))
-                continue; // one run, or the stalls all start after the work: already in order
-            // A stable merge through one reused buffer (std::inplace_merge takes a
-            // temporary buffer per lane): on equal starts the work bar comes first.
-            firstRun.assign(first, middle);
-            std::merge(firstRun.begin(), firstRun.end(), middle, last, first, byStart);
-        }
-        for (const ContentionInterval &interval : result.contention) {
-            for (const Share &share : result.sharesOf(interval)) {
-                if (share.core < c0 || share.core >= c1 || share.instruction >= programSize[share.core])
-                    continue;
-                auto &lane = spans[laneAt(share.core, share.instruction)];
-                if (!lane.empty() && interval.start <= lane.back().end)
-                    lane.back().end = std::max(lane.back().end, interval.end);
-                else
-                    lane.push_back({ interval.start, interval.end });
-            }
-        }
-    });
-    out.contentionBegin.assign(lanes + 1, 0);
-    for (std::size_t lane = 0; lane < lanes; ++lane)
-        out.contentionBegin[lane + 1] = out.contentionBegin[lane] + spans[lane].size();
-    out.contention.reserve(out.contentionBegin[lanes]);
-    for (const auto &lane : spans)
-        out.contention.insert(out.contention.end(), lane.begin(), lane.end());
+    }
+    for (const Stall &s : result.stalls) {
+        if (!isStall(s))
+            continue;
+        const auto lane = static_cast<std::uint32_t>(laneAt(s.core, s.instruction));
+        bars[stallNext[lane]++] = { s.start, s.end, s.instruction, lane, Bar::Kind::Stall };
+    }
+    const auto byStart = [](const Bar &a, const Bar &b) { return a.start < b.start; };
+    std::vector<Bar> firstRun; // the work bars of the lane being merged
+    for (std::size_t lane = 0; lane < lanes; ++lane) {
+        const auto first = out.bars.begin() + std::ptrdiff_t(out.laneBegin[lane]);
+        const auto middle = first + std::ptrdiff_t(workCount[lane]);
+        const auto last = out.bars.begin() + std::ptrdiff_t(out.laneBegin[lane + 1]);
+        // Both runs are sorted in practice; sort them anyway if a result ever says otherwise.
+        if (!std::is_sorted(first, middle, byStart))
+            std::stable_sort(first, middle, byStart);
+        if (!std::is_sorted(middle, last, byStart))
+            std::stable_sort(middle, last, byStart);
+        if (first == middle || middle == last || !byStart(*middle, *(middle - 1)))
+            continue; // one run, or the stalls all start after the work: already in order
+        // A stable merge through one reused buffer (std::inplace_merge takes a
+        // temporary buffer per lane): on equal starts the work bar comes first.
+        firstRun.assign(first, middle);
+        std::merge(firstRun.begin(), firstRun.end(), middle, last, first, byStart);
+    }
+}
+
+} // namespace
+
+TimelineBars timelineBars(const Trace &trace, const Result &result, const RunBoth &runBoth)
+{
+    TimelineBars out;
+    const std::size_t cores = std::min({ trace.cores.size(), result.cores.size(), Bar::kMaxLanes / kPipeCount });
+    // The contention spans need neither the bars nor their lanes: with a
+    // second thread they are joined there (about a third of the work at 10⁵
+    // instructions of the synthetic trace, whose intervals have some six shares each).
+    const auto bars = [&] { laneBars(trace, result, cores, out); };
+    const auto contention = [&] { laneContention(trace, result, cores, out); };
+    if (runBoth)
+        runBoth(bars, contention); // each writes its own members of `out`
+    else {
+        bars();
+        contention();
+    }
     return out;
 }
 

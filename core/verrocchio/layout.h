@@ -71,7 +71,7 @@ struct TimelineBars {
 };
 // Runs both tasks and returns when both are done, on two threads if it has them.
 using RunBoth = std::function<void(const std::function<void()> &, const std::function<void()> &)>;
-// With `runBoth`, the cores' halves are laid out at once (the same bars).
+// With `runBoth`, the bars and the contention spans are worked out at once (the same result).
 TimelineBars timelineBars(const Trace &trace, const Result &result, const RunBoth &runBoth = {});
 
 // What one drawn rectangle stands for: one bar (count == 1), or a run of

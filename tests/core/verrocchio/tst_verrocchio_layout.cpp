@@ -132,8 +132,8 @@ TimelineBars referenceBars(const Trace &trace, const Result &result)
     return out;
 }
 
-// timelineBars() alone, with its halves on two threads, and with the second
-// half run before the first, each equal to the plain per-lane build.
+// timelineBars() alone, with its bars and contention spans on two threads, and with the
+// spans worked out before the first, each equal to the plain per-lane build.
 bool everyWayMatches(const Trace &trace, const Result &r)
 {
     const TimelineBars expected = referenceBars(trace, r);
@@ -227,7 +227,7 @@ private slots:
 
     // timelineBars() (one pass over the trace, lane and "is a bar" kept per
     // instruction in a byte, runs merged through one buffer; alone, with its
-    // two halves of the cores on two threads, and with the second half run
+    // bars and contention spans on two threads, and with the spans worked out
     // first) against the plain
     // per-lane build: random traces of one to three cores on four machines
     // (among them a slow bus: contention throughout; deadlocks and flag errors
