@@ -20,6 +20,8 @@ public:
     explicit TimelineTableModel(QObject *parent = nullptr);
 
     void setData(const TimelineData &data);
+    // The result whose timings the rows show.
+    const std::shared_ptr<const roofline::verrocchio::Result> &result() const { return m_data.result; }
 
     int rowCount(const QModelIndex &parent = QModelIndex()) const override;
     int columnCount(const QModelIndex &parent = QModelIndex()) const override;

@@ -328,7 +328,8 @@ std::optional<MergeHints> TimelineView::mergeHints() const
 }
 
 TimelineData TimelineView::compute(std::shared_ptr<const Trace> trace, const Machine &machine,
-    const std::function<bool()> &cancelled, TimelinePlanCache *plans, const MergeHints *hints, QThreadPool *helper)
+    const std::function<bool()> &cancelled, TimelinePlanCache *plans, const MergeHints *hints, QThreadPool *helper,
+    const std::function<void(const TimelineData &)> &simulated)
 {
     TimelineData data;
     data.stages.jobStart = steadyNanoseconds();
@@ -340,7 +341,15 @@ TimelineData TimelineView::compute(std::shared_ptr<const Trace> trace, const Mac
     if (result->error && result->error->kind == SimulationError::Kind::Cancelled)
         return data; // no result: superseded
     data.stages.simulated = steadyNanoseconds();
-    // The bars of two halves of the cores at once, one of them on the helper thread.
+    if (simulated) {
+        TimelineData early;
+        early.trace = data.trace;
+        early.machine = machine;
+        early.result = result; // not changed from here on: read on two threads
+        early.stages = data.stages;
+        simulated(early);
+    }
+    // The bars here and their contention spans on the helper thread, at once.
     const RunBoth runBoth = [helper](const std::function<void()> &a, const std::function<void()> &b) {
         QSemaphore done;
         if (!helper->tryStart([&] {
@@ -357,11 +366,12 @@ TimelineData TimelineView::compute(std::shared_ptr<const Trace> trace, const Mac
         } join{done};
         a();
     };
-    // Only for long traces: the pass is memory-bound, and waking the helper
-    // twice costs about what the second thread saves below some 10⁵
-    // instructions (roofline-core-bench --only timeline, near idle, alone / on
-    // two threads: 10⁴ 0.14 / 0.25 ms; 10⁵ 1.09–1.12 / 0.99–1.18 ms; 10⁶
-    // 20.3–22.0 / 16.3–19.3 ms).
+    // Only for long traces. Alone the bars of 10⁵ instructions take 0.65 ms
+    // on two threads instead of 1.05 (roofline-core-bench --only timeline,
+    // near idle; 10⁶: 10.8 instead of 18.1 ms), but in the studio the GUI
+    // thread shows the result's texts meanwhile (showTexts()), and a third
+    // busy thread on two cores made a step slower (roofline-bench, 10⁵: wall
+    // median 7.1–8.6 against 6.3–7.5 ms).
     constexpr std::size_t kTwoThreadBars = 200000;
     const bool twoThreads = helper && data.trace->instructionCount() >= kTwoThreadBars;
     data.bars = std::make_shared<const TimelineBars>(timelineBars(*data.trace, *result, twoThreads ? runBoth : RunBoth()));
@@ -651,8 +661,16 @@ void TimelineView::startUpdate()
                 && (generation <= releasedAt->load(std::memory_order_relaxed)
                     || steadyMilliseconds() - shownAt->load(std::memory_order_relaxed) < feedbackMs->load());
         };
+        // The table, the readout and the comparison need the result alone:
+        // the GUI thread shows them while this thread lays the bars out
+        // (some 2 ms at 10⁵ instructions), and then draws only the plots.
+        const auto showTexts = [&](const TimelineData &early) {
+            if (latest->load(std::memory_order_relaxed) == generation)
+                post(guard, [generation, early](TimelineView *view) { view->showTexts(generation, early); });
+        };
         // m_helper outlives the job: the view's destructor waits for m_pool first.
-        TimelineData data = compute(trace, machine, superseded, plans.get(), hints ? &*hints : nullptr, helper);
+        TimelineData data
+            = compute(trace, machine, superseded, plans.get(), hints ? &*hints : nullptr, helper, showTexts);
         if (!data.result)
             return;
         data.stages.requested = stages.requested;
@@ -762,6 +780,20 @@ void TimelineView::computeSensitivityNow()
         sensitivity(m_document->trace(), m_document->machine(), m_sensitivityStep));
 }
 
+void TimelineView::showTexts(quint64 generation, const TimelineData &early)
+{
+    if (generation != m_generation)
+        return; // a newer request is on its way, with its own
+    m_early = early;
+    m_model->setData(early);
+    if (m_document->compared())
+        updateComparison(false); // the plot keeps its ghost until it draws the new bars
+    else
+        updateReadout();
+    ++m_earlyTextsCount;
+    emit textsShown();
+}
+
 void TimelineView::apply(const TimelineData &data)
 {
     // The result on screen until now is freed on another thread: at 10⁵
@@ -769,14 +801,20 @@ void TimelineView::apply(const TimelineData &data)
     // thread should spend drawing (docs/performance.md).
     m_shownAt->store(steadyMilliseconds());
     TimelineData retired = std::exchange(m_data, data);
+    // The texts of this very result already shown (showTexts()): only the plots are new.
+    const bool textsShown = m_early.result && m_early.result == data.result;
+    m_early = TimelineData();
     m_plot->setData(data);
     m_overview->setData(data);
     m_overview->setWindow(m_plot->xAxis->range().lower, m_plot->xAxis->range().upper);
-    m_model->setData(data);
+    if (!textsShown) {
+        m_model->setData(data);
+        m_comparedResult.reset(); // the result retired below is freed on the other thread, not here
+    }
     m_disposal.start([retired = std::move(retired)]() mutable { retired = TimelineData(); });
     if (m_document->compared())
         updateComparison(); // cheap: the snapshot's result is cached; writes the readout too
-    else
+    else if (!textsShown)
         updateReadout();
     m_plot->replot();
     m_overview->replot();
@@ -795,19 +833,30 @@ const TimelineData *TimelineView::ghost() const
     return it == m_ghosts.end() ? nullptr : &it->second;
 }
 
-void TimelineView::updateComparison()
+void TimelineView::updateComparison(bool plotToo)
 {
     const TimelineDocument::Snapshot *snapshot = m_document->compared();
     const TimelineData *g = ghost();
-    if (!snapshot || !g || !m_data.result) {
-        m_plot->setGhost(nullptr, QString());
+    const TimelineData &shown = textData();
+    // The plot draws m_data's bars: while a newer result's texts are shown, apply() gives it the ghost.
+    if (plotToo && !m_early.result) {
+        if (snapshot && g && m_data.result)
+            m_plot->setGhost(g, snapshot->name);
+        else
+            m_plot->setGhost(nullptr, QString());
+    }
+    if (!snapshot || !g || !shown.result) {
         m_comparison.reset();
         m_comparisonText = snapshot ? tr("simulating snapshot \"%1\"…").arg(snapshot->name) : QString();
-    } else {
-        m_plot->setGhost(g, snapshot->name);
-        m_comparison = compare(*m_data.result, *g->result);
+    } else if (!m_comparison || m_comparedResult != shown.result || m_comparedGhost != g->result
+        || m_comparedName != snapshot->name) {
+        // Once per result: apply() after showTexts() finds it done.
+        m_comparison = compare(*shown.result, *g->result);
         m_comparisonText = QString::fromStdString(summarize(*m_comparison, snapshot->name.toStdString()));
     }
+    m_comparedResult = m_comparison ? shown.result : nullptr;
+    m_comparedGhost = m_comparison ? g->result : nullptr;
+    m_comparedName = m_comparison ? snapshot->name : QString();
     updateReadout();
 }
 
@@ -834,9 +883,10 @@ void TimelineView::syncSnapshots()
 
 void TimelineView::updateReadout()
 {
-    if (!m_data.result)
+    const TimelineData &shown = textData();
+    if (!shown.result)
         return;
-    const Result &r = *m_data.result;
+    const Result &r = *shown.result;
     const TimeUnit unit = timeUnitFor(r.totalNs);
     auto time = [&](double ns) { return QStringLiteral("%1 %2").arg(formatValue(ns * unit.perNs), unit.name); };
     QString text;
@@ -849,8 +899,8 @@ void TimelineView::updateReadout()
     // readoutLinesFitAt1280x800).
     text += tr("<b>Total %1</b> for %2 instructions on %3 &nbsp; critical path %4 steps")
                 .arg(time(r.totalNs))
-                .arg(m_data.trace->instructionCount())
-                .arg(m_data.trace->cores.size() == 1 ? tr("1 core") : tr("%1 cores").arg(m_data.trace->cores.size()))
+                .arg(shown.trace->instructionCount())
+                .arg(shown.trace->cores.size() == 1 ? tr("1 core") : tr("%1 cores").arg(shown.trace->cores.size()))
                 .arg(r.criticalPath.size());
     text += QStringLiteral("<br>") + tr("Bus contention %1 in %2 intervals &nbsp; %3 stalled waits")
                                          .arg(time(r.contentionNs))

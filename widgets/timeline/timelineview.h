@@ -150,6 +150,12 @@ public:
     quint64 syncCount() const { return m_syncCount; }
     // Results drawn although a newer request was already made (that feedback).
     quint64 intermediateCount() const { return m_intermediateCount; }
+    // Results whose texts (table, readout, comparison) were shown before
+    // their bars, while the worker still laid them out (showTexts()).
+    quint64 earlyTextsCount() const { return m_earlyTextsCount; }
+    // The result the table and readout show: newer than data()'s from the
+    // moment its texts are shown until its bars are drawn.
+    const TimelineData &textData() const { return m_early.result ? m_early : m_data; }
     // Where the last result drawn spent its time (steady clock, ns): its
     // stages up to the worker's end (TimelineData::stages), then its arrival
     // on the GUI thread and the end of drawing it into the plots and table.
@@ -167,14 +173,17 @@ public:
     // With `hints` it also merges the bars for the views the timeline and the
     // overview will show the result in (TimelineData::premerged), on `helper`
     // while the critical path is marked, when `helper` has a thread free.
+    // `simulated` is handed the result (no bars yet) as soon as it is simulated.
     static TimelineData compute(std::shared_ptr<const roofline::verrocchio::Trace> trace,
         const roofline::verrocchio::Machine &machine, const std::function<bool()> &cancelled = {},
-        TimelinePlanCache *plans = nullptr, const MergeHints *hints = nullptr, QThreadPool *helper = nullptr);
+        TimelinePlanCache *plans = nullptr, const MergeHints *hints = nullptr, QThreadPool *helper = nullptr,
+        const std::function<void(const TimelineData &)> &simulated = {});
     // What compute() is told of the plots: none while the view is hidden (nothing to merge for).
     std::optional<MergeHints> mergeHints() const;
 
 signals:
     void updated(); // after every result drawn
+    void textsShown(); // a result's table, readout and comparison, before its bars (showTexts())
     void sensitivityUpdated(); // after every sensitivity drawn
 
 public:
@@ -202,8 +211,9 @@ private:
     void deliverGhost(quint64 snapshotId, const TimelineData &data);
     void deliverSensitivity(
         quint64 generation, double step, const std::vector<roofline::verrocchio::Sensitivity> &rows);
+    void showTexts(quint64 generation, const TimelineData &early);
     void apply(const TimelineData &data);
-    void updateComparison();
+    void updateComparison(bool plotToo = true);
     void updateReadout();
     void showSensitivity();
     void computeSensitivityNow(); // on the GUI thread: exports, and short traces in flushPendingUpdate()
@@ -237,8 +247,13 @@ private:
     int m_goalSeekParameterCount = -1;
 
     TimelineData m_data;
+    TimelineData m_early; // trace, machine and result of showTexts(), until apply(); no bars
+    quint64 m_earlyTextsCount = 0;
     std::map<quint64, TimelineData> m_ghosts; // per snapshot id: its simulation (snapshots never change)
     std::optional<roofline::verrocchio::Comparison> m_comparison;
+    // What m_comparison was worked out from: the same three again need no compare().
+    std::shared_ptr<const roofline::verrocchio::Result> m_comparedResult, m_comparedGhost;
+    QString m_comparedName;
     QString m_comparisonText;
     std::vector<roofline::verrocchio::Sensitivity> m_sensitivityRows;
     quint64 m_sensitivityGeneration = 0; // of the rows shown; 0: none

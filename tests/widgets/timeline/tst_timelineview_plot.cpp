@@ -568,6 +568,67 @@ private slots:
         QVERIFY2(windowPaints <= 2 * steps, qPrintable(QString::number(windowPaints))); // with the slider's own frame
     }
 
+    // The table, the readout and the comparison need the result alone: they
+    // are shown as soon as the worker has simulated it, while it still lays
+    // out the bars, and the plots follow with the bars. Each text is worked
+    // out and laid out once a step: the plots' pass leaves them alone.
+    void textsComeBeforeTheBars()
+    {
+        MainWindow window;
+        TimelineView *view = shownTimeline(window);
+        QVERIFY(view);
+        view->setSyncInstructions(0); // through the worker, as a long trace goes
+        TimelineDocument *doc = view->document();
+        doc->pinSnapshot(QStringLiteral("before"));
+        doc->setComparedSnapshot(0);
+        QVERIFY(QTest::qWaitFor([&] { return view->comparison().has_value(); }, 5000));
+        ParameterSlider *bus = view->panel()->busSlider();
+        // A first step, then the window settled: the comparison's line made the readout taller.
+        const quint64 first = view->updateCount();
+        bus->slider()->setValue(bus->slider()->value() + 5);
+        QVERIFY(waitForUpdate(view, first));
+        settleWindow();
+        struct Seen {
+            std::shared_ptr<const Result> texts, plotted, table;
+            QString readout;
+            bool comparisonOfTexts = false;
+        };
+        std::vector<Seen> seen;
+        connect(view, &TimelineView::textsShown, view, [&] {
+            const TimelineData *ghost = view->ghost();
+            seen.push_back({ view->textData().result, view->data().result, view->tableModel()->result(),
+                view->readout()->text(),
+                ghost && view->comparison() == compare(*view->textData().result, *ghost->result) });
+        });
+        const quint64 early = view->earlyTextsCount();
+        const int steps = 4;
+        for (int i = 0; i < steps; ++i) {
+            const QString before = view->readout()->text();
+            const std::shared_ptr<const Result> shownBefore = view->data().result;
+            const int layouts = view->readout()->layouts();
+            const quint64 count = view->updateCount();
+            bus->slider()->setValue(bus->slider()->value() + (i % 2 ? -9 : 13));
+            QVERIFY(waitForUpdate(view, count));
+            QVERIFY(QTest::qWaitFor([&] { return view->data().machine.busGBps == doc->machine().busGBps; }, 5000));
+            QCOMPARE(int(seen.size()), i + 1);
+            const Seen &s = seen.back();
+            // When the texts were shown the plots still had the result before.
+            QVERIFY(s.texts && s.texts != shownBefore);
+            QCOMPARE(s.plotted, shownBefore);
+            QCOMPARE(s.table, s.texts);
+            QVERIFY(s.readout != before); // the total moved
+            QVERIFY(s.comparisonOfTexts);
+            // Then the bars of that very result, and the texts as they were.
+            QCOMPARE(view->data().result, s.texts);
+            QCOMPARE(view->textData().result, s.texts);
+            QCOMPARE(view->tableModel()->result(), s.texts);
+            QCOMPARE(view->readout()->text(), s.readout);
+            QCOMPARE(view->readout()->layouts() - layouts, 1);
+            QVERIFY(view->comparison() == compare(*view->data().result, *view->ghost()->result));
+        }
+        QCOMPARE(view->earlyTextsCount() - early, quint64(steps));
+    }
+
     // A new result that moves the timeline's range (the whole trace shown, its
     // length changed) redraws the overview once: the view replots it with the
     // new data, and the replot the range change queued is given up. It ran
