@@ -75,6 +75,7 @@
 #endif
 
 #include <algorithm>
+#include <numeric>
 #include <array>
 #include <chrono>
 #include <cstdio>
@@ -449,6 +450,19 @@ void benchTimeline(std::size_t n, int iterations)
         std::printf("         process CPU (GUI + worker: simulation, and sensitivity if shown) median %6.2f  p99 %6.2f ms; "
                     "%llu stale results dropped\n",
                     p.median, p.p99, static_cast<unsigned long long>(view->droppedCount()));
+        if (g_steps && stages[0].size() == t.wall.size()) {
+            // The slowest steps, stage by stage: where a tail step lost its time.
+            std::vector<std::size_t> order(t.wall.size());
+            std::iota(order.begin(), order.end(), std::size_t(0));
+            std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return t.wall[a] > t.wall[b]; });
+            for (std::size_t k = 0; k < std::min<std::size_t>(6, order.size()); ++k) {
+                const std::size_t i = order[k];
+                std::printf("         step %3zu: %6.2f ms =", i, t.wall[i]);
+                for (std::size_t s = 0; s < kStages; ++s)
+                    std::printf(" %.2f", stages[s][i]);
+                std::printf(" (the stages below, in order)\n");
+            }
+        }
         if (!stages[0].empty()) {
             std::printf("         wall time by stage (n=%zu):\n", stages[0].size());
             for (std::size_t k = 0; k < kStages; ++k) {
