@@ -490,6 +490,13 @@ inline void Simulator::sweep(std::uint32_t core, CoreState &state, double now, s
             if (kind != Kind::WaitFlag || !(t.end < 0))
                 recordStart<kBarriers>(state, pipe, entry.segment, t, now);
             if (kind == Kind::Work) {
+                // The pipe's next instruction starts when this one ends, many
+                // events from now: fetch what it reads meanwhile.
+                if (const std::uint32_t next = entry.next; next != kNone) {
+                    __builtin_prefetch(&entries[next]);
+                    __builtin_prefetch(&timings[next], 1);
+                    __builtin_prefetch(&state.program[next]);
+                }
                 state.busy |= bit;
                 ready &= ~bit;
                 startWork(core, p, i, now);
