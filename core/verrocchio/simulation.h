@@ -14,9 +14,10 @@
 // re-times the active ones). That number is at most two per core, so it only
 // grows with the core count, never with the trace length. About 252 machine
 // instructions per trace instruction with a plan, 308 building it inside
-// (callgrind); some 25–44 million trace instructions per second on one core of
+// (callgrind); some 30–45 million trace instructions per second on one core of
 // the development VM, the lower end at 10⁶ instructions, whose data do not stay
-// in cache (docs/performance.md, "The simulator: 299 → 252", 2026-11-28).
+// in cache (docs/performance.md: "The simulator: 299 → 252", and the critical
+// path walked once with the next instruction prefetched, 2026-11-28).
 #pragma once
 
 #include "trace.h"
