@@ -371,7 +371,7 @@ TimelineData TimelineView::compute(std::shared_ptr<const Trace> trace, const Mac
     // near idle; 10⁶: 10.8 instead of 18.1 ms), but in the studio the GUI
     // thread shows the result's texts meanwhile (showTexts()), and a third
     // busy thread on two cores made a step slower (roofline-bench, 10⁵: wall
-    // median 7.1–8.6 against 6.3–7.5 ms).
+    // median 6.6–8.6 against 6.3–7.5 ms).
     constexpr std::size_t kTwoThreadBars = 200000;
     const bool twoThreads = helper && data.trace->instructionCount() >= kTwoThreadBars;
     data.bars = std::make_shared<const TimelineBars>(timelineBars(*data.trace, *result, twoThreads ? runBoth : RunBoth()));
