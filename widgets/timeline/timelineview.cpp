@@ -416,26 +416,39 @@ TimelineData TimelineView::compute(std::shared_ptr<const Trace> trace, const Mac
     auto runEnd = std::make_shared<std::vector<std::uint32_t>>(bars.bars.size());
     auto pathNext = std::make_shared<std::vector<std::uint32_t>>(bars.bars.size());
     auto used = std::make_shared<std::vector<char>>(t.names.size(), 0);
-    const auto &path = *data.onPath;
-    const auto nameOf = [&](const Bar &b) { return t.cores[b.core()].instructions[b.instruction].name; };
+    std::uint32_t *const runEnds = runEnd->data();
+    std::uint32_t *const pathNexts = pathNext->data();
+    char *const usedNames = used->data();
+    const std::size_t nameCount = used->size();
+    const Bar *const all = bars.bars.data();
     for (std::size_t lane = 0; lane < bars.laneCount(); ++lane) {
         const auto end = static_cast<std::uint32_t>(bars.laneBegin[lane + 1]);
-        std::uint32_t nextWork = end, nextPath = end;
+        // Every bar of a lane is of the lane's core: its path marks and its
+        // program once per lane, and the next work bar's name and run end in
+        // locals (at 10⁶ instructions this loop was as long as the bars' layout).
+        const std::size_t core = coreOfLane(lane);
+        const char *const corePath = (*data.onPath)[core].data();
+        const Instruction *const program = t.cores[core].instructions.data();
+        std::uint32_t nextWork = end, nextPath = end, nextName = 0, nextRunEnd = end;
         for (std::size_t i = end; i-- > bars.laneBegin[lane];) {
-            const Bar &b = bars.bars[i];
+            const Bar &b = all[i];
             if (b.kind != Bar::Kind::Work) {
-                (*runEnd)[i] = nextWork == end ? end : (*runEnd)[nextWork];
-                (*pathNext)[i] = nextPath;
+                runEnds[i] = nextRunEnd;
+                pathNexts[i] = nextPath;
                 continue;
             }
-            if (path[b.core()][b.instruction])
+            if (corePath[b.instruction])
                 nextPath = static_cast<std::uint32_t>(i);
-            (*pathNext)[i] = nextPath;
-            const std::uint32_t name = nameOf(b);
-            if (name < used->size())
-                (*used)[name] = 1;
-            (*runEnd)[i] = nextWork == end ? end : nameOf(bars.bars[nextWork]) == name ? (*runEnd)[nextWork] : nextWork;
+            pathNexts[i] = nextPath;
+            const std::uint32_t name = program[b.instruction].name;
+            if (name < nameCount)
+                usedNames[name] = 1;
+            // The next work bar's run, if it has this name; else the run ends there.
+            const std::uint32_t runEndHere = nextWork == end ? end : nextName == name ? nextRunEnd : nextWork;
+            runEnds[i] = runEndHere;
             nextWork = static_cast<std::uint32_t>(i);
+            nextName = name;
+            nextRunEnd = runEndHere;
         }
     }
     data.nameRunEnd = std::move(runEnd);
