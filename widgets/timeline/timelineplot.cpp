@@ -315,7 +315,7 @@ double extentOf(double totalNs, double ghostTotalNs)
 
 double TimelinePlot::extentNs() const
 {
-    return extentOf(m_data.result ? m_data.result->totalNs : 0, hasGhost() ? m_ghost->data.result->totalNs : 0);
+    return extentOf(m_data.result ? m_data.result->totalNs : 0, ghostTotalNs());
 }
 
 QCPRange TimelinePlot::wholeRange(double totalNs, double ghostTotalNs)
@@ -327,7 +327,7 @@ MergeHints TimelinePlot::mergeHints() const
 {
     const MergeKey key = mergeKey();
     MergeHints hints;
-    hints.ghostTotalNs = hasGhost() ? m_ghost->data.result->totalNs : 0;
+    hints.ghostTotalNs = ghostTotalNs();
     hints.ghostBars = hasGhost() ? m_ghost->data.bars : nullptr;
     // As setData() decides: a view of the whole trace follows the new result.
     hints.whole = !m_data.result || (key.lower <= 0 && key.upper >= extentNs());
@@ -357,6 +357,11 @@ bool TimelinePlot::hasGhost() const
     return m_ghost->data.result && m_ghost->data.bars;
 }
 
+double TimelinePlot::ghostTotalNs() const
+{
+    return hasGhost() ? m_ghost->data.result->totalNs : 0;
+}
+
 std::vector<BarGroup> TimelinePlot::visibleGhostGroups() const
 {
     return m_ghost->groups();
@@ -374,7 +379,7 @@ int TimelinePlot::ghostPremergedUses() const
 
 void TimelinePlot::resetView()
 {
-    const QCPRange whole = m_data.result ? wholeRange(m_data.result->totalNs, hasGhost() ? m_ghost->data.result->totalNs : 0)
+    const QCPRange whole = m_data.result ? wholeRange(m_data.result->totalNs, ghostTotalNs())
                                          : QCPRange(0, 1.01);
     setTimeRange(whole.lower, whole.upper);
     m_clamping = true;

@@ -143,6 +143,7 @@ public:
     // view spans both results. Call replot() afterwards.
     void setGhost(const TimelineData *ghost, const QString &name);
     bool hasGhost() const;
+    double ghostTotalNs() const; // the compared snapshot's total (ns); 0 without one
     // The ghost's rectangles the last paint drew (or would draw now).
     std::vector<roofline::verrocchio::BarGroup> visibleGhostGroups() const;
     int ghostMerges() const; // how often the snapshot's bars were merged for a view (tests)
