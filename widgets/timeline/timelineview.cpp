@@ -346,7 +346,6 @@ TimelineData TimelineView::compute(std::shared_ptr<const Trace> trace, const Mac
         early.trace = data.trace;
         early.machine = machine;
         early.result = result; // not changed from here on: read on two threads
-        early.stages = data.stages;
         simulated(early);
     }
     // The bars here and their contention spans on the helper thread, at once.
@@ -800,7 +799,7 @@ void TimelineView::showTexts(quint64 generation, const TimelineData &early)
     m_early = early;
     m_model->setData(early);
     if (m_document->compared())
-        updateComparison(false); // the plot keeps its ghost until it draws the new bars
+        updateComparison(); // writes the readout too; the plot keeps its ghost until it draws the new bars
     else
         updateReadout();
     ++m_earlyTextsCount;
@@ -820,10 +819,8 @@ void TimelineView::apply(const TimelineData &data)
     m_plot->setData(data);
     m_overview->setData(data);
     m_overview->setWindow(m_plot->xAxis->range().lower, m_plot->xAxis->range().upper);
-    if (!textsShown) {
+    if (!textsShown)
         m_model->setData(data);
-        m_comparedResult.reset(); // the result retired below is freed on the other thread, not here
-    }
     m_disposal.start([retired = std::move(retired)]() mutable { retired = TimelineData(); });
     if (m_document->compared())
         updateComparison(); // cheap: the snapshot's result is cached; writes the readout too
@@ -846,30 +843,25 @@ const TimelineData *TimelineView::ghost() const
     return it == m_ghosts.end() ? nullptr : &it->second;
 }
 
-void TimelineView::updateComparison(bool plotToo)
+void TimelineView::updateComparison()
 {
     const TimelineDocument::Snapshot *snapshot = m_document->compared();
     const TimelineData *g = ghost();
-    const TimelineData &shown = textData();
     // The plot draws m_data's bars: while a newer result's texts are shown, apply() gives it the ghost.
-    if (plotToo && !m_early.result) {
+    if (!m_early.result) {
         if (snapshot && g && m_data.result)
             m_plot->setGhost(g, snapshot->name);
         else
             m_plot->setGhost(nullptr, QString());
     }
+    const TimelineData &shown = textData();
     if (!snapshot || !g || !shown.result) {
         m_comparison.reset();
         m_comparisonText = snapshot ? tr("simulating snapshot \"%1\"…").arg(snapshot->name) : QString();
-    } else if (!m_comparison || m_comparedResult != shown.result || m_comparedGhost != g->result
-        || m_comparedName != snapshot->name) {
-        // Once per result: apply() after showTexts() finds it done.
+    } else {
         m_comparison = compare(*shown.result, *g->result);
         m_comparisonText = QString::fromStdString(summarize(*m_comparison, snapshot->name.toStdString()));
     }
-    m_comparedResult = m_comparison ? shown.result : nullptr;
-    m_comparedGhost = m_comparison ? g->result : nullptr;
-    m_comparedName = m_comparison ? snapshot->name : QString();
     updateReadout();
 }
 

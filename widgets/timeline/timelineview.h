@@ -213,7 +213,7 @@ private:
         quint64 generation, double step, const std::vector<roofline::verrocchio::Sensitivity> &rows);
     void showTexts(quint64 generation, const TimelineData &early);
     void apply(const TimelineData &data);
-    void updateComparison(bool plotToo = true);
+    void updateComparison();
     void updateReadout();
     void showSensitivity();
     void computeSensitivityNow(); // on the GUI thread: exports, and short traces in flushPendingUpdate()
@@ -251,9 +251,6 @@ private:
     quint64 m_earlyTextsCount = 0;
     std::map<quint64, TimelineData> m_ghosts; // per snapshot id: its simulation (snapshots never change)
     std::optional<roofline::verrocchio::Comparison> m_comparison;
-    // What m_comparison was worked out from: the same three again need no compare().
-    std::shared_ptr<const roofline::verrocchio::Result> m_comparedResult, m_comparedGhost;
-    QString m_comparedName;
     QString m_comparisonText;
     std::vector<roofline::verrocchio::Sensitivity> m_sensitivityRows;
     quint64 m_sensitivityGeneration = 0; // of the rows shown; 0: none
