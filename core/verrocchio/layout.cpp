@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <functional>
 
 namespace roofline::verrocchio {
 
@@ -27,30 +26,10 @@ Pipe pipeOfLane(std::size_t lane)
 
 namespace {
 
-// Per lane, when one of its transfers shared the bus: the contention
-// intervals back to back joined (TimelineBars::contention). Reads the result
-// and the trace only, so it can run beside the bars' passes.
-void laneContention(const Trace &trace, const Result &result, std::size_t cores, TimelineBars &out)
+// The cores that get lanes (Bar::kMaxLanes).
+std::size_t laneCores(const Trace &trace, const Result &result)
 {
-    const std::size_t lanes = cores * kPipeCount;
-    std::vector<std::vector<TimelineBars::Span>> spans(lanes);
-    for (const ContentionInterval &interval : result.contention) {
-        for (const Share &share : result.sharesOf(interval)) {
-            if (share.core >= cores || share.instruction >= trace.cores[share.core].instructions.size())
-                continue;
-            auto &lane = spans[laneOf(share.core, trace.cores[share.core].instructions[share.instruction].pipe)];
-            if (!lane.empty() && interval.start <= lane.back().end)
-                lane.back().end = std::max(lane.back().end, interval.end);
-            else
-                lane.push_back({ interval.start, interval.end });
-        }
-    }
-    out.contentionBegin.assign(lanes + 1, 0);
-    for (std::size_t lane = 0; lane < lanes; ++lane)
-        out.contentionBegin[lane + 1] = out.contentionBegin[lane] + spans[lane].size();
-    out.contention.reserve(out.contentionBegin[lanes]);
-    for (const auto &lane : spans)
-        out.contention.insert(out.contention.end(), lane.begin(), lane.end());
+    return std::min({ trace.cores.size(), result.cores.size(), Bar::kMaxLanes / kPipeCount });
 }
 
 // The bars themselves (TimelineBars::bars, laneBegin).
@@ -150,21 +129,36 @@ void laneBars(const Trace &trace, const Result &result, std::size_t cores, Timel
 
 } // namespace
 
-TimelineBars timelineBars(const Trace &trace, const Result &result, const RunBoth &runBoth)
+TimelineBars timelineBars(const Trace &trace, const Result &result)
 {
     TimelineBars out;
-    const std::size_t cores = std::min({ trace.cores.size(), result.cores.size(), Bar::kMaxLanes / kPipeCount });
-    // The contention spans need neither the bars nor their lanes: with a
-    // second thread they are joined there (about a third of the work at 10⁵
-    // instructions of the synthetic trace, whose intervals have some six shares each).
-    const auto bars = [&] { laneBars(trace, result, cores, out); };
-    const auto contention = [&] { laneContention(trace, result, cores, out); };
-    if (runBoth)
-        runBoth(bars, contention); // each writes its own members of `out`
-    else {
-        bars();
-        contention();
+    laneBars(trace, result, laneCores(trace, result), out);
+    return out;
+}
+
+LaneContention laneContention(const Trace &trace, const Result &result)
+{
+    const std::size_t cores = laneCores(trace, result);
+    const std::size_t lanes = cores * kPipeCount;
+    std::vector<std::vector<LaneContention::Span>> spans(lanes);
+    for (const ContentionInterval &interval : result.contention) {
+        for (const Share &share : result.sharesOf(interval)) {
+            if (share.core >= cores || share.instruction >= trace.cores[share.core].instructions.size())
+                continue;
+            auto &lane = spans[laneOf(share.core, trace.cores[share.core].instructions[share.instruction].pipe)];
+            if (!lane.empty() && interval.start <= lane.back().end)
+                lane.back().end = std::max(lane.back().end, interval.end);
+            else
+                lane.push_back({ interval.start, interval.end });
+        }
     }
+    LaneContention out;
+    out.laneBegin.assign(lanes + 1, 0);
+    for (std::size_t lane = 0; lane < lanes; ++lane)
+        out.laneBegin[lane + 1] = out.laneBegin[lane] + spans[lane].size();
+    out.spans.reserve(out.laneBegin[lanes]);
+    for (const auto &lane : spans)
+        out.spans.insert(out.spans.end(), lane.begin(), lane.end());
     return out;
 }
 

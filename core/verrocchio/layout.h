@@ -12,7 +12,6 @@
 
 #include <array>
 #include <cstdint>
-#include <functional>
 #include <vector>
 
 namespace roofline::verrocchio {
@@ -56,23 +55,29 @@ struct TimelineBars {
     std::vector<std::size_t> laneBegin;
     std::size_t laneCount() const { return laneBegin.empty() ? 0 : laneBegin.size() - 1; }
 
-    // Per lane, when one of its transfers shared the bus in a contention
-    // interval: back-to-back intervals joined, sorted by start. Lane L's spans
-    // are [contentionBegin[L], contentionBegin[L+1]); empty when there was none.
+    bool operator==(const TimelineBars &) const = default;
+};
+TimelineBars timelineBars(const Trace &trace, const Result &result);
+
+// Per lane (the same lanes as the bars'), when one of its transfers shared the
+// bus in a contention interval: back-to-back intervals joined, sorted by
+// start. Lane L's spans are [laneBegin[L], laneBegin[L+1]); empty when there
+// was none. Reads only the result and the trace, so it can be worked out
+// beside timelineBars() (the studio's GUI thread does, while its worker lays
+// the bars out).
+struct LaneContention {
     struct Span {
         double start = 0;
         double end = 0;
         bool operator==(const Span &) const = default;
     };
-    std::vector<Span> contention;
-    std::vector<std::size_t> contentionBegin;
+    std::vector<Span> spans;
+    std::vector<std::size_t> laneBegin;
+    std::size_t laneCount() const { return laneBegin.empty() ? 0 : laneBegin.size() - 1; }
 
-    bool operator==(const TimelineBars &) const = default;
+    bool operator==(const LaneContention &) const = default;
 };
-// Runs both tasks and returns when both are done, on two threads if it has them.
-using RunBoth = std::function<void(const std::function<void()> &, const std::function<void()> &)>;
-// With `runBoth`, the bars and the contention spans are worked out at once (the same result).
-TimelineBars timelineBars(const Trace &trace, const Result &result, const RunBoth &runBoth = {});
+LaneContention laneContention(const Trace &trace, const Result &result);
 
 // What one drawn rectangle stands for: one bar (count == 1), or a run of
 // adjacent bars of one lane, each narrower than a pixel, merged into one.

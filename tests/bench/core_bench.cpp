@@ -197,14 +197,15 @@ void printDigests(bool quick)
 }
 
 // The timeline view's worker per slider step, without Qt: simulate, the
-// bars of the result, and the level-of-detail groups of the whole trace at
+// bars of the result and its contention spans (alone, and at once on two
+// threads as the view runs them), and the level-of-detail groups of the whole trace at
 // 1200 px (what the first full picture draws).
 void benchTimelineCore(std::size_t n, int iterations)
 {
     const Trace trace = syntheticVectorAdd(n, 2);
     const SimulationPlan plan(trace); // the view builds it once per trace
     Machine machine = ascend310();
-    std::vector<double> sim, bars, bars2, groups;
+    std::vector<double> sim, bars, spans, bars2, groups;
     std::size_t drawn = 0;
     // The view's second thread: a worker kept waiting, as its QThreadPool keeps one.
     std::mutex mutex;
@@ -226,7 +227,7 @@ void benchTimelineCore(std::size_t n, int iterations)
             wake.notify_all();
         }
     });
-    const RunBoth runBoth = [&](const std::function<void()> &a, const std::function<void()> &b) {
+    const auto runBoth = [&](const std::function<void()> &a, const std::function<void()> &b) {
         {
             std::lock_guard lock(mutex);
             task = b;
@@ -246,10 +247,15 @@ void benchTimelineCore(std::size_t n, int iterations)
         const TimelineBars b = timelineBars(trace, r);
         bars.push_back(seconds(start));
         start = std::chrono::steady_clock::now();
-        const TimelineBars b2 = timelineBars(trace, r, runBoth);
+        const LaneContention c = laneContention(trace, r);
+        spans.push_back(seconds(start));
+        start = std::chrono::steady_clock::now();
+        TimelineBars b2;
+        LaneContention c2;
+        runBoth([&] { b2 = timelineBars(trace, r); }, [&] { c2 = laneContention(trace, r); });
         bars2.push_back(seconds(start));
-        if (!(b2 == b))
-            std::fprintf(stderr, "timelineBars on two threads differs\n");
+        if (!(b2 == b) || !(c2 == c))
+            std::fprintf(stderr, "timelineBars and laneContention on two threads differ\n");
         start = std::chrono::steady_clock::now();
         drawn = mergeBars(b, 0, r.totalNs, r.totalNs / 1200).size();
         groups.push_back(seconds(start));
@@ -260,10 +266,10 @@ void benchTimelineCore(std::size_t n, int iterations)
     }
     wake.notify_all();
     helper.join();
-    std::printf("timeline core %8zu instructions: simulate %7.2f ms, bars %7.2f ms (two threads %7.2f ms), groups of "
-                "the whole view %7.2f ms (%zu rectangles) — medians\n",
+    std::printf("timeline core %8zu instructions: simulate %7.2f ms, bars %7.2f ms, contention spans %7.2f ms (both "
+                "at once on two threads %7.2f ms), groups of the whole view %7.2f ms (%zu rectangles) — medians\n",
                 trace.instructionCount(), summarize(sim).median * 1e3, summarize(bars).median * 1e3,
-                summarize(bars2).median * 1e3, summarize(groups).median * 1e3, drawn);
+                summarize(spans).median * 1e3, summarize(bars2).median * 1e3, summarize(groups).median * 1e3, drawn);
 }
 
 // Peak resident memory since the last reset, in MB (Linux: VmHWM; writing

@@ -538,7 +538,9 @@ void benchTimeline(std::size_t n, int iterations)
     const studio::TimelineData data = view->data();
     studio::TimelinePlanCache plans; // as the view's: the plan built once
     printStage("simulate + bars + path (worker)", iterations,
-        [&] { studio::TimelineView::compute(data.trace, data.machine, {}, &plans); });
+        [&] { studio::TimelineView::ComputeOptions options;
+            options.plans = &plans;
+            studio::TimelineView::compute(data.trace, data.machine, options); });
     printStage("timeline: set data + replot (GUI)", iterations, [&] {
         view->plot()->setData(data);
         view->plot()->replot();

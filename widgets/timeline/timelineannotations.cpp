@@ -13,20 +13,22 @@ using namespace timelinepaint;
 
 void TimelineBarsPlottable::drawContention(QCPPainter *painter)
 {
-    const TimelineBars &bars = *data.bars;
+    if (!data.contention)
+        return;
+    const LaneContention &contention = *data.contention;
     const QCPRange r = keyAxis()->range();
     const double px = nsPerPixel();
     // Per lane, the shaded lane and a solid band above the bars (which hide
     // the translucent shade); spans closer than a pixel drawn as one.
     RectBatches shades;
     // In strips on screen: the shades in lane L's strip, the bands in strip lanes + L.
-    const std::size_t lanes = bars.contentionBegin.empty() ? 0 : bars.contentionBegin.size() - 1;
+    const std::size_t lanes = contention.laneCount();
     shades.useStrips(painter, 2 * lanes);
-    for (std::size_t lane = 0; lane + 1 < bars.contentionBegin.size(); ++lane) {
-        const auto first = bars.contention.begin() + std::ptrdiff_t(bars.contentionBegin[lane]);
-        const auto last = bars.contention.begin() + std::ptrdiff_t(bars.contentionBegin[lane + 1]);
+    for (std::size_t lane = 0; lane < lanes; ++lane) {
+        const auto first = contention.spans.begin() + std::ptrdiff_t(contention.laneBegin[lane]);
+        const auto last = contention.spans.begin() + std::ptrdiff_t(contention.laneBegin[lane + 1]);
         auto it = std::lower_bound(first, last, r.lower,
-            [](const TimelineBars::Span &s, double t) { return s.end < t; });
+            [](const LaneContention::Span &s, double t) { return s.end < t; });
         if (!laneShown(rows, lane))
             continue;
         const double top = laneY(lane, 0), barTop = laneY(lane, kBarTop), bottom = laneY(lane, 1);

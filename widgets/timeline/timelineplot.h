@@ -63,6 +63,10 @@ struct TimelineData {
     roofline::verrocchio::Machine machine;
     std::shared_ptr<const roofline::verrocchio::Result> result;
     std::shared_ptr<const roofline::verrocchio::TimelineBars> bars;
+    // Per lane, when its transfers shared the bus (drawn as shaded spans).
+    // Null until joined: the view's GUI thread joins them for an early result
+    // (TimelineView::ComputeOptions::simulated) while the worker lays out the bars.
+    std::shared_ptr<const roofline::verrocchio::LaneContention> contention;
     // Per core, per instruction: 1 when it lies on the critical path.
     std::shared_ptr<const std::vector<std::vector<char>>> onPath;
     // Worked out once per result in the worker, so that a redraw does not

@@ -327,58 +327,77 @@ std::optional<MergeHints> TimelineView::mergeHints() const
     return hints;
 }
 
+namespace {
+TimelineView::ComputeOptions planned(TimelinePlanCache *plans)
+{
+    TimelineView::ComputeOptions options;
+    options.plans = plans;
+    return options;
+}
+} // namespace
+
+bool TimelineView::contentionWithTexts(const Trace &trace)
+{
+    return trace.instructionCount() < kTwoThreadBars;
+}
+
 TimelineData TimelineView::compute(std::shared_ptr<const Trace> trace, const Machine &machine,
-    const std::function<bool()> &cancelled, TimelinePlanCache *plans, const MergeHints *hints, QThreadPool *helper,
-    const std::function<void(const TimelineData &)> &simulated)
+    const ComputeOptions &options)
 {
     TimelineData data;
     data.stages.jobStart = steadyNanoseconds();
     data.trace = std::move(trace);
     data.machine = machine;
-    const std::shared_ptr<const SimulationPlan> plan = plans ? plans->planFor(data.trace) : nullptr;
-    auto result = std::make_shared<Result>(
-        plan ? simulate(*data.trace, *plan, machine, cancelled) : simulate(*data.trace, machine, cancelled));
+    QThreadPool *const helper = options.helper;
+    const std::shared_ptr<const SimulationPlan> plan = options.plans ? options.plans->planFor(data.trace) : nullptr;
+    auto result = std::make_shared<Result>(plan ? simulate(*data.trace, *plan, machine, options.cancelled)
+                                                : simulate(*data.trace, machine, options.cancelled));
     if (result->error && result->error->kind == SimulationError::Kind::Cancelled)
         return data; // no result: superseded
     data.stages.simulated = steadyNanoseconds();
-    if (simulated) {
+    // The contention spans: joined by the receiver of the early result while
+    // the bars are laid out here (at 10⁵ instructions some 0.4 ms of the
+    // worker's 1.2 in this stage, where the GUI thread, once it has shown the
+    // texts, has nothing to do), on the helper beside the bars for long traces
+    // (at 10⁶: 18 ms alone, 11 on two threads), else here after them.
+    const bool contentionByReceiver = options.simulated && contentionWithTexts(*data.trace);
+    if (options.simulated) {
         TimelineData early;
         early.trace = data.trace;
         early.machine = machine;
         early.result = result; // not changed from here on: read on two threads
-        simulated(early);
+        options.simulated(early);
     }
-    // The bars here and their contention spans on the helper thread, at once.
-    const RunBoth runBoth = [helper](const std::function<void()> &a, const std::function<void()> &b) {
+    const auto layOutBars = [&] { data.bars = std::make_shared<const TimelineBars>(timelineBars(*data.trace, *result)); };
+    const auto joinContention = [&] {
+        data.contention = std::make_shared<const LaneContention>(laneContention(*data.trace, *result));
+    };
+    if (contentionByReceiver)
+        layOutBars();
+    else if (helper && data.trace->instructionCount() >= kTwoThreadBars) {
         QSemaphore done;
         if (!helper->tryStart([&] {
-                b();
+                joinContention();
                 done.release();
             })) {
-            a();
-            b();
-            return;
+            layOutBars();
+            joinContention();
+        } else {
+            struct Join { // also when layOutBars() throws: joinContention() still uses this frame's data
+                QSemaphore &done;
+                ~Join() { done.acquire(); }
+            } join{done};
+            layOutBars();
         }
-        struct Join { // also when a() throws: b() still uses the caller's data
-            QSemaphore &done;
-            ~Join() { done.acquire(); }
-        } join{done};
-        a();
-    };
-    // Only for long traces. Alone the bars of 10⁵ instructions take 0.65 ms
-    // on two threads instead of 1.05 (roofline-core-bench --only timeline,
-    // near idle; 10⁶: 10.8 instead of 18.1 ms), but in the studio the GUI
-    // thread shows the result's texts meanwhile (showTexts()), and a third
-    // busy thread on two cores made a step slower (roofline-bench, 10⁵: wall
-    // median 6.6–8.6 against 6.3–7.5 ms).
-    constexpr std::size_t kTwoThreadBars = 200000;
-    const bool twoThreads = helper && data.trace->instructionCount() >= kTwoThreadBars;
-    data.bars = std::make_shared<const TimelineBars>(timelineBars(*data.trace, *result, twoThreads ? runBoth : RunBoth()));
+    } else {
+        layOutBars();
+        joinContention();
+    }
     data.stages.bars = steadyNanoseconds();
     // The plots' merges (each walks every bar: about 1.5 M instructions at
     // 10⁵ instructions) run on the helper thread beside the critical path and
     // name runs below, the snapshot's after them here; all here without a helper.
-    std::vector<PremergedGroups> premerged = hints ? expectedViews(*hints, result->totalNs) : std::vector<PremergedGroups>();
+    std::vector<PremergedGroups> premerged = options.hints ? expectedViews(*options.hints, result->totalNs) : std::vector<PremergedGroups>();
     QSemaphore merged;
     struct WaitForMerge { // also when something below throws: the helper writes into `premerged`
         QSemaphore *done = nullptr;
@@ -641,7 +660,7 @@ void TimelineView::startUpdate()
                 m_pool.start([request = *ghost, guard = QPointer<TimelineView>(this)] { runGhost(request, guard); });
         }
         const std::int64_t handedOver = steadyNanoseconds();
-        TimelineData data = compute(m_document->sharedTrace(), m_document->machine(), {}, m_plans.get());
+        TimelineData data = compute(m_document->sharedTrace(), m_document->machine(), planned(m_plans.get()));
         data.stages.requested = m_requestedAt;
         data.stages.handedOver = handedOver;
         m_deliveredAt = steadyNanoseconds();
@@ -682,7 +701,7 @@ void TimelineView::startUpdate()
         };
         // m_helper outlives the job: the view's destructor waits for m_pool first.
         TimelineData data
-            = compute(trace, machine, superseded, plans.get(), hints ? &*hints : nullptr, helper, showTexts);
+            = compute(trace, machine, { superseded, plans.get(), hints ? &*hints : nullptr, helper, showTexts });
         if (!data.result)
             return;
         data.stages.requested = stages.requested;
@@ -775,7 +794,7 @@ void TimelineView::flushPendingUpdate()
     m_latest->store(m_generation);
     if (const std::optional<GhostRequest> ghost = ghostRequest())
         m_ghosts[ghost->id] = compute(ghost->trace, ghost->machine);
-    apply(compute(m_document->sharedTrace(), m_document->machine(), {}, m_plans.get()));
+    apply(compute(m_document->sharedTrace(), m_document->machine(), planned(m_plans.get())));
     if (!sensitivityWanted())
         return;
     // Exports and screenshots want the tornado drawn: at once for a short trace
@@ -802,6 +821,9 @@ void TimelineView::showTexts(quint64 generation, const TimelineData &early)
         updateComparison(); // writes the readout too; the plot keeps its ghost until it draws the new bars
     else
         updateReadout();
+    // The worker lays out the bars meanwhile and leaves the contention spans to this thread.
+    if (!early.contention && contentionWithTexts(*early.trace))
+        m_early.contention = std::make_shared<const LaneContention>(laneContention(*early.trace, *early.result));
     ++m_earlyTextsCount;
     emit textsShown();
 }
@@ -815,9 +837,16 @@ void TimelineView::apply(const TimelineData &data)
     TimelineData retired = std::exchange(m_data, data);
     // The texts of this very result already shown (showTexts()): only the plots are new.
     const bool textsShown = m_early.result && m_early.result == data.result;
+    if (!m_data.contention && m_data.trace && m_data.result) {
+        // Joined in showTexts(); not when that was skipped (a result drawn
+        // although a newer one is on its way).
+        m_data.contention = textsShown && m_early.contention
+            ? m_early.contention
+            : std::make_shared<const LaneContention>(laneContention(*m_data.trace, *m_data.result));
+    }
     m_early = TimelineData();
-    m_plot->setData(data);
-    m_overview->setData(data);
+    m_plot->setData(m_data);
+    m_overview->setData(m_data);
     m_overview->setWindow(m_plot->xAxis->range().lower, m_plot->xAxis->range().upper);
     if (!textsShown)
         m_model->setData(data);

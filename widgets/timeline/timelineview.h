@@ -167,17 +167,35 @@ public:
     const UpdateStages &lastStages() const { return m_lastStages; }
     static std::int64_t steadyNanoseconds();
 
-    // Simulation, bars and critical path of a trace on a machine: pure, runs in
-    // the worker. With `cancelled` it gives up (returns no result) once that
-    // returns true; with `plans` the trace's plan comes from there.
-    // With `hints` it also merges the bars for the views the timeline and the
-    // overview will show the result in (TimelineData::premerged), on `helper`
-    // while the critical path is marked, when `helper` has a thread free.
-    // `simulated` is handed the result (no bars yet) as soon as it is simulated.
+    // What compute() does besides the simulation, the bars and the critical path.
+    struct ComputeOptions {
+        std::function<bool()> cancelled; // gives up (returns no result) once this returns true
+        TimelinePlanCache *plans = nullptr; // the trace's plan comes from here
+        // Also merges the bars for the views the timeline and the overview will
+        // show the result in (TimelineData::premerged), on `helper` while the
+        // critical path is marked, when `helper` has a thread free.
+        const MergeHints *hints = nullptr;
+        QThreadPool *helper = nullptr;
+        // Handed the result (no bars yet) as soon as it is simulated. Below
+        // kTwoThreadBars instructions its receiver joins the contention spans
+        // (contentionWithTexts(); TimelineData::contention is left null here):
+        // the view's GUI thread does, beside the bars' layout.
+        std::function<void(const TimelineData &)> simulated;
+    };
+    // From this many instructions on compute() lays out the bars and joins the
+    // contention spans at once, on `helper`; below it, with `simulated`, the
+    // receiver of the early result joins them.
+    static constexpr std::size_t kTwoThreadBars = 200000;
+    static bool contentionWithTexts(const roofline::verrocchio::Trace &trace);
+    // Simulation, bars, contention spans and critical path of a trace on a
+    // machine: pure, runs in the worker.
     static TimelineData compute(std::shared_ptr<const roofline::verrocchio::Trace> trace,
-        const roofline::verrocchio::Machine &machine, const std::function<bool()> &cancelled = {},
-        TimelinePlanCache *plans = nullptr, const MergeHints *hints = nullptr, QThreadPool *helper = nullptr,
-        const std::function<void(const TimelineData &)> &simulated = {});
+        const roofline::verrocchio::Machine &machine, const ComputeOptions &options);
+    static TimelineData compute(std::shared_ptr<const roofline::verrocchio::Trace> trace,
+        const roofline::verrocchio::Machine &machine)
+    {
+        return compute(std::move(trace), machine, ComputeOptions());
+    }
     // What compute() is told of the plots: none while the view is hidden (nothing to merge for).
     std::optional<MergeHints> mergeHints() const;
 

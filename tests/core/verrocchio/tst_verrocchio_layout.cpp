@@ -78,8 +78,7 @@ std::vector<BarGroup> referenceMerge(const TimelineBars &bars, double viewStart,
 
 // timelineBars() built the plain way, as its contract reads: per lane, the
 // work bars in program order and the stalls in the result's order, each run
-// sorted by start (stable), then merged with work first on equal starts;
-// contention as the union of each lane's intervals.
+// sorted by start (stable), then merged with work first on equal starts.
 TimelineBars referenceBars(const Trace &trace, const Result &result)
 {
     const std::size_t cores = std::min({ trace.cores.size(), result.cores.size(), Bar::kMaxLanes / kPipeCount });
@@ -112,42 +111,48 @@ TimelineBars referenceBars(const Trace &trace, const Result &result)
             byStart);
         out.laneBegin.push_back(out.bars.size());
     }
-    std::vector<std::vector<TimelineBars::Span>> spans(lanes);
+    return out;
+}
+
+// The per-lane contention spans as plainly as they can be worked out: each
+// lane's intervals in time order, joined where they touch.
+LaneContention referenceContention(const Trace &trace, const Result &result)
+{
+    const std::size_t cores = std::min({ trace.cores.size(), result.cores.size(), Bar::kMaxLanes / kPipeCount });
+    std::vector<std::vector<LaneContention::Span>> spans(cores * kPipeCount);
     for (const ContentionInterval &c : result.contention) {
         for (const Share &s : result.sharesOf(c)) {
             if (s.core >= cores || s.instruction >= trace.cores[s.core].instructions.size())
                 continue;
-            auto &spansOfLane = spans[lane(s.core, s.instruction)];
+            auto &spansOfLane = spans[laneOf(s.core, trace.cores[s.core].instructions[s.instruction].pipe)];
             if (!spansOfLane.empty() && c.start <= spansOfLane.back().end)
                 spansOfLane.back().end = std::max(spansOfLane.back().end, c.end);
             else
                 spansOfLane.push_back({ c.start, c.end });
         }
     }
-    out.contentionBegin.push_back(0);
+    LaneContention out;
+    out.laneBegin.push_back(0);
     for (const auto &l : spans) {
-        out.contention.insert(out.contention.end(), l.begin(), l.end());
-        out.contentionBegin.push_back(out.contention.size());
+        out.spans.insert(out.spans.end(), l.begin(), l.end());
+        out.laneBegin.push_back(out.spans.size());
     }
     return out;
 }
 
-// timelineBars() alone, with its bars and contention spans on two threads, and with the
-// spans worked out before the first, each equal to the plain per-lane build.
+// timelineBars() and laneContention(), one after the other and at once on two
+// threads (as the studio runs them), each equal to the plain per-lane build.
 bool everyWayMatches(const Trace &trace, const Result &r)
 {
     const TimelineBars expected = referenceBars(trace, r);
-    const RunBoth threads = [](const std::function<void()> &a, const std::function<void()> &b) {
-        std::thread other(b);
-        a();
-        other.join();
-    };
-    const RunBoth reversed = [](const std::function<void()> &a, const std::function<void()> &b) {
-        b();
-        a();
-    };
-    return timelineBars(trace, r) == expected && timelineBars(trace, r, threads) == expected
-        && timelineBars(trace, r, reversed) == expected;
+    const LaneContention expectedContention = referenceContention(trace, r);
+    if (!(timelineBars(trace, r) == expected && laneContention(trace, r) == expectedContention))
+        return false;
+    LaneContention contention;
+    std::thread other([&] { contention = laneContention(trace, r); });
+    const TimelineBars bars = timelineBars(trace, r);
+    other.join();
+    return bars == expected && contention == expectedContention;
 }
 
 } // namespace
@@ -226,9 +231,8 @@ private slots:
     }
 
     // timelineBars() (one pass over the trace, lane and "is a bar" kept per
-    // instruction in a byte, runs merged through one buffer; alone, with its
-    // bars and contention spans on two threads, and with the spans worked out
-    // first) against the plain
+    // instruction in a byte, runs merged through one buffer) and
+    // laneContention(), alone and at once on two threads, against the plain
     // per-lane build: random traces of one to three cores on four machines
     // (among them a slow bus: contention throughout; deadlocks and flag errors
     // leave instructions unexecuted), the synthetic trace on one, two and four
@@ -297,9 +301,10 @@ private slots:
         QVERIFY2(r.ok(), r.error ? r.error->message.c_str() : "");
         QVERIFY(r.contention.size() > 100);
         const TimelineBars bars = timelineBars(trace, r);
-        QCOMPARE(bars.contentionBegin.size(), bars.laneCount() + 1);
-        QCOMPARE(bars.contentionBegin.back(), bars.contention.size());
-        std::vector<std::vector<TimelineBars::Span>> expected(bars.laneCount());
+        const LaneContention contention = laneContention(trace, r);
+        QCOMPARE(contention.laneCount(), bars.laneCount());
+        QCOMPARE(contention.laneBegin.back(), contention.spans.size());
+        std::vector<std::vector<LaneContention::Span>> expected(bars.laneCount());
         for (const ContentionInterval &c : r.contention) {
             for (const Share &s : r.sharesOf(c)) {
                 auto &lane = expected[laneOf(s.core, trace.cores[s.core].instructions[s.instruction].pipe)];
@@ -311,9 +316,9 @@ private slots:
         }
         std::size_t lanesWithContention = 0;
         for (std::size_t lane = 0; lane < bars.laneCount(); ++lane) {
-            const std::vector<TimelineBars::Span> spans(
-                bars.contention.begin() + std::ptrdiff_t(bars.contentionBegin[lane]),
-                bars.contention.begin() + std::ptrdiff_t(bars.contentionBegin[lane + 1]));
+            const std::vector<LaneContention::Span> spans(
+                contention.spans.begin() + std::ptrdiff_t(contention.laneBegin[lane]),
+                contention.spans.begin() + std::ptrdiff_t(contention.laneBegin[lane + 1]));
             QVERIFY(spans == expected[lane]);
             for (std::size_t i = 1; i < spans.size(); ++i)
                 QVERIFY(spans[i - 1].end < spans[i].start); // joined: disjoint and sorted
@@ -325,8 +330,8 @@ private slots:
         // Total contention time per lane is at most the result's.
         for (std::size_t lane = 0; lane < bars.laneCount(); ++lane) {
             double sum = 0;
-            for (std::size_t i = bars.contentionBegin[lane]; i < bars.contentionBegin[lane + 1]; ++i)
-                sum += bars.contention[i].end - bars.contention[i].start;
+            for (std::size_t i = contention.laneBegin[lane]; i < contention.laneBegin[lane + 1]; ++i)
+                sum += contention.spans[i].end - contention.spans[i].start;
             QVERIFY(sum <= r.contentionNs * (1 + 1e-12));
         }
     }

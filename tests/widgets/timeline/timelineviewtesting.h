@@ -119,10 +119,10 @@ inline TimelineView *timelineOf(MainWindow &window)
 
 // A trace whose simulation outlasts a few event-loop turns (2·10⁵ instructions, in the
 // worker), with the feedback interval 0: every result that finishes may be drawn.
-inline TimelineView *slowTraceShowingEveryResult(MainWindow &window)
+inline TimelineView *slowTraceShowingEveryResult(MainWindow &window, std::size_t instructions = 200000)
 {
     TimelineView *view = timelineOf(window);
-    view->document()->setTrace(syntheticVectorAdd(200000, 2), QString());
+    view->document()->setTrace(syntheticVectorAdd(instructions, 2), QString());
     view->flushPendingUpdate();
     view->setFeedbackInterval(0);
     return view;

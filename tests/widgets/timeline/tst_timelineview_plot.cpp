@@ -223,11 +223,28 @@ private slots:
     // up once the picture on screen is older than the feedback interval, and
     // its result is drawn while the newest one is computed (the 10⁶-instruction
     // drag of docs/performance.md). Interval 0: every finished result is drawn.
+    // Each picture has its contention spans: from kTwoThreadBars instructions
+    // joined by the worker's helper beside the bars; below, by the GUI thread
+    // while the worker lays them out, or, for a result drawn although a newer
+    // one is on its way (its texts were not shown), when it is drawn.
+    void dragFasterThanTheSimulationShowsIntermediatePictures_data()
+    {
+        QTest::addColumn<int>("instructions");
+        QTest::newRow("2e5: the helper joins the spans") << int(TimelineView::kTwoThreadBars);
+        QTest::newRow("1.5e5: the GUI thread joins them") << 150000;
+    }
     void dragFasterThanTheSimulationShowsIntermediatePictures()
     {
+        QFETCH(int, instructions);
         MainWindow window;
-        TimelineView *view = slowTraceShowingEveryResult(window);
+        TimelineView *view = slowTraceShowingEveryResult(window, std::size_t(instructions));
         TimelineDocument *doc = view->document();
+        int pictures = 0, spansRight = 0;
+        connect(view, &TimelineView::updated, view, [&] {
+            ++pictures;
+            const TimelineData &d = view->data();
+            spansRight += d.contention && *d.contention == laneContention(*d.trace, *d.result) ? 1 : 0;
+        });
         const quint64 intermediate = view->intermediateCount();
         const quint64 updates = view->updateCount();
         for (int i = 1; i <= 6; ++i) {
@@ -242,8 +259,11 @@ private slots:
         // An intermediate picture never replaces a newer one: the last drawn is the newest.
         QTest::qWait(50);
         QCOMPARE(view->data().machine.busGBps, 60.0);
-        // Its bars, laid out by the worker and its helper thread for two halves of the cores, are the plain ones.
+        // Its bars are the plain ones, and so is every picture's contention.
         QVERIFY(*view->data().bars == timelineBars(doc->trace(), view->result()));
+        QVERIFY(pictures >= 2);
+        QCOMPARE(spansRight, pictures);
+        QVERIFY(!view->data().contention->spans.empty());
     }
 
     // Released, a drag wants the release's picture only: the simulation still running for an
@@ -571,7 +591,8 @@ private slots:
     // The table, the readout and the comparison need the result alone: they
     // are shown as soon as the worker has simulated it, while it still lays
     // out the bars, and the plots follow with the bars. Each text is worked
-    // out and laid out once a step: the plots' pass leaves them alone.
+    // out and laid out once a step: the plots' pass leaves them alone. The
+    // GUI thread joins the contention spans then too.
     void textsComeBeforeTheBars()
     {
         MainWindow window;
@@ -592,13 +613,15 @@ private slots:
             std::shared_ptr<const Result> texts, plotted, table;
             QString readout;
             bool comparisonOfTexts = false;
+            std::shared_ptr<const LaneContention> contention;
         };
         std::vector<Seen> seen;
         connect(view, &TimelineView::textsShown, view, [&] {
             const TimelineData *ghost = view->ghost();
             seen.push_back({ view->textData().result, view->data().result, view->tableModel()->result(),
                 view->readout()->text(),
-                ghost && view->comparison() == compare(*view->textData().result, *ghost->result) });
+                ghost && view->comparison() == compare(*view->textData().result, *ghost->result),
+                view->textData().contention });
         });
         const quint64 early = view->earlyTextsCount();
         const int steps = 4;
@@ -625,6 +648,12 @@ private slots:
             QCOMPARE(view->readout()->text(), s.readout);
             QCOMPARE(view->readout()->layouts() - layouts, 1);
             QVERIFY(view->comparison() == compare(*view->data().result, *view->ghost()->result));
+            // The contention spans joined on this thread with the texts, while
+            // the worker laid out the bars: drawn as they were joined.
+            QVERIFY(s.contention);
+            QCOMPARE(view->data().contention, s.contention);
+            QVERIFY(*s.contention == laneContention(doc->trace(), *s.texts));
+            QVERIFY(!s.contention->spans.empty());
         }
         QCOMPARE(view->earlyTextsCount() - early, quint64(steps));
     }
