@@ -356,10 +356,11 @@ TimelineData TimelineView::compute(std::shared_ptr<const Trace> trace, const Mac
         return data; // no result: superseded
     data.stages.simulated = steadyNanoseconds();
     // The contention spans: joined by the receiver of the early result while
-    // the bars are laid out here (at 10⁵ instructions some 0.4 ms of the
-    // worker's 1.2 in this stage, where the GUI thread, once it has shown the
-    // texts, has nothing to do), on the helper beside the bars for long traces
-    // (at 10⁶: 18 ms alone, 11 on two threads), else here after them.
+    // the bars are laid out here (at 10⁵ instructions they were half of this
+    // stage, 0.52 of 1.06 ms in roofline-core-bench, and the GUI thread, once
+    // it has shown the texts, has nothing to do), on the helper beside the bars
+    // for long traces (at 10⁶: 12.2 + 7.7 ms one after the other, 12.0 at
+    // once), else here after them.
     const bool contentionByReceiver = options.simulated && contentionWithTexts(*data.trace);
     if (options.simulated) {
         TimelineData early;
