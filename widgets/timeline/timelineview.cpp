@@ -823,7 +823,7 @@ void TimelineView::showTexts(quint64 generation, const TimelineData &early)
     else
         updateReadout();
     // The worker lays out the bars meanwhile and leaves the contention spans to this thread.
-    if (!early.contention && contentionWithTexts(*early.trace))
+    if (contentionWithTexts(*early.trace))
         m_early.contention = std::make_shared<const LaneContention>(laneContention(*early.trace, *early.result));
     ++m_earlyTextsCount;
     emit textsShown();
