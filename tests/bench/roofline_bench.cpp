@@ -6,9 +6,15 @@
 // EfficientNet-B0, a fusion-rule toggle); each plain, with a snapshot compared
 // and with the snapshot and the sensitivity tab shown (a review's use).
 //
-//   QT_QPA_PLATFORM=offscreen roofline-bench [--quick] [--iterations N] [--ips N]
-//       [--instructions N] [--layers N] [--nnmeter-networks N] [--nnmeter-toggles-only] [--paints] [--steps]
-//       [--only gables|timeline|amaix|import|brouwer|nnmeter]
+//   QT_QPA_PLATFORM=offscreen roofline-bench [--quick] [--iterations N] [--ips N[,N...]]
+//       [--instructions N[,N...]] [--layers N[,N...]] [--nnmeter-networks N] [--nnmeter-toggles-only] [--paints]
+//       [--steps] [--summary] [--scaling] [--only gables|timeline|amaix|import|brouwer|nnmeter]
+//
+// --scaling runs Gables, AMAIX and the timeline over a range of sizes (2–128
+// IPs, 100–2000 layers, 10³–10⁶ instructions; 10⁶ with a tenth of the
+// iterations) and ends with --summary's table: one Markdown row per series,
+// for docs/performance.md's "update time by size", so that a regression at
+// one size shows next to the others.
 //
 // "Slider to replot" is measured from QSlider::setValue() (what a drag does)
 // through the document edit, the coalesced evaluation, both charts' replot and
@@ -260,11 +266,21 @@ struct Timings
     std::shared_ptr<EventCensus> census = g_census ? std::make_shared<EventCensus>() : nullptr;
 };
 
+// Every series printed so far, for --summary's table at the end.
+struct SeriesSummary
+{
+    std::string label;
+    Stats wall, cpu;
+    std::size_t count = 0;
+};
+std::vector<SeriesSummary> g_summary;
+
 // "<label>  wall median … p99 …  | GUI CPU median … p99 …": one line per series.
 void printTimings(const std::string &label, const Timings &t)
 {
     const Stats w = summarize(t.wall);
     const Stats c = summarize(t.cpu);
+    g_summary.push_back({label, w, c, t.wall.size()});
     std::printf("%-58s wall median %6.2f  p90 %6.2f  p99 %6.2f  max %6.2f | GUI CPU median %6.2f  p90 %6.2f  p99 %6.2f  max %6.2f ms (n=%zu)\n",
                 label.c_str(), w.median, w.p90, w.p99, w.max, c.median, c.p90, c.p99, c.max, t.wall.size());
     if (t.census)
@@ -611,9 +627,10 @@ roofline::amaix::Network makeAmaixNetwork(int n)
 }
 
 // AMAIX: slider → evaluation, table and scatter replot, for ResNet-50 on
-// nv_full with divide and conquer, and for a 500-layer synthetic network; the
+// nv_full with divide and conquer, and for a synthetic network of each size
+// in --layers (500 layers by default); the
 // core's evaluations per second and the sweep's points per second.
-void benchAmaix(int iterations, int layers)
+void benchAmaix(int iterations, const std::vector<int> &layerCounts)
 {
     using namespace roofline::amaix;
     std::string text; // the embedded examples
@@ -621,11 +638,17 @@ void benchAmaix(int iterations, int layers)
     const Accelerator nvFull = *parseAccelerator(text, "nv_full.json").accelerator;
     studio::readTextFile(QStringLiteral(":/examples/amaix/resnet50.json"), &text, nullptr);
     const Network resnet = *parseNetwork(text, "resnet50.json").network;
-    const Network synthetic = makeAmaixNetwork(layers);
+    // ResNet-50, then one synthetic network per size asked for.
+    std::vector<Network> synthetic;
+    for (int layers : layerCounts)
+        synthetic.push_back(makeAmaixNetwork(layers));
+    std::vector<const Network *> networks{&resnet};
+    for (const Network &net : synthetic)
+        networks.push_back(&net);
     Options refine;
     refine.refine = true;
 
-    for (const Network *net : {&resnet, &synthetic}) {
+    for (const Network *net : networks) {
         roofline::amaix::Result scratch;
         Accelerator acc = nvFull;
         const int rounds = iterations * 5;
@@ -657,11 +680,11 @@ void benchAmaix(int iterations, int layers)
     window.show();
     auto *view = window.findChild<studio::AmaixView *>();
     window.setCurrentView(view);
-    for (const Network *net : {&resnet, &synthetic}) {
+    for (const Network *net : networks) {
         view->document()->setNetwork(*net, QString());
         view->document()->setRefine(true);
         view->flushPendingUpdate();
-        QApplication::processEvents();
+        settleWindow(); // the new network's layout requests: unsettled, they went into the first steps
         QSlider *dram = view->panel()->slider(QStringLiteral("/memories/DRAM/bandwidth_gbps"))->slider();
         QSlider *clock = view->panel()->slider(QStringLiteral("/clock_ghz"))->slider();
         const auto label = [&](const char *what) { return "amaix " + net->name + ", " + what; };
@@ -687,14 +710,15 @@ void benchAmaix(int iterations, int layers)
         const int pinned = view->document()->pinSnapshot();
         view->document()->setComparedSnapshot(pinned);
         view->flushPendingUpdate();
-        QApplication::processEvents();
+        settleWindow();
         printTimings(label("snapshot compared"), dragSliders(dram, clock, iterations, [&] { return view->updateCount(); }));
         view->tabs()->setCurrentWidget(view->sensitivityChart());
-        QApplication::processEvents();
+        view->flushPendingUpdate();
+        settleWindow();
         printTimings(label("snapshot + sensitivity shown"), dragSliders(dram, clock, iterations, [&] { return view->updateCount(); }));
         view->document()->setComparedSnapshot(-1);
         view->flushPendingUpdate();
-        QApplication::processEvents();
+        settleWindow();
         printTimings(label("sensitivity shown"), dragSliders(dram, clock, iterations, [&] { return view->updateCount(); }));
         view->tabs()->setCurrentIndex(0);
         view->document()->setComparedSnapshot(-1);
@@ -1039,6 +1063,36 @@ void benchImport(int iterations)
     QFile::remove(json);
 }
 
+namespace {
+
+// "2,16,64": the sizes of a list option, each clamped to [lo, hi]; empty if
+// any item is not a number.
+std::vector<long long> sizeList(const char *text, long long lo, long long hi)
+{
+    std::vector<long long> out;
+    for (const QString &item : QString::fromLocal8Bit(text).split(QLatin1Char(','))) {
+        bool ok = false;
+        const long long n = item.trimmed().toLongLong(&ok);
+        if (!ok)
+            return {};
+        out.push_back(std::clamp(n, lo, hi));
+    }
+    return out;
+}
+
+// --summary: every series of the run again, as a Markdown table.
+void printSummary()
+{
+    std::printf("\n| series | wall median | wall p90 | wall p99 | GUI CPU median | GUI CPU p99 | n |\n"
+                "|---|---:|---:|---:|---:|---:|---:|\n");
+    for (const SeriesSummary &s : g_summary)
+        std::printf("| %s | %.2f | %.2f | %.2f | %.2f | %.2f | %zu |\n", s.label.c_str(), s.wall.median, s.wall.p90,
+                    s.wall.p99, s.cpu.median, s.cpu.p99, s.count);
+    std::printf("\n(ms; wall: slider move to the painted window; GUI CPU: the GUI thread's CPU time of the same updates)\n");
+}
+
+} // namespace
+
 int main(int argc, char **argv)
 {
     roofline::keepFreedMemory();
@@ -1046,39 +1100,81 @@ int main(int argc, char **argv)
     QApplication::setOrganizationName(QStringLiteral("RooflineStudio"));
     QApplication::setApplicationName(QStringLiteral("roofline-bench"));
     int iterations = 400;
+    bool iterationsGiven = false;
     std::vector<int> sizes{2, 16, 64};
     std::vector<std::size_t> instructions{10000, 100000};
-    int layers = 500;
+    std::vector<int> layers{500}; // the synthetic network's sizes
+    bool sizesGiven = false, instructionsGiven = false, layersGiven = false;
     int nnmeterNetworks = 4; // --nnmeter-networks: the first N of ResNet-50 JSON, ResNet-50 ONNX, EfficientNet-B0, GoogLeNet
+    bool summary = false, scaling = false;
     QString only; // "gables", "timeline" or "amaix": one part, e.g. for callgrind
-    for (int i = 1; i < argc; ++i) {
-        if (std::strcmp(argv[i], "--quick") == 0)
+    bool usage = false;
+    for (int i = 1; i < argc && !usage; ++i) {
+        const bool hasValue = i + 1 < argc;
+        if (std::strcmp(argv[i], "--quick") == 0) {
             iterations = 20;
-        else if (std::strcmp(argv[i], "--iterations") == 0 && i + 1 < argc)
+            iterationsGiven = true;
+        } else if (std::strcmp(argv[i], "--iterations") == 0 && hasValue) {
             iterations = std::max(10, std::atoi(argv[++i]));
-        else if (std::strcmp(argv[i], "--ips") == 0 && i + 1 < argc)
-            sizes = {std::clamp(std::atoi(argv[++i]), 1, 256)}; // one size only, e.g. for callgrind
-        else if (std::strcmp(argv[i], "--instructions") == 0 && i + 1 < argc)
-            instructions = {std::size_t(std::clamp(std::atoll(argv[++i]), 1LL, 10'000'000LL))};
-        else if (std::strcmp(argv[i], "--layers") == 0 && i + 1 < argc)
-            layers = std::clamp(std::atoi(argv[++i]), 1, 5000); // the synthetic network's size
-        else if (std::strcmp(argv[i], "--nnmeter-networks") == 0 && i + 1 < argc)
+            iterationsGiven = true;
+        } else if (std::strcmp(argv[i], "--ips") == 0 && hasValue) {
+            sizes.clear(); // e.g. one size only, for callgrind
+            for (long long n : sizeList(argv[++i], 1, 256))
+                sizes.push_back(int(n));
+            usage = sizes.empty();
+            sizesGiven = true;
+        } else if (std::strcmp(argv[i], "--instructions") == 0 && hasValue) {
+            instructions.clear();
+            for (long long n : sizeList(argv[++i], 1, 10'000'000))
+                instructions.push_back(std::size_t(n));
+            usage = instructions.empty();
+            instructionsGiven = true;
+        } else if (std::strcmp(argv[i], "--layers") == 0 && hasValue) {
+            layers.clear();
+            for (long long n : sizeList(argv[++i], 1, 5000))
+                layers.push_back(int(n));
+            usage = layers.empty();
+            layersGiven = true;
+        } else if (std::strcmp(argv[i], "--nnmeter-networks") == 0 && hasValue) {
             nnmeterNetworks = std::clamp(std::atoi(argv[++i]), 1, 4); // e.g. one network for callgrind
-        else if (std::strcmp(argv[i], "--nnmeter-toggles-only") == 0)
+        } else if (std::strcmp(argv[i], "--nnmeter-toggles-only") == 0) {
             g_nnmeterTogglesOnly = true;
-        else if (std::strcmp(argv[i], "--paints") == 0)
+        } else if (std::strcmp(argv[i], "--paints") == 0) {
             g_census = true; // what each update repaints and lays out
-        else if (std::strcmp(argv[i], "--steps") == 0)
+        } else if (std::strcmp(argv[i], "--steps") == 0) {
             g_steps = true; // the slowest updates, with what they changed
-        else if (std::strcmp(argv[i], "--only") == 0 && i + 1 < argc)
+        } else if (std::strcmp(argv[i], "--summary") == 0) {
+            summary = true;
+        } else if (std::strcmp(argv[i], "--scaling") == 0) {
+            scaling = summary = true;
+        } else if (std::strcmp(argv[i], "--only") == 0 && hasValue) {
             only = QString::fromLocal8Bit(argv[++i]);
-        else {
-            std::fprintf(stderr, "usage: roofline-bench [--quick] [--iterations N] [--ips N] [--instructions N] "
-                                 "[--layers N] [--nnmeter-networks N] [--nnmeter-toggles-only] [--paints] [--steps] [--only gables|timeline|amaix|import|brouwer|nnmeter]\n");
-            return 2;
+        } else {
+            usage = true;
         }
     }
-    const auto wanted = [&](const char *part) { return only.isEmpty() || only == QLatin1String(part); };
+    if (usage) {
+        std::fprintf(stderr, "usage: roofline-bench [--quick] [--iterations N] [--ips N[,N...]] [--instructions N[,N...]] "
+                             "[--layers N[,N...]] [--nnmeter-networks N] [--nnmeter-toggles-only] [--paints] [--steps] "
+                             "[--summary] [--scaling] [--only gables|timeline|amaix|import|brouwer|nnmeter]\n");
+        return 2;
+    }
+    if (scaling) {
+        // The sizes of docs/performance.md's "update time by size", unless given.
+        if (!sizesGiven)
+            sizes = {2, 4, 8, 16, 32, 64, 128};
+        if (!instructionsGiven)
+            instructions = {1000, 10000, 100000, 1000000};
+        if (!layersGiven)
+            layers = {100, 250, 500, 1000, 2000};
+        if (!iterationsGiven)
+            iterations = 200;
+    }
+    const auto wanted = [&](const char *part) {
+        if (scaling && only.isEmpty()) // the parts that have a size
+            return std::strcmp(part, "gables") == 0 || std::strcmp(part, "timeline") == 0 || std::strcmp(part, "amaix") == 0;
+        return only.isEmpty() || only == QLatin1String(part);
+    };
     std::printf("Roofline Studio benchmark, platform %s, %d iterations\n", qPrintable(QApplication::platformName()),
                 iterations);
     if (wanted("gables")) {
@@ -1088,8 +1184,10 @@ int main(int argc, char **argv)
             benchReplot(n, iterations);
     }
     if (wanted("timeline")) {
+        // A step at 10⁶ instructions takes some 60 ms: a tenth of the
+        // iterations when scaling (at least 10) keeps the run to minutes.
         for (std::size_t n : instructions)
-            benchTimeline(n, iterations);
+            benchTimeline(n, scaling && n >= 1'000'000 ? std::max(10, iterations / 10) : iterations);
     }
     if (wanted("amaix"))
         benchAmaix(iterations, layers);
@@ -1099,5 +1197,7 @@ int main(int argc, char **argv)
         benchBrouwer(iterations);
     if (wanted("nnmeter"))
         benchNnmeter(iterations, nnmeterNetworks);
+    if (summary)
+        printSummary();
     return 0;
 }
