@@ -8,6 +8,20 @@
 
 namespace testutils {
 
+// Whether a sanitizer's allocator, not the C library's, serves malloc in this
+// build (the ASan build): tests of glibc's heap behaviour skip then.
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+inline constexpr bool kSanitizerAllocator = true;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+inline constexpr bool kSanitizerAllocator = true;
+#else
+inline constexpr bool kSanitizerAllocator = false;
+#endif
+#else
+inline constexpr bool kSanitizerAllocator = false;
+#endif
+
 inline bool relativelyEqual(double actual, double expected, double tolerance = 1e-9)
 {
     if (expected == 0)

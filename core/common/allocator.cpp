@@ -18,6 +18,24 @@ void keepFreedMemory()
 #endif
 }
 
+void warmFreedMemory(std::size_t bytes)
+{
+#if defined(__GLIBC__)
+    if (bytes == 0)
+        return;
+    void *block = std::malloc(bytes);
+    if (!block)
+        return; // nothing warmed; the next allocations map their own pages as before
+    auto *bytePointer = static_cast<volatile unsigned char *>(block);
+    constexpr std::size_t kPage = 4096; // at most the page size: a touch per page at least
+    for (std::size_t offset = 0; offset < bytes; offset += kPage)
+        bytePointer[offset] = 0;
+    std::free(block);
+#else
+    (void)bytes;
+#endif
+}
+
 void releaseFreedMemory()
 {
 #if defined(__GLIBC__)

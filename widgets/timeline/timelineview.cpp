@@ -14,6 +14,7 @@
 #include "timelinepanel.h"
 #include "timelinetablemodel.h"
 #include "units.h"
+#include "common/allocator.h"
 #include "verrocchio/io.h"
 #include "verrocchio/layout.h"
 
@@ -281,6 +282,27 @@ std::shared_ptr<const SimulationPlan> TimelinePlanCache::planFor(const std::shar
         m_trace = trace;
     }
     return m_plan;
+}
+
+void TimelinePlanCache::warmUp(const std::shared_ptr<const Trace> &trace)
+{
+    if (trace->instructionCount() > kMaxInstructions)
+        return; // at 10⁶ instructions two more results' worth would take the studio past its 200 MB
+    {
+        const std::lock_guard lock(m_mutex);
+        if (m_warming.lock() == trace)
+            return;
+        m_warming = trace;
+    }
+    roofline::warmFreedMemory(kWarmBytesPerInstruction * trace->instructionCount());
+    const std::lock_guard lock(m_mutex);
+    m_warmed = trace;
+}
+
+bool TimelinePlanCache::warmedFor(const std::shared_ptr<const Trace> &trace) const
+{
+    const std::lock_guard lock(m_mutex);
+    return m_warmed.lock() == trace;
 }
 
 namespace {
@@ -680,8 +702,9 @@ void TimelineView::startUpdate()
     const TimelineData::Stages stages { m_requestedAt, steadyNanoseconds() };
     m_pool.start([trace = m_document->sharedTrace(), machine = m_document->machine(), generation, ghost, step,
                      latest = m_latest, shownAt = m_shownAt, feedbackMs = m_feedbackMs, releasedAt = m_releasedAt,
-                     stages, plans = m_plans, hints = mergeHints(), helper = &m_helper,
+                     stages, plans = m_plans, hints = mergeHints(), helper = &m_helper, begun = m_jobsBegun,
                      guard = QPointer<TimelineView>(this)] {
+        begun->fetch_add(1);
         // A long simulation stops as soon as a newer request is made, so the
         // newest one starts at once instead of after it (10⁶ instructions:
         // 40–50 ms) — unless the picture on screen is older than the feedback
@@ -708,6 +731,10 @@ void TimelineView::startUpdate()
         data.stages.requested = stages.requested;
         data.stages.handedOver = stages.handedOver;
         post(guard, [generation, data = std::move(data)](TimelineView *view) { view->deliver(generation, data); });
+        // Once per trace, while the GUI thread draws this result: the next
+        // steps' allocations then find mapped pages.
+        if (latest->load() == generation)
+            plans->warmUp(trace);
         if (ghost && latest->load() == generation) // a stale one leaves it to the newest
             runGhost(*ghost, guard);
         if (step > 0)
@@ -786,6 +813,11 @@ void TimelineView::showSensitivity()
     m_sensitivity->replot();
 }
 
+bool TimelineView::heapWarmed() const
+{
+    return m_plans->warmedFor(m_document->sharedTrace()) && m_pool.activeThreadCount() == 0;
+}
+
 void TimelineView::flushPendingUpdate()
 {
     if (!m_pending && m_shownGeneration == m_generation)
@@ -796,6 +828,10 @@ void TimelineView::flushPendingUpdate()
     if (const std::optional<GhostRequest> ghost = ghostRequest())
         m_ghosts[ghost->id] = compute(ghost->trace, ghost->machine);
     apply(compute(m_document->sharedTrace(), m_document->machine(), planned(m_plans.get())));
+    // The steps that follow run in the worker: its heap warmed now, while the
+    // window is still being laid out, not in the first of them.
+    if (m_document->trace().instructionCount() > m_syncInstructions)
+        m_pool.start([plans = m_plans, trace = m_document->sharedTrace()] { plans->warmUp(trace); });
     if (!sensitivityWanted())
         return;
     // Exports and screenshots want the tornado drawn: at once for a short trace

@@ -60,10 +60,26 @@ public:
     std::shared_ptr<const roofline::verrocchio::SimulationPlan> planFor(
         const std::shared_ptr<const roofline::verrocchio::Trace> &trace);
 
+    // Once per trace up to kMaxInstructions, on the worker thread: maps the
+    // heap its next steps will use (roofline::warmFreedMemory()),
+    // kWarmBytesPerInstruction for each instruction. A step allocates its
+    // result, bars and marks (some 100 bytes per instruction) while the
+    // previous step's are still shown, so the first two steps after a trace
+    // was opened found no freed memory of that size and mapped fresh pages:
+    // some 1 800 page faults each, 2–3 ms at 10⁵ instructions
+    // (docs/performance.md). About two steps' worth: what the worker's heap
+    // holds from the third step on anyway (128 bytes left some 800 faults in
+    // the second step; 192 none from the third on, as 256 did).
+    static constexpr std::size_t kWarmBytesPerInstruction = 192;
+    void warmUp(const std::shared_ptr<const roofline::verrocchio::Trace> &trace);
+    bool warmedFor(const std::shared_ptr<const roofline::verrocchio::Trace> &trace) const;
+
 private:
-    std::mutex m_mutex;
+    mutable std::mutex m_mutex;
     std::weak_ptr<const roofline::verrocchio::Trace> m_trace;
     std::shared_ptr<const roofline::verrocchio::SimulationPlan> m_plan;
+    std::weak_ptr<const roofline::verrocchio::Trace> m_warming; // claimed by a worker job
+    std::weak_ptr<const roofline::verrocchio::Trace> m_warmed;  // done
 };
 
 class TimelineView : public ModelView {
@@ -146,10 +162,17 @@ public:
     static constexpr std::size_t kSyncInstructions = 20000;
     void setSyncInstructions(std::size_t instructions) { m_syncInstructions = instructions; }
     std::size_t syncInstructions() const { return m_syncInstructions; }
+    // Whether the worker has mapped the heap for the open trace's steps
+    // (TimelinePlanCache::warmUp()) and has nothing running: a test's drag
+    // starting earlier queues behind it (and only its last step runs).
+    bool heapWarmed() const;
     // Results drawn without a hand-over to the worker (short traces).
     quint64 syncCount() const { return m_syncCount; }
     // Results drawn although a newer request was already made (that feedback).
     quint64 intermediateCount() const { return m_intermediateCount; }
+    // Worker jobs that have begun (a request still queued when the next one
+    // comes is dropped, never begun).
+    quint64 jobsBegun() const { return m_jobsBegun->load(); }
     // Results whose texts (table, readout, comparison) were shown before
     // their bars, while the worker still laid them out (showTexts()).
     quint64 earlyTextsCount() const { return m_earlyTextsCount; }
@@ -297,6 +320,7 @@ private:
     std::shared_ptr<std::atomic<quint64>> m_releasedAt = std::make_shared<std::atomic<quint64>>(0);
     // The newest generation, read by the worker to give up a superseded sensitivity.
     std::shared_ptr<std::atomic<quint64>> m_latest = std::make_shared<std::atomic<quint64>>(0);
+    std::shared_ptr<std::atomic<quint64>> m_jobsBegun = std::make_shared<std::atomic<quint64>>(0);
     // The current trace's plan, for the worker and the GUI thread alike.
     std::shared_ptr<TimelinePlanCache> m_plans = std::make_shared<TimelinePlanCache>();
     QThreadPool m_pool; // one thread: requests queue behind the running one
