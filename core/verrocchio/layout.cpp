@@ -32,21 +32,53 @@ std::size_t laneCores(const Trace &trace, const Result &result)
     return std::min({ trace.cores.size(), result.cores.size(), Bar::kMaxLanes / kPipeCount });
 }
 
-// The bars themselves (TimelineBars::bars, laneBegin).
-void laneBars(const Trace &trace, const Result &result, std::size_t cores, TimelineBars &out)
+// Each instruction's lane position (bits 0-6) and whether it is a work bar
+// (bit 7), one byte each, and each lane's work bars: the first pass of the
+// bars. The second pass reads these and the timings, not the 32-byte
+// instructions again, and the stalls look instructions up in time order,
+// where at 10⁶ instructions a 1 MB table stays in cache and the 24 MB trace
+// did not. Without a result (BarsPlan), every work instruction counts as a bar.
+constexpr std::uint8_t kIsBar = BarsPlan::kIsWork;
+
+void barPositions(const Trace &trace, const Result *result, std::size_t cores,
+    std::vector<std::vector<std::uint8_t>> &position, std::vector<std::size_t> &workCount)
+{
+    position.assign(cores, {});
+    workCount.assign(cores * kPipeCount, 0);
+    for (std::size_t c = 0; c < cores; ++c) {
+        const Instruction *program = trace.cores[c].instructions.data();
+        const std::size_t n = trace.cores[c].instructions.size();
+        const Timing *timings = result ? result->cores[c].instructions.data() : nullptr;
+        const std::size_t timed = result ? std::min(n, result->cores[c].instructions.size()) : n;
+        position[c].resize(n);
+        std::uint8_t *pos = position[c].data();
+        std::size_t *count = workCount.data() + c * kPipeCount;
+        for (std::size_t i = 0; i < n; ++i) {
+            const std::size_t pipe = pipeIndex(program[i].pipe);
+            const std::uint8_t lane = pipe < kPipeCount ? kPositionOfPipe[pipe] : 0;
+            const bool bar = i < timed && program[i].kind == Instruction::Kind::Work
+                && (!timings || (timings[i].executed && timings[i].end >= timings[i].start));
+            pos[i] = bar ? std::uint8_t(lane | kIsBar) : lane;
+            count[lane] += bar ? 1 : 0;
+        }
+    }
+}
+
+// The bars themselves (TimelineBars::bars, laneBegin), from barPositions()'
+// tables. kCheck: the tables came from the trace alone (BarsPlan), so each
+// work bar's timing is checked as it is written; false when one is not a bar
+// after all (not executed, or ending before it starts), and `out` is then
+// to be laid out again with the result's own tables.
+template<bool kCheck>
+bool laneBars(const Trace &trace, const Result &result, std::size_t cores,
+    const std::vector<std::vector<std::uint8_t>> &position, const std::vector<std::size_t> &workCount,
+    TimelineBars &out)
 {
     // Two passes without per-lane vectors (this runs on every slider step of a
     // 10^5-instruction trace): count, then fill each lane's segment with its
     // work bars (in start order: a pipe is FIFO) followed by its stalls (in
     // end order, which is start order within a lane), and merge the two runs.
     const std::size_t lanes = cores * kPipeCount;
-    // Each instruction's lane position (bits 0-6) and whether it is a work bar
-    // (bit 7), one byte each: the second pass reads these and the timings, not
-    // the 32-byte instructions again, and the stalls look instructions up in
-    // time order, where at 10⁶ instructions a 1 MB table stays in cache and the
-    // 24 MB trace did not.
-    constexpr std::uint8_t kIsBar = 0x80;
-    std::vector<std::vector<std::uint8_t>> position(cores);
     std::vector<std::size_t> programSize(cores);
     for (std::size_t c = 0; c < cores; ++c)
         programSize[c] = trace.cores[c].instructions.size();
@@ -57,24 +89,7 @@ void laneBars(const Trace &trace, const Result &result, std::size_t cores, Timel
         return s.core < cores && s.instruction < programSize[s.core] && s.end > s.start;
     };
 
-    std::vector<std::size_t> workCount(lanes, 0), stallCount(lanes, 0);
-    for (std::size_t c = 0; c < cores; ++c) {
-        const Instruction *program = trace.cores[c].instructions.data();
-        const Timing *timings = result.cores[c].instructions.data();
-        const std::size_t n = programSize[c];
-        const std::size_t timed = std::min(n, result.cores[c].instructions.size());
-        position[c].resize(n);
-        std::uint8_t *pos = position[c].data();
-        std::size_t *count = workCount.data() + c * kPipeCount;
-        for (std::size_t i = 0; i < n; ++i) {
-            const std::size_t pipe = pipeIndex(program[i].pipe);
-            const std::uint8_t lane = pipe < kPipeCount ? kPositionOfPipe[pipe] : 0;
-            const bool bar = i < timed && timings[i].executed && program[i].kind == Instruction::Kind::Work
-                && timings[i].end >= timings[i].start;
-            pos[i] = bar ? std::uint8_t(lane | kIsBar) : lane;
-            count[lane] += bar ? 1 : 0;
-        }
-    }
+    std::vector<std::size_t> stallCount(lanes, 0);
     for (const Stall &s : result.stalls) {
         if (isStall(s))
             ++stallCount[laneAt(s.core, s.instruction)];
@@ -93,13 +108,18 @@ void laneBars(const Trace &trace, const Result &result, std::size_t cores, Timel
         const std::uint8_t *pos = position[c].data();
         std::size_t *next = workNext.data() + c * kPipeCount;
         const auto laneBase = static_cast<std::uint32_t>(c * kPipeCount);
+        bool allBars = true;
         for (std::size_t i = 0; i < programSize[c]; ++i) {
             if (!(pos[i] & kIsBar))
                 continue;
             const std::uint8_t p = pos[i] & ~kIsBar;
+            if constexpr (kCheck) // no branch: the pass is memory-bound
+                allBars &= timings[i].executed & (timings[i].end >= timings[i].start);
             bars[next[p]++] = { timings[i].start, timings[i].end, static_cast<std::uint32_t>(i), laneBase + p,
                 Bar::Kind::Work };
         }
+        if (!allBars)
+            return false;
     }
     for (const Stall &s : result.stalls) {
         if (!isStall(s))
@@ -125,14 +145,51 @@ void laneBars(const Trace &trace, const Result &result, std::size_t cores, Timel
         firstRun.assign(first, middle);
         std::merge(firstRun.begin(), firstRun.end(), middle, last, first, byStart);
     }
+    return true;
 }
 
 } // namespace
 
 TimelineBars timelineBars(const Trace &trace, const Result &result)
 {
+    const std::size_t cores = laneCores(trace, result);
+    std::vector<std::vector<std::uint8_t>> position;
+    std::vector<std::size_t> workCount;
+    barPositions(trace, &result, cores, position, workCount);
     TimelineBars out;
-    laneBars(trace, result, laneCores(trace, result), out);
+    laneBars<false>(trace, result, cores, position, workCount, out);
+    return out;
+}
+
+BarsPlan::BarsPlan(const Trace &trace)
+{
+    barPositions(trace, nullptr, std::min(trace.cores.size(), Bar::kMaxLanes / kPipeCount), position, workCount);
+}
+
+bool BarsPlan::fits(const Trace &trace) const
+{
+    if (position.size() != std::min(trace.cores.size(), Bar::kMaxLanes / kPipeCount))
+        return false;
+    for (std::size_t c = 0; c < position.size(); ++c) {
+        if (position[c].size() != trace.cores[c].instructions.size())
+            return false;
+    }
+    return true;
+}
+
+TimelineBars timelineBars(const Trace &trace, const Result &result, const BarsPlan &plan)
+{
+    // A result that stopped early has work that never ran; a plan of another
+    // trace, or of a result with fewer cores, lanes of other sizes.
+    if (!result.ok() || !plan.fits(trace) || laneCores(trace, result) != plan.position.size())
+        return timelineBars(trace, result);
+    for (std::size_t c = 0; c < plan.position.size(); ++c) {
+        if (result.cores[c].instructions.size() != plan.position[c].size())
+            return timelineBars(trace, result); // (a result edited after the simulation)
+    }
+    TimelineBars out;
+    if (!laneBars<true>(trace, result, plan.position.size(), plan.position, plan.workCount, out))
+        return timelineBars(trace, result); // a work instruction that is no bar (negative or NaN length)
     return out;
 }
 

@@ -59,6 +59,28 @@ struct TimelineBars {
 };
 TimelineBars timelineBars(const Trace &trace, const Result &result);
 
+// What timelineBars() needs of a trace whatever the result: each
+// instruction's lane, whether it is work, and each lane's work count. Its
+// first pass over the trace and the timings, 45 % of its instructions at 10⁵
+// instructions; build it once per trace and pass it for the slider steps of
+// that trace. It holds a byte per instruction. Used only for a result that
+// ran to its end (Result::ok()) and only while every work instruction's end
+// is not before its start (checked as the bars are written; otherwise the
+// bars are laid out without it): the same bars, bit for bit. Like a
+// SimulationPlan, it stays valid as long as the trace is not changed, and
+// only for that trace (fits() checks only its shape).
+class BarsPlan
+{
+public:
+    explicit BarsPlan(const Trace &trace);
+    bool fits(const Trace &trace) const; // same cores and instructions per core as `trace`
+
+    std::vector<std::vector<std::uint8_t>> position; // per core, per instruction: lane position | kIsWork
+    std::vector<std::size_t> workCount;              // per lane (of the cores that get lanes)
+    static constexpr std::uint8_t kIsWork = 0x80;
+};
+TimelineBars timelineBars(const Trace &trace, const Result &result, const BarsPlan &plan);
+
 // Per lane (the same lanes as the bars'), when one of its transfers shared the
 // bus in a contention interval: back-to-back intervals joined, sorted by
 // start. Lane L's spans are [laneBegin[L], laneBegin[L+1]); empty when there

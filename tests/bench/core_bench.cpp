@@ -197,15 +197,16 @@ void printDigests(bool quick)
 }
 
 // The timeline view's worker per slider step, without Qt: simulate, the
-// bars of the result and its contention spans (alone, and at once on two
+// bars of the result (with and without the trace's BarsPlan) and its contention spans (alone, and at once on two
 // threads as the view runs them), and the level-of-detail groups of the whole trace at
 // 1200 px (what the first full picture draws).
 void benchTimelineCore(std::size_t n, int iterations)
 {
     const Trace trace = syntheticVectorAdd(n, 2);
     const SimulationPlan plan(trace); // the view builds it once per trace
+    const BarsPlan barsPlan(trace);   // so too
     Machine machine = ascend310();
-    std::vector<double> sim, bars, spans, bars2, groups;
+    std::vector<double> sim, bars, barsPlanned, spans, bars2, groups;
     std::size_t drawn = 0;
     // The view's second thread: a worker kept waiting, as its QThreadPool keeps one.
     std::mutex mutex;
@@ -247,6 +248,11 @@ void benchTimelineCore(std::size_t n, int iterations)
         const TimelineBars b = timelineBars(trace, r);
         bars.push_back(seconds(start));
         start = std::chrono::steady_clock::now();
+        const TimelineBars bp = timelineBars(trace, r, barsPlan);
+        barsPlanned.push_back(seconds(start));
+        if (!(bp == b))
+            std::fprintf(stderr, "timelineBars with and without the trace's BarsPlan differ\n");
+        start = std::chrono::steady_clock::now();
         const LaneContention c = laneContention(trace, r);
         spans.push_back(seconds(start));
         start = std::chrono::steady_clock::now();
@@ -266,10 +272,11 @@ void benchTimelineCore(std::size_t n, int iterations)
     }
     wake.notify_all();
     helper.join();
-    std::printf("timeline core %8zu instructions: simulate %7.2f ms, bars %7.2f ms, contention spans %7.2f ms (both "
-                "at once on two threads %7.2f ms), groups of the whole view %7.2f ms (%zu rectangles) — medians\n",
+    std::printf("timeline core %8zu instructions: simulate %7.2f ms, bars %7.2f ms (with the trace's BarsPlan %7.2f), "
+                "contention spans %7.2f ms (both at once on two threads %7.2f ms), groups of the whole view %7.2f ms "
+                "(%zu rectangles) — medians\n",
                 trace.instructionCount(), summarize(sim).median * 1e3, summarize(bars).median * 1e3,
-                summarize(spans).median * 1e3, summarize(bars2).median * 1e3, summarize(groups).median * 1e3, drawn);
+                summarize(barsPlanned).median * 1e3, summarize(spans).median * 1e3, summarize(bars2).median * 1e3, summarize(groups).median * 1e3, drawn);
 }
 
 // Peak resident memory since the last reset, in MB (Linux: VmHWM; writing

@@ -148,6 +148,8 @@ bool everyWayMatches(const Trace &trace, const Result &r)
     const LaneContention expectedContention = referenceContention(trace, r);
     if (!(timelineBars(trace, r) == expected && laneContention(trace, r) == expectedContention))
         return false;
+    if (!(timelineBars(trace, r, BarsPlan(trace)) == expected)) // the trace's first pass done beforehand
+        return false;
     LaneContention contention;
     std::thread other([&] { contention = laneContention(trace, r); });
     const TimelineBars bars = timelineBars(trace, r);
@@ -284,6 +286,26 @@ private slots:
         r.stalls.push_back({ 9, 0, 0, 5 });                                          // no such core
         r.stalls.push_back({ first.core, first.instruction, 3, 3 });                 // empty: not drawn
         QVERIFY(everyWayMatches(trace, r));
+        {
+            // Work that is no bar in a result that ran to its end (a negative
+            // or NaN length): a BarsPlan counted it, the bars leave it out.
+            Result edited = simulate(trace, machine);
+            QVERIFY(edited.ok());
+            const BarsPlan plan(trace);
+            const TimelineBars before = timelineBars(trace, edited, plan);
+            for (double end : { -1.0, std::nan("") }) {
+                Timing &t = edited.cores[first.core].instructions[work];
+                const double kept = t.end;
+                t.end = end < 0 ? t.start - 1 : end;
+                const TimelineBars bars = timelineBars(trace, edited, plan);
+                QVERIFY(bars == referenceBars(trace, edited));
+                QCOMPARE(bars.bars.size() + 1, before.bars.size());
+                t.end = kept;
+            }
+            QVERIFY(timelineBars(trace, edited, plan) == before);
+            // A plan of another trace's shape is not used.
+            QVERIFY(timelineBars(trace, edited, BarsPlan(syntheticVectorAdd(300, 2))) == before);
+        }
         r.cores[1].instructions.resize(r.cores[1].instructions.size() / 2);
         QVERIFY(everyWayMatches(trace, r));
         r.cores.resize(1);
