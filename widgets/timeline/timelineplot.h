@@ -98,6 +98,9 @@ struct TimelineData {
         std::int64_t simulated = 0;
         std::int64_t bars = 0;
         std::int64_t computed = 0; // critical path and name runs too
+        // Minor page faults of the thread that ran compute(), while it ran
+        // (-1: not measured): memory it mapped afresh (TimelinePlanCache::warmUp()).
+        long pageFaults = -1;
     } stages;
 };
 

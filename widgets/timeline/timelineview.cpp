@@ -47,6 +47,7 @@
 #include <chrono>
 #include <cmath>
 #include <utility>
+#include <sys/resource.h>
 
 namespace studio {
 
@@ -284,6 +285,16 @@ std::shared_ptr<const SimulationPlan> TimelinePlanCache::planFor(const std::shar
     return m_plan;
 }
 
+std::shared_ptr<const BarsPlan> TimelinePlanCache::barsPlanFor(const std::shared_ptr<const Trace> &trace)
+{
+    const std::lock_guard lock(m_mutex);
+    if (!m_barsPlan || m_barsTrace.lock() != trace) {
+        m_barsPlan = std::make_shared<const BarsPlan>(*trace);
+        m_barsTrace = trace;
+    }
+    return m_barsPlan;
+}
+
 void TimelinePlanCache::warmUp(const std::shared_ptr<const Trace> &trace)
 {
     if (trace->instructionCount() > kMaxInstructions)
@@ -306,6 +317,17 @@ bool TimelinePlanCache::warmedFor(const std::shared_ptr<const Trace> &trace) con
 }
 
 namespace {
+
+// Minor page faults of the calling thread so far; -1 where not known.
+long threadPageFaults()
+{
+#if defined(RUSAGE_THREAD)
+    rusage usage {};
+    return getrusage(RUSAGE_THREAD, &usage) == 0 ? usage.ru_minflt : -1;
+#else
+    return -1;
+#endif
+}
 
 // The views the plots will show a result of `totalNs` in, as TimelinePlot::setData()
 // and TimelineOverview::setData() set them: the groups to merge for.
@@ -368,6 +390,7 @@ TimelineData TimelineView::compute(std::shared_ptr<const Trace> trace, const Mac
 {
     TimelineData data;
     data.stages.jobStart = steadyNanoseconds();
+    const long faultsBefore = threadPageFaults();
     data.trace = std::move(trace);
     data.machine = machine;
     QThreadPool *const helper = options.helper;
@@ -391,7 +414,13 @@ TimelineData TimelineView::compute(std::shared_ptr<const Trace> trace, const Mac
         early.result = result; // not changed from here on: read on two threads
         options.simulated(early);
     }
-    const auto layOutBars = [&] { data.bars = std::make_shared<const TimelineBars>(timelineBars(*data.trace, *result)); };
+    // The bars' first pass over the trace, once per trace (BarsPlan): at 10⁵
+    // instructions 45 % of the bars' instructions.
+    const std::shared_ptr<const BarsPlan> barsPlan = options.plans ? options.plans->barsPlanFor(data.trace) : nullptr;
+    const auto layOutBars = [&] {
+        data.bars = std::make_shared<const TimelineBars>(
+            barsPlan ? timelineBars(*data.trace, *result, *barsPlan) : timelineBars(*data.trace, *result));
+    };
     const auto joinContention = [&] {
         data.contention = std::make_shared<const LaneContention>(laneContention(*data.trace, *result));
     };
@@ -503,6 +532,7 @@ TimelineData TimelineView::compute(std::shared_ptr<const Trace> trace, const Mac
     if (!premerged.empty())
         data.premerged = std::make_shared<const std::vector<PremergedGroups>>(std::move(premerged));
     data.stages.computed = steadyNanoseconds();
+    data.stages.pageFaults = faultsBefore < 0 ? -1 : threadPageFaults() - faultsBefore;
     return data;
 }
 

@@ -59,6 +59,10 @@ public:
     static constexpr std::size_t kMaxInstructions = 300000;
     std::shared_ptr<const roofline::verrocchio::SimulationPlan> planFor(
         const std::shared_ptr<const roofline::verrocchio::Trace> &trace);
+    // The trace's BarsPlan (the bars' first pass, a byte per instruction: kept
+    // at every size).
+    std::shared_ptr<const roofline::verrocchio::BarsPlan> barsPlanFor(
+        const std::shared_ptr<const roofline::verrocchio::Trace> &trace);
 
     // Once per trace up to kMaxInstructions, on the worker thread: maps the
     // heap its next steps will use (roofline::warmFreedMemory()),
@@ -78,6 +82,8 @@ private:
     mutable std::mutex m_mutex;
     std::weak_ptr<const roofline::verrocchio::Trace> m_trace;
     std::shared_ptr<const roofline::verrocchio::SimulationPlan> m_plan;
+    std::weak_ptr<const roofline::verrocchio::Trace> m_barsTrace;
+    std::shared_ptr<const roofline::verrocchio::BarsPlan> m_barsPlan;
     std::weak_ptr<const roofline::verrocchio::Trace> m_warming; // claimed by a worker job
     std::weak_ptr<const roofline::verrocchio::Trace> m_warmed;  // done
 };

@@ -620,37 +620,54 @@ private slots:
         if (testutils::kSanitizerAllocator)
             QSKIP("a sanitizer's allocator serves malloc in this build");
         roofline::keepFreedMemory(); // as the studio's main() does
-        MainWindow window;
-        window.resize(1280, 800);
-        window.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&window));
-        TimelineView *view = timelineOf(window);
-        window.setCurrentView(view);
-        view->document()->setTrace(syntheticVectorAdd(100000, 2), QString());
-        view->flushPendingUpdate();
-        QVERIFY(QTest::qWaitFor([&] { return view->heapWarmed(); }, 10000));
-        for (int i = 0; i < 5; ++i)
-            QCoreApplication::processEvents();
-        const auto minorFaults = [] {
-            rusage usage {};
-            getrusage(RUSAGE_SELF, &usage);
-            return usage.ru_minflt;
-        };
-        ParameterSlider *bus = view->panel()->busSlider();
-        std::vector<long> faults;
-        for (int delta : {5, -3, 4}) {
-            const long before = minorFaults();
-            const quint64 count = view->updateCount();
-            bus->slider()->setValue(bus->slider()->value() + delta);
-            QVERIFY(waitForUpdate(view, count));
-            QCOMPARE(view->data().machine.busGBps, view->document()->machine().busGBps);
-            faults.push_back(minorFaults() - before);
+        // The worker's faults (the simulation, bars and marks) in the first three
+        // steps, warmed: 0–6, 0, 0; without: some 1 600, 1 600 and 480. The
+        // whole process's, warmed: some 250–480, 0–110 and 0–130 (the GUI
+        // thread's own first allocations); without: some 2 000, 1 650 and 480.
+        // The worker thread takes the heap of a thread that has ended (glibc
+        // reuses their arenas), and about one run in eight of this test file
+        // the warmed block was not there for it (not so in the studio, whose
+        // worker starts with a heap of its own): then another trace, larger
+        // than any before, so that what earlier steps freed cannot stand in
+        // for the warm-up.
+        QString counts;
+        bool few = false;
+        for (std::size_t instructions : { 100000, 160000, 250000 }) {
+            MainWindow window;
+            TimelineView *view = shownTimeline(window);
+            QVERIFY(view);
+            view->document()->setTrace(syntheticVectorAdd(instructions, 2), QString());
+            view->flushPendingUpdate();
+            QVERIFY(QTest::qWaitFor([&] { return view->heapWarmed(); }, 10000));
+            for (int i = 0; i < 5; ++i)
+                QCoreApplication::processEvents();
+            const auto minorFaults = [] {
+                rusage usage {};
+                getrusage(RUSAGE_SELF, &usage);
+                return usage.ru_minflt;
+            };
+            ParameterSlider *bus = view->panel()->busSlider();
+            std::vector<long> faults, workerFaults;
+            for (int delta : { 5, -3, 4 }) {
+                const long before = minorFaults();
+                const quint64 count = view->updateCount();
+                bus->slider()->setValue(bus->slider()->value() + delta);
+                QVERIFY(waitForUpdate(view, count));
+                QCOMPARE(view->data().machine.busGBps, view->document()->machine().busGBps);
+                faults.push_back(minorFaults() - before);
+                workerFaults.push_back(view->lastStages().worker.pageFaults);
+            }
+            counts += QStringLiteral("%1 instructions: worker %2, %3, %4; process %5, %6, %7. ")
+                          .arg(instructions)
+                          .arg(workerFaults[0]).arg(workerFaults[1]).arg(workerFaults[2])
+                          .arg(faults[0]).arg(faults[1]).arg(faults[2]);
+            QVERIFY(workerFaults[0] >= 0); // measured
+            few = workerFaults[0] + workerFaults[1] + workerFaults[2] < 300;
+            if (few)
+                break;
         }
-        // Warmed: some 460, 60 and 0 (the GUI thread's own first allocations
-        // in the first); without: some 2 100, 1 650 and 480.
-        const QString counts = QStringLiteral("%1, %2, %3").arg(faults[0]).arg(faults[1]).arg(faults[2]);
         qInfo("page faults of the first three steps: %s", qPrintable(counts));
-        QVERIFY2(faults[0] + faults[1] + faults[2] < 1200, qPrintable(counts));
+        QVERIFY2(few, qPrintable(counts));
     }
 
     // The table, the readout and the comparison need the result alone: they
