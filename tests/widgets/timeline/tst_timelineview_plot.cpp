@@ -624,12 +624,11 @@ private slots:
         // steps, warmed: 0–6, 0, 0; without: some 1 600, 1 600 and 480. The
         // whole process's, warmed: some 250–480, 0–110 and 0–130 (the GUI
         // thread's own first allocations); without: some 2 000, 1 650 and 480.
-        // The worker thread takes the heap of a thread that has ended (glibc
-        // reuses their arenas), and about one run in eight of this test file
-        // the warmed block was not there for it (not so in the studio, whose
-        // worker starts with a heap of its own): then another trace, larger
-        // than any before, so that what earlier steps freed cannot stand in
-        // for the warm-up.
+        // In about one run in eight of this test file the worker faulted as if
+        // unwarmed (cause not found; its thread takes the heap, glibc's arena,
+        // of a thread that has ended, and which one varies): then another
+        // trace, larger than any before, so that what earlier steps freed
+        // cannot stand in for the warm-up.
         QString counts;
         bool few = false;
         for (std::size_t instructions : { 100000, 160000, 250000 }) {
