@@ -74,10 +74,11 @@ bool laneBars(const Trace &trace, const Result &result, std::size_t cores,
     const std::vector<std::vector<std::uint8_t>> &position, const std::vector<std::size_t> &workCount,
     TimelineBars &out)
 {
-    // Two passes without per-lane vectors (this runs on every slider step of a
-    // 10^5-instruction trace): count, then fill each lane's segment with its
-    // work bars (in start order: a pipe is FIFO) followed by its stalls (in
-    // end order, which is start order within a lane), and merge the two runs.
+    // Without per-lane vectors (this runs on every slider step of a
+    // 10^5-instruction trace): barPositions() counted, this fills each lane's
+    // segment with its work bars (in start order: a pipe is FIFO) followed by
+    // its stalls (in end order, which is start order within a lane), and
+    // merges the two runs.
     const std::size_t lanes = cores * kPipeCount;
     std::vector<std::size_t> programSize(cores);
     for (std::size_t c = 0; c < cores; ++c)
