@@ -677,6 +677,14 @@ void TimelineView::runGhost(const GhostRequest &request, const QPointer<Timeline
     post(guard, [id = request.id, data = compute(request.trace, request.machine)](TimelineView *view) {
         view->deliverGhost(id, data);
     });
+    // The snapshot's result stays (the view keeps it while it is compared),
+    // in memory the worker's heap had warmed for the next steps
+    // (TimelinePlanCache::warmUp()): map as much again, or the first step
+    // after comparing maps it afresh (some 1 400 page faults at 10⁵
+    // instructions, a 25 ms step; docs/performance.md).
+    const std::size_t instructions = request.trace->instructionCount();
+    if (instructions <= TimelinePlanCache::kMaxInstructions)
+        roofline::warmFreedMemory(TimelinePlanCache::kWarmBytesPerInstruction * instructions);
 }
 
 void TimelineView::runSensitivity(const std::shared_ptr<const Trace> &trace, const Machine &machine,

@@ -609,21 +609,56 @@ private slots:
         QVERIFY2(windowPaints <= 2 * steps, qPrintable(QString::number(windowPaints))); // with the slider's own frame
     }
 
+    // Three slider steps through the worker: the worker's minor page faults
+    // in each (TimelineData::Stages::pageFaults), then the whole process's.
+    static std::vector<long> faultsOfThreeSteps(TimelineView *view)
+    {
+        const auto minorFaults = [] {
+            rusage usage {};
+            getrusage(RUSAGE_SELF, &usage);
+            return usage.ru_minflt;
+        };
+        ParameterSlider *bus = view->panel()->busSlider();
+        std::vector<long> faults, workerFaults;
+        for (int delta : { 5, -3, 4 }) {
+            const long before = minorFaults();
+            const quint64 count = view->updateCount();
+            bus->slider()->setValue(bus->slider()->value() + delta);
+            if (!waitForUpdate(view, count) || view->data().machine.busGBps != view->document()->machine().busGBps)
+                return {};
+            faults.push_back(minorFaults() - before);
+            workerFaults.push_back(view->lastStages().worker.pageFaults);
+        }
+        workerFaults.insert(workerFaults.end(), faults.begin(), faults.end());
+        return workerFaults;
+    }
+
     // The first steps after opening a trace reuse heap the worker mapped
     // beforehand (TimelinePlanCache::warmUp()); without it each of the first
     // two steps at 10⁵ instructions mapped some 1 800 fresh pages (2–3 ms).
-    void firstStepsAfterOpeningMapFewPages()
+    // After a snapshot is compared, its result takes that heap; the worker
+    // maps as much again (TimelineView::runGhost()), else the first step after
+    // comparing mapped some 1 400 pages (a 25 ms step in roofline-bench).
+    void firstStepsMapFewPages_data()
+    {
+        QTest::addColumn<bool>("compare");
+        QTest::newRow("after opening a trace") << false;
+        QTest::newRow("after comparing a snapshot") << true;
+    }
+    void firstStepsMapFewPages()
     {
 #if !defined(__GLIBC__)
         QSKIP("the warm-up does something only with glibc's allocator");
 #endif
         if (testutils::kSanitizerAllocator)
             QSKIP("a sanitizer's allocator serves malloc in this build");
+        QFETCH(bool, compare);
         roofline::keepFreedMemory(); // as the studio's main() does
         // The worker's faults (the simulation, bars and marks) in the first three
-        // steps, warmed: 0–6, 0, 0; without: some 1 600, 1 600 and 480. The
-        // whole process's, warmed: some 250–480, 0–110 and 0–130 (the GUI
-        // thread's own first allocations); without: some 2 000, 1 650 and 480.
+        // steps, warmed: 0–6, 0, 0; without: some 1 600, 1 600 and 480 after
+        // opening, 1 400, 0, 0 after comparing. The whole process's, warmed:
+        // some 250–480, 0–110 and 0–130 (the GUI thread's own first
+        // allocations); without: some 2 000, 1 650 and 480.
         // In about one run in eight of this test file the worker faulted as if
         // unwarmed (cause not found; its thread takes the heap, glibc's arena,
         // of a thread that has ended, and which one varies): then another
@@ -638,30 +673,24 @@ private slots:
             view->document()->setTrace(syntheticVectorAdd(instructions, 2), QString());
             view->flushPendingUpdate();
             QVERIFY(QTest::qWaitFor([&] { return view->heapWarmed(); }, 10000));
+            if (compare) {
+                // Two steps first: the worker's heap then holds what a drag's steps use.
+                QCOMPARE(faultsOfThreeSteps(view).size(), std::size_t(6));
+                view->document()->pinSnapshot(QStringLiteral("before"));
+                view->document()->setComparedSnapshot(0);
+                QVERIFY(QTest::qWaitFor([&] { return view->ghost() && view->heapWarmed(); }, 10000));
+            }
             for (int i = 0; i < 5; ++i)
                 QCoreApplication::processEvents();
-            const auto minorFaults = [] {
-                rusage usage {};
-                getrusage(RUSAGE_SELF, &usage);
-                return usage.ru_minflt;
-            };
-            ParameterSlider *bus = view->panel()->busSlider();
-            std::vector<long> faults, workerFaults;
-            for (int delta : { 5, -3, 4 }) {
-                const long before = minorFaults();
-                const quint64 count = view->updateCount();
-                bus->slider()->setValue(bus->slider()->value() + delta);
-                QVERIFY(waitForUpdate(view, count));
-                QCOMPARE(view->data().machine.busGBps, view->document()->machine().busGBps);
-                faults.push_back(minorFaults() - before);
-                workerFaults.push_back(view->lastStages().worker.pageFaults);
-            }
+            const std::vector<long> f = faultsOfThreeSteps(view);
+            QCOMPARE(f.size(), std::size_t(6));
             counts += QStringLiteral("%1 instructions: worker %2, %3, %4; process %5, %6, %7. ")
                           .arg(instructions)
-                          .arg(workerFaults[0]).arg(workerFaults[1]).arg(workerFaults[2])
-                          .arg(faults[0]).arg(faults[1]).arg(faults[2]);
-            QVERIFY(workerFaults[0] >= 0); // measured
-            few = workerFaults[0] + workerFaults[1] + workerFaults[2] < 300;
+                          .arg(f[0]).arg(f[1]).arg(f[2])
+                          .arg(f[3]).arg(f[4]).arg(f[5]);
+            QVERIFY(f[0] >= 0); // measured
+            QVERIFY(!compare || view->comparison().has_value());
+            few = f[0] + f[1] + f[2] < 300;
             if (few)
                 break;
         }
