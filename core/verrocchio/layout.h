@@ -99,7 +99,9 @@ struct LaneContention {
 
     bool operator==(const LaneContention &) const = default;
 };
-LaneContention laneContention(const Trace &trace, const Result &result);
+// `plan`, when it is the trace's (BarsPlan::fits()), gives each transfer's
+// lane from its byte instead of the instruction: the same spans.
+LaneContention laneContention(const Trace &trace, const Result &result, const BarsPlan *plan = nullptr);
 
 // What one drawn rectangle stands for: one bar (count == 1), or a run of
 // adjacent bars of one lane, each narrower than a pixel, merged into one.

@@ -206,7 +206,7 @@ void benchTimelineCore(std::size_t n, int iterations)
     const SimulationPlan plan(trace); // the view builds it once per trace
     const BarsPlan barsPlan(trace);   // so too
     Machine machine = ascend310();
-    std::vector<double> sim, bars, barsPlanned, spans, bars2, groups;
+    std::vector<double> sim, bars, barsPlanned, spans, spansPlanned, bars2, groups;
     std::size_t drawn = 0;
     // The view's second thread: a worker kept waiting, as its QThreadPool keeps one.
     std::mutex mutex;
@@ -256,6 +256,11 @@ void benchTimelineCore(std::size_t n, int iterations)
         const LaneContention c = laneContention(trace, r);
         spans.push_back(seconds(start));
         start = std::chrono::steady_clock::now();
+        const LaneContention cp = laneContention(trace, r, &barsPlan);
+        spansPlanned.push_back(seconds(start));
+        if (!(cp == c))
+            std::fprintf(stderr, "laneContention with and without the trace's BarsPlan differ\n");
+        start = std::chrono::steady_clock::now();
         TimelineBars b2;
         LaneContention c2;
         runBoth([&] { b2 = timelineBars(trace, r); }, [&] { c2 = laneContention(trace, r); });
@@ -273,10 +278,10 @@ void benchTimelineCore(std::size_t n, int iterations)
     wake.notify_all();
     helper.join();
     std::printf("timeline core %8zu instructions: simulate %7.2f ms, bars %7.2f ms (with the trace's BarsPlan %7.2f), "
-                "contention spans %7.2f ms (both at once on two threads %7.2f ms), groups of the whole view %7.2f ms "
+                "contention spans %7.2f ms (with the BarsPlan %7.2f; bars and spans at once on two threads %7.2f ms), groups of the whole view %7.2f ms "
                 "(%zu rectangles) — medians\n",
                 trace.instructionCount(), summarize(sim).median * 1e3, summarize(bars).median * 1e3,
-                summarize(barsPlanned).median * 1e3, summarize(spans).median * 1e3, summarize(bars2).median * 1e3, summarize(groups).median * 1e3, drawn);
+                summarize(barsPlanned).median * 1e3, summarize(spans).median * 1e3, summarize(spansPlanned).median * 1e3, summarize(bars2).median * 1e3, summarize(groups).median * 1e3, drawn);
 }
 
 // Peak resident memory since the last reset, in MB (Linux: VmHWM; writing

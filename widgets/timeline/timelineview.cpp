@@ -295,6 +295,12 @@ std::shared_ptr<const BarsPlan> TimelinePlanCache::barsPlanFor(const std::shared
     return m_barsPlan;
 }
 
+std::shared_ptr<const BarsPlan> TimelinePlanCache::builtBarsPlan(const std::shared_ptr<const Trace> &trace) const
+{
+    const std::lock_guard lock(m_mutex);
+    return m_barsPlan && m_barsTrace.lock() == trace ? m_barsPlan : nullptr;
+}
+
 void TimelinePlanCache::warmUp(const std::shared_ptr<const Trace> &trace)
 {
     if (trace->instructionCount() > kMaxInstructions)
@@ -422,7 +428,7 @@ TimelineData TimelineView::compute(std::shared_ptr<const Trace> trace, const Mac
             barsPlan ? timelineBars(*data.trace, *result, *barsPlan) : timelineBars(*data.trace, *result));
     };
     const auto joinContention = [&] {
-        data.contention = std::make_shared<const LaneContention>(laneContention(*data.trace, *result));
+        data.contention = std::make_shared<const LaneContention>(laneContention(*data.trace, *result, barsPlan.get()));
     };
     if (contentionByReceiver)
         layOutBars();
@@ -897,8 +903,11 @@ void TimelineView::showTexts(quint64 generation, const TimelineData &early)
     else
         updateReadout();
     // The worker lays out the bars meanwhile and leaves the contention spans to this thread.
-    if (contentionWithTexts(*early.trace))
-        m_early.contention = std::make_shared<const LaneContention>(laneContention(*early.trace, *early.result));
+    // The trace's BarsPlan (each transfer's lane in a byte) once the worker has built it.
+    if (contentionWithTexts(*early.trace)) {
+        m_early.contention = std::make_shared<const LaneContention>(
+            laneContention(*early.trace, *early.result, m_plans->builtBarsPlan(early.trace).get()));
+    }
     ++m_earlyTextsCount;
     emit textsShown();
 }
@@ -917,7 +926,8 @@ void TimelineView::apply(const TimelineData &data)
         // although a newer one is on its way).
         m_data.contention = textsShown && m_early.contention
             ? m_early.contention
-            : std::make_shared<const LaneContention>(laneContention(*m_data.trace, *m_data.result));
+            : std::make_shared<const LaneContention>(
+                laneContention(*m_data.trace, *m_data.result, m_plans->builtBarsPlan(m_data.trace).get()));
     }
     m_early = TimelineData();
     m_plot->setData(m_data);

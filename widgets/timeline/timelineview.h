@@ -63,6 +63,10 @@ public:
     // at every size).
     std::shared_ptr<const roofline::verrocchio::BarsPlan> barsPlanFor(
         const std::shared_ptr<const roofline::verrocchio::Trace> &trace);
+    // The same if it has been built, else none (the GUI thread's contention
+    // spans take it when the worker has built it, never build it themselves).
+    std::shared_ptr<const roofline::verrocchio::BarsPlan> builtBarsPlan(
+        const std::shared_ptr<const roofline::verrocchio::Trace> &trace) const;
 
     // Once per trace up to kMaxInstructions, on the worker thread: maps the
     // heap its next steps will use (roofline::warmFreedMemory()),

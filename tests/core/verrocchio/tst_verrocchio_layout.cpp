@@ -148,7 +148,8 @@ bool everyWayMatches(const Trace &trace, const Result &r)
     const LaneContention expectedContention = referenceContention(trace, r);
     if (!(timelineBars(trace, r) == expected && laneContention(trace, r) == expectedContention))
         return false;
-    if (!(timelineBars(trace, r, BarsPlan(trace)) == expected)) // the trace's first pass done beforehand
+    const BarsPlan plan(trace); // the trace's first pass done beforehand
+    if (!(timelineBars(trace, r, plan) == expected && laneContention(trace, r, &plan) == expectedContention))
         return false;
     LaneContention contention;
     std::thread other([&] { contention = laneContention(trace, r); });
@@ -305,6 +306,8 @@ private slots:
             QVERIFY(timelineBars(trace, edited, plan) == before);
             // A plan of another trace's shape is not used.
             QVERIFY(timelineBars(trace, edited, BarsPlan(syntheticVectorAdd(300, 2))) == before);
+            const BarsPlan foreign(syntheticVectorAdd(300, 2));
+            QVERIFY(laneContention(trace, edited, &foreign) == referenceContention(trace, edited));
         }
         r.cores[1].instructions.resize(r.cores[1].instructions.size() / 2);
         QVERIFY(everyWayMatches(trace, r));
