@@ -301,17 +301,28 @@ std::shared_ptr<const BarsPlan> TimelinePlanCache::builtBarsPlan(const std::shar
     return m_barsPlan && m_barsTrace.lock() == trace ? m_barsPlan : nullptr;
 }
 
+std::size_t TimelinePlanCache::warmBytes(const Trace &trace)
+{
+    const std::size_t instructions = trace.instructionCount();
+    return instructions <= kMaxInstructions ? kWarmBytesPerInstruction * instructions : 0;
+}
+
+void TimelinePlanCache::rewarm(const Trace &trace)
+{
+    roofline::warmFreedMemory(warmBytes(trace));
+}
+
 void TimelinePlanCache::warmUp(const std::shared_ptr<const Trace> &trace)
 {
-    if (trace->instructionCount() > kMaxInstructions)
-        return; // at 10⁶ instructions two more results' worth would take the studio past its 200 MB
+    if (!warmsUp(*trace))
+        return;
     {
         const std::lock_guard lock(m_mutex);
         if (m_warming.lock() == trace)
             return;
         m_warming = trace;
     }
-    roofline::warmFreedMemory(kWarmBytesPerInstruction * trace->instructionCount());
+    roofline::warmFreedMemory(warmBytes(*trace));
     const std::lock_guard lock(m_mutex);
     m_warmed = trace;
 }
@@ -688,9 +699,7 @@ void TimelineView::runGhost(const GhostRequest &request, const QPointer<Timeline
     // (TimelinePlanCache::warmUp()): map as much again, or the first step
     // after comparing maps it afresh (some 1 400 page faults at 10⁵
     // instructions, a 25 ms step; docs/performance.md).
-    const std::size_t instructions = request.trace->instructionCount();
-    if (instructions <= TimelinePlanCache::kMaxInstructions)
-        roofline::warmFreedMemory(TimelinePlanCache::kWarmBytesPerInstruction * instructions);
+    TimelinePlanCache::rewarm(*request.trace);
 }
 
 void TimelineView::runSensitivity(const std::shared_ptr<const Trace> &trace, const Machine &machine,
@@ -857,9 +866,13 @@ void TimelineView::showSensitivity()
     m_sensitivity->replot();
 }
 
-bool TimelineView::heapWarmed() const
+bool TimelineView::workerSettled() const
 {
-    return m_plans->warmedFor(m_document->sharedTrace()) && m_pool.activeThreadCount() == 0;
+    if (m_pool.activeThreadCount() != 0)
+        return false;
+    const std::shared_ptr<const Trace> trace = m_document->sharedTrace();
+    const bool warmUpMade = trace->instructionCount() > m_syncInstructions && TimelinePlanCache::warmsUp(*trace);
+    return !warmUpMade || m_plans->warmedFor(trace);
 }
 
 void TimelineView::flushPendingUpdate()

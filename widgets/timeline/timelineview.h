@@ -79,8 +79,15 @@ public:
     // holds from the third step on anyway (128 bytes left some 800 faults in
     // the second step; 192 none from the third on, as 256 did).
     static constexpr std::size_t kWarmBytesPerInstruction = 192;
+    // What warmUp() and rewarm() map for a trace: 0 past kMaxInstructions (at
+    // 10⁶ instructions two more results' worth would take the studio past its 200 MB).
+    static std::size_t warmBytes(const roofline::verrocchio::Trace &trace);
+    static bool warmsUp(const roofline::verrocchio::Trace &trace) { return warmBytes(trace) > 0; }
     void warmUp(const std::shared_ptr<const roofline::verrocchio::Trace> &trace);
     bool warmedFor(const std::shared_ptr<const roofline::verrocchio::Trace> &trace) const;
+    // Maps as much again, on the worker thread, after a result that stays (a
+    // compared snapshot's) took the memory warmUp() had mapped for the steps.
+    static void rewarm(const roofline::verrocchio::Trace &trace);
 
 private:
     mutable std::mutex m_mutex;
@@ -172,10 +179,12 @@ public:
     static constexpr std::size_t kSyncInstructions = 20000;
     void setSyncInstructions(std::size_t instructions) { m_syncInstructions = instructions; }
     std::size_t syncInstructions() const { return m_syncInstructions; }
-    // Whether the worker has mapped the heap for the open trace's steps
-    // (TimelinePlanCache::warmUp()) and has nothing running: a test's drag
-    // starting earlier queues behind it (and only its last step runs).
-    bool heapWarmed() const;
+    // Whether the worker has nothing running and, where the open trace's steps
+    // run in the worker and it maps the heap for them (TimelinePlanCache::
+    // warmUp(): from syncInstructions() to kMaxInstructions), has done so: a
+    // test's or a benchmark's drag starting earlier queues behind it (and only
+    // its last step runs), or is charged with the warm-up or a snapshot's simulation.
+    bool workerSettled() const;
     // Results drawn without a hand-over to the worker (short traces).
     quint64 syncCount() const { return m_syncCount; }
     // Results drawn although a newer request was already made (that feedback).

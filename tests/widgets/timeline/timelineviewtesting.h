@@ -133,8 +133,7 @@ inline TimelineView *slowTraceShowingEveryResult(MainWindow &window, std::size_t
     // The worker first maps the heap for the steps (some 10 ms at 2·10⁵
     // instructions; TimelinePlanCache::warmUp()): a drag started at once would
     // queue behind it, and only its last step would run. A user's drag starts later.
-    if (instructions <= TimelinePlanCache::kMaxInstructions
-        && !QTest::qWaitFor([&] { return view->heapWarmed(); }, 10000))
+    if (!QTest::qWaitFor([&] { return view->workerSettled(); }, 10000))
         return nullptr;
     return view;
 }

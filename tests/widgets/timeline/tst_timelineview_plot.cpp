@@ -672,13 +672,13 @@ private slots:
             QVERIFY(view);
             view->document()->setTrace(syntheticVectorAdd(instructions, 2), QString());
             view->flushPendingUpdate();
-            QVERIFY(QTest::qWaitFor([&] { return view->heapWarmed(); }, 10000));
+            QVERIFY(QTest::qWaitFor([&] { return view->workerSettled(); }, 10000));
             if (compare) {
                 // Two steps first: the worker's heap then holds what a drag's steps use.
                 QCOMPARE(faultsOfThreeSteps(view).size(), std::size_t(6));
                 view->document()->pinSnapshot(QStringLiteral("before"));
                 view->document()->setComparedSnapshot(0);
-                QVERIFY(QTest::qWaitFor([&] { return view->ghost() && view->heapWarmed(); }, 10000));
+                QVERIFY(QTest::qWaitFor([&] { return view->ghost() && view->workerSettled(); }, 10000));
             }
             for (int i = 0; i < 5; ++i)
                 QCoreApplication::processEvents();
