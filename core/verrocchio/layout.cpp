@@ -197,6 +197,15 @@ TimelineBars timelineBars(const Trace &trace, const Result &result, const BarsPl
 
 LaneContention laneContention(const Trace &trace, const Result &result, const BarsPlan *plan)
 {
+    LaneContention out;
+    std::vector<std::uint32_t> shareLanes;
+    laneContention(trace, result, plan, out, shareLanes);
+    return out;
+}
+
+void laneContention(const Trace &trace, const Result &result, const BarsPlan *plan, LaneContention &out,
+    std::vector<std::uint32_t> &shareLanes)
+{
     const std::size_t cores = laneCores(trace, result);
     const std::size_t lanes = cores * kPipeCount;
     // The lane of a transfer: from the plan's byte per instruction when it is
@@ -218,7 +227,7 @@ LaneContention laneContention(const Trace &trace, const Result &result, const Ba
     // share's lane and counts each lane's spans, the second writes them in
     // place. A span joins the lane's last one when its interval starts
     // before that one ends.
-    std::vector<std::uint32_t> shareLanes;
+    shareLanes.clear();
     shareLanes.reserve(result.shares.size());
     std::vector<double> lastEnd(lanes, 0.0);
     std::vector<std::size_t> count(lanes, 0);
@@ -236,7 +245,6 @@ LaneContention laneContention(const Trace &trace, const Result &result, const Ba
             }
         }
     }
-    LaneContention out;
     out.laneBegin.assign(lanes + 1, 0);
     for (std::size_t lane = 0; lane < lanes; ++lane)
         out.laneBegin[lane + 1] = out.laneBegin[lane] + count[lane];
@@ -256,7 +264,6 @@ LaneContention laneContention(const Trace &trace, const Result &result, const Ba
                 spans[n++] = { interval.start, interval.end };
         }
     }
-    return out;
 }
 
 namespace {

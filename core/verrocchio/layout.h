@@ -102,6 +102,12 @@ struct LaneContention {
 // `plan`, when it is the trace's (BarsPlan::fits()), gives each transfer's
 // lane from its byte instead of the instruction: the same spans.
 LaneContention laneContention(const Trace &trace, const Result &result, const BarsPlan *plan = nullptr);
+// The same into `out`, whose vectors (and the scratch `shareLanes`, a lane
+// per share) keep their capacity: a caller that reuses them, mapped once,
+// allocates nothing per result (the studio's GUI thread does; its first
+// result after opening a trace otherwise mapped some 230 pages here).
+void laneContention(const Trace &trace, const Result &result, const BarsPlan *plan, LaneContention &out,
+    std::vector<std::uint32_t> &shareLanes);
 
 // What one drawn rectangle stands for: one bar (count == 1), or a run of
 // adjacent bars of one lane, each narrower than a pixel, merged into one.

@@ -333,6 +333,25 @@ bool TimelinePlanCache::warmedFor(const std::shared_ptr<const Trace> &trace) con
     return m_warmed.lock() == trace;
 }
 
+void TimelinePlanCache::warmHelper(const std::shared_ptr<const Trace> &trace)
+{
+    {
+        const std::lock_guard lock(m_mutex);
+        if (m_helperWarming.lock() == trace)
+            return;
+        m_helperWarming = trace;
+    }
+    roofline::warmFreedMemory(kHelperWarmBytes);
+    const std::lock_guard lock(m_mutex);
+    m_helperWarmed = trace;
+}
+
+bool TimelinePlanCache::helperWarmedFor(const std::shared_ptr<const Trace> &trace) const
+{
+    const std::lock_guard lock(m_mutex);
+    return m_helperWarmed.lock() == trace;
+}
+
 namespace {
 
 // Minor page faults of the calling thread so far; -1 where not known.
@@ -786,8 +805,11 @@ void TimelineView::startUpdate()
         post(guard, [generation, data = std::move(data)](TimelineView *view) { view->deliver(generation, data); });
         // Once per trace, while the GUI thread draws this result: the next
         // steps' allocations then find mapped pages.
-        if (latest->load() == generation)
+        if (latest->load() == generation) {
             plans->warmUp(trace);
+            if (helper && !plans->helperWarmedFor(trace))
+                helper->tryStart([plans, trace] { plans->warmHelper(trace); });
+        }
         if (ghost && latest->load() == generation) // a stale one leaves it to the newest
             runGhost(*ghost, guard);
         if (step > 0)
@@ -868,11 +890,12 @@ void TimelineView::showSensitivity()
 
 bool TimelineView::workerSettled() const
 {
-    if (m_pool.activeThreadCount() != 0)
+    if (m_pool.activeThreadCount() != 0 || m_helper.activeThreadCount() != 0)
         return false;
     const std::shared_ptr<const Trace> trace = m_document->sharedTrace();
-    const bool warmUpMade = trace->instructionCount() > m_syncInstructions && TimelinePlanCache::warmsUp(*trace);
-    return !warmUpMade || m_plans->warmedFor(trace);
+    if (trace->instructionCount() <= m_syncInstructions)
+        return true; // simulated on the GUI thread: no warm-up
+    return (!TimelinePlanCache::warmsUp(*trace) || m_plans->warmedFor(trace)) && m_plans->helperWarmedFor(trace);
 }
 
 void TimelineView::flushPendingUpdate()
@@ -887,8 +910,12 @@ void TimelineView::flushPendingUpdate()
     apply(compute(m_document->sharedTrace(), m_document->machine(), planned(m_plans.get())));
     // The steps that follow run in the worker: its heap warmed now, while the
     // window is still being laid out, not in the first of them.
-    if (m_document->trace().instructionCount() > m_syncInstructions)
+    if (m_document->trace().instructionCount() > m_syncInstructions) {
         m_pool.start([plans = m_plans, trace = m_document->sharedTrace()] { plans->warmUp(trace); });
+        m_helper.start([plans = m_plans, trace = m_document->sharedTrace()] { plans->warmHelper(trace); });
+        if (contentionWithTexts(m_document->trace()))
+            warmContentionBuffers(); // this thread's part of the steps
+    }
     if (!sensitivityWanted())
         return;
     // Exports and screenshots want the tornado drawn: at once for a short trace
@@ -918,8 +945,7 @@ void TimelineView::showTexts(quint64 generation, const TimelineData &early)
     // The worker lays out the bars meanwhile and leaves the contention spans to this thread.
     // The trace's BarsPlan (each transfer's lane in a byte) once the worker has built it.
     if (contentionWithTexts(*early.trace)) {
-        m_early.contention = std::make_shared<const LaneContention>(
-            laneContention(*early.trace, *early.result, m_plans->builtBarsPlan(early.trace).get()));
+        m_early.contention = joinContentionHere(early);
     }
     ++m_earlyTextsCount;
     emit textsShown();
@@ -939,8 +965,7 @@ void TimelineView::apply(const TimelineData &data)
         // although a newer one is on its way).
         m_data.contention = textsShown && m_early.contention
             ? m_early.contention
-            : std::make_shared<const LaneContention>(
-                laneContention(*m_data.trace, *m_data.result, m_plans->builtBarsPlan(m_data.trace).get()));
+            : joinContentionHere(m_data);
     }
     m_early = TimelineData();
     m_plot->setData(m_data);
@@ -959,6 +984,47 @@ void TimelineView::apply(const TimelineData &data)
     m_deliveredAt = 0; // flushPendingUpdate() draws without a delivery
     ++m_updateCount;
     emit updated();
+}
+
+std::shared_ptr<const LaneContention> TimelineView::joinContentionHere(const TimelineData &data)
+{
+    // A buffer held only here: neither shown nor on its way to m_disposal.
+    auto free = std::find_if(m_contentionBuffers.begin(), m_contentionBuffers.end(),
+        [](const std::shared_ptr<LaneContention> &b) { return b && b.use_count() == 1; });
+    if (free == m_contentionBuffers.end()) {
+        free = std::find(m_contentionBuffers.begin(), m_contentionBuffers.end(), nullptr);
+        if (free == m_contentionBuffers.end())
+            free = m_contentionBuffers.begin(); // both held: a new one, the old one lives on with its holders
+        *free = std::make_shared<LaneContention>();
+    }
+    laneContention(*data.trace, *data.result, m_plans->builtBarsPlan(data.trace).get(), **free, m_shareLanes);
+    return *free;
+}
+
+void TimelineView::warmContentionBuffers()
+{
+    if (!m_data.result || !m_data.contention)
+        return;
+    const auto touch = [](auto &v, std::size_t n) {
+        if (v.capacity() >= n)
+            return;
+        v.resize(n); // writes each page once
+        v.clear(); // the capacity stays
+    };
+    // Twice the opened result's: the contention moves with the machine's
+    // sliders (the first step of roofline-bench at 10⁵ instructions had 25 %
+    // more shares than the result it was opened with, and mapped 86 pages
+    // with buffers 1.25 times the opened result's). A larger one grows its
+    // vector, mapping fresh pages as before.
+    const std::size_t spans = 2 * m_data.contention->spans.size();
+    for (auto &buffer : m_contentionBuffers) {
+        if (buffer && buffer.use_count() > 1)
+            continue; // held (shown): written again only once it is free
+        if (!buffer)
+            buffer = std::make_shared<LaneContention>();
+        touch(buffer->spans, spans);
+    }
+    touch(m_shareLanes, 2 * m_data.result->shares.size());
 }
 
 const TimelineData *TimelineView::ghost() const

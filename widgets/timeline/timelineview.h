@@ -23,6 +23,7 @@
 #include <QPointer>
 #include <QThreadPool>
 
+#include <array>
 #include <atomic>
 #include <map>
 #include <memory>
@@ -88,6 +89,16 @@ public:
     // Maps as much again, on the worker thread, after a result that stays (a
     // compared snapshot's) took the memory warmUp() had mapped for the steps.
     static void rewarm(const roofline::verrocchio::Trace &trace);
+    // Once per trace, on the worker's helper thread (TimelineView::compute()),
+    // whatever its size: starts that thread and maps the heap its merges use.
+    // The merged groups grow with the plots' width, not the trace (some 2 700
+    // groups in a 1400-pixel window at 10⁵ instructions); the first two steps
+    // after opening a trace mapped some 80 and 45 pages there, and the first
+    // one started the thread: its merges took 1.8–2.1 ms instead of 0.45
+    // (docs/performance.md).
+    static constexpr std::size_t kHelperWarmBytes = std::size_t(2) << 20;
+    void warmHelper(const std::shared_ptr<const roofline::verrocchio::Trace> &trace);
+    bool helperWarmedFor(const std::shared_ptr<const roofline::verrocchio::Trace> &trace) const;
 
 private:
     mutable std::mutex m_mutex;
@@ -97,6 +108,7 @@ private:
     std::shared_ptr<const roofline::verrocchio::BarsPlan> m_barsPlan;
     std::weak_ptr<const roofline::verrocchio::Trace> m_warming; // claimed by a worker job
     std::weak_ptr<const roofline::verrocchio::Trace> m_warmed;  // done
+    std::weak_ptr<const roofline::verrocchio::Trace> m_helperWarming, m_helperWarmed; // the same for warmHelper()
 };
 
 class TimelineView : public ModelView {
@@ -179,9 +191,10 @@ public:
     static constexpr std::size_t kSyncInstructions = 20000;
     void setSyncInstructions(std::size_t instructions) { m_syncInstructions = instructions; }
     std::size_t syncInstructions() const { return m_syncInstructions; }
-    // Whether the worker has nothing running and, where the open trace's steps
-    // run in the worker and it maps the heap for them (TimelinePlanCache::
-    // warmUp(): from syncInstructions() to kMaxInstructions), has done so: a
+    // Whether the worker and its helper have nothing running and, where the
+    // open trace's steps run in the worker and they map the heap for them
+    // (TimelinePlanCache::warmUp(): from syncInstructions() to
+    // kMaxInstructions; warmHelper(): from syncInstructions() on), have done so: a
     // test's or a benchmark's drag starting earlier queues behind it (and only
     // its last step runs), or is charged with the warm-up or a snapshot's simulation.
     bool workerSettled() const;
@@ -273,6 +286,12 @@ private:
         quint64 generation, double step, const std::vector<roofline::verrocchio::Sensitivity> &rows);
     void showTexts(quint64 generation, const TimelineData &early);
     void apply(const TimelineData &data);
+    // The contention spans of `data`, joined on the GUI thread into one of
+    // m_contentionBuffers that nothing else holds (a new one when both are).
+    std::shared_ptr<const roofline::verrocchio::LaneContention> joinContentionHere(const TimelineData &data);
+    // Maps both buffers and the scratch for the shown result's spans (and a
+    // quarter more), after a trace is opened.
+    void warmContentionBuffers();
     void updateComparison();
     void updateReadout();
     void showSensitivity();
@@ -344,6 +363,13 @@ private:
     std::shared_ptr<TimelinePlanCache> m_plans = std::make_shared<TimelinePlanCache>();
     QThreadPool m_pool; // one thread: requests queue behind the running one
     QThreadPool m_disposal; // frees replaced results off the GUI thread
+    // The GUI thread's contention spans (joinContentionHere()): written again
+    // in turn, their capacity kept. Joined into fresh vectors, the first step
+    // after opening a trace mapped some 230 pages for them (2.5 ms on the
+    // development VM): the window's other allocations take freed memory of
+    // the GUI thread's heap, so warming that heap did not stay warm.
+    std::array<std::shared_ptr<roofline::verrocchio::LaneContention>, 2> m_contentionBuffers;
+    std::vector<std::uint32_t> m_shareLanes;
     QThreadPool m_helper; // the worker's second thread: merges the bars while the critical path is marked
 };
 
