@@ -507,6 +507,45 @@ void benchTimeline(std::size_t n, int iterations)
         }
         return summarize(applied);
     };
+    // The first steps after opening the trace, a step per 16 ms as a drag
+    // makes them: what a user's first slider move costs. The series below
+    // start from a view that has drawn hundreds of results. Through the worker
+    // only: shorter traces are simulated on the GUI thread, where nothing is
+    // warmed up.
+    if (n > view->syncInstructions()) {
+        constexpr int kFirstSteps = 3;
+        std::array<double, kFirstSteps> wall {};
+        std::array<std::array<double, kStages - 2>, kFirstSteps> stage {}; // the stages from the hand-over to the plots drawn
+        for (int k = 0; k < kFirstSteps; ++k) {
+            QElapsedTimer paced;
+            paced.start();
+            while (paced.elapsed() < 16)
+                QApplication::processEvents(QEventLoop::AllEvents, 5);
+            const int position = 300 + (k * 37) % 400;
+            timer.start();
+            bus->setValue(position == bus->value() ? position + 1 : position);
+            const double wanted = view->document()->machine().busGBps;
+            while (view->data().machine.busGBps != wanted)
+                QApplication::processEvents(QEventLoop::WaitForMoreEvents);
+            QApplication::processEvents(); // paint events
+            wall[k] = double(timer.nsecsElapsed()) / 1e6;
+            const auto &st = view->lastStages();
+            const std::int64_t marks[kStages - 1] = { st.worker.requested, st.worker.handedOver, st.worker.jobStart,
+                st.worker.simulated, st.worker.bars, st.worker.computed, st.delivered, st.drawn };
+            for (std::size_t m = 0; m + 2 < kStages; ++m)
+                stage[k][m] = marks[m] > 0 && marks[m + 1] > 0 ? double(marks[m + 1] - marks[m]) / 1e6 : -1;
+        }
+        std::printf("timeline %zu instr, the first steps after opening it (a step per 16 ms): %.2f, %.2f, %.2f ms\n", n,
+            wall[0], wall[1], wall[2]);
+        if (g_steps) {
+            for (int k = 0; k < kFirstSteps; ++k) {
+                std::printf("         first step %d: the stages below from the second to the eighth, in order:", k + 1);
+                for (double d : stage[k])
+                    std::printf(" %.2f", d);
+                std::printf(" ms\n");
+            }
+        }
+    }
     const Stats a = drag(view->syncInstructions() >= n ? ", simulated on the GUI thread" : "");
     std::printf("         of which until the plots were redrawn  median %6.2f  p99 %6.2f ms (the rest: window paint)\n",
                 a.median, a.p99);
