@@ -91,6 +91,8 @@
 #include <memory>
 #include <vector>
 
+#include <unistd.h> // sysconf: the page size for residentMB()
+
 using namespace roofline::gables;
 
 namespace {
@@ -130,6 +132,18 @@ double threadCpuMs()
     timespec t{};
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
     return double(t.tv_sec) * 1e3 + double(t.tv_nsec) / 1e6;
+}
+
+// The process's resident set (Linux: /proc/self/statm), MB; -1 where unknown.
+double residentMB()
+{
+    std::FILE *f = std::fopen("/proc/self/statm", "r");
+    if (!f)
+        return -1;
+    long pages = 0, resident = 0;
+    const bool read = std::fscanf(f, "%ld %ld", &pages, &resident) == 2;
+    std::fclose(f);
+    return read ? double(resident) * double(sysconf(_SC_PAGESIZE)) / (1 << 20) : -1;
 }
 
 double processCpuMs()
@@ -594,6 +608,23 @@ void benchTimeline(std::size_t n, int iterations)
                     n, duringDrag, static_cast<unsigned long long>(view->intermediateCount() - intermediate),
                     static_cast<long long>(gap), static_cast<long long>(final));
     }
+    // What the drags left resident, and what stays once the view has been
+    // idle for TimelineView::kIdleReleaseMs and the worker has given the free
+    // memory back (past kMaxInstructions only).
+    const auto reportResident = [&](const char *what) {
+        settle();
+        const double afterDrags = residentMB();
+        const quint64 released = view->releaseCount();
+        QElapsedTimer idle;
+        idle.start();
+        while ((view->releaseCount() == released || !view->workerSettled()) && idle.elapsed() < 10000)
+            QApplication::processEvents(QEventLoop::AllEvents, 20);
+        std::printf("timeline %zu instr, holding the trace, its result %s: resident after the drags %.0f MB, "
+                    "%.0f MB once the free memory was given back (idle %lld ms later)\n",
+                    n, what, afterDrags, residentMB(), static_cast<long long>(idle.elapsed()));
+    };
+    if (n > studio::TimelinePlanCache::kMaxInstructions)
+        reportResident("(no snapshot)");
     // The review features: a compared snapshot (simulated once, drawn faded in
     // every update), then also the sensitivity tab (up to 30 simulations in the
     // worker after each result, cancelled by the next slider move).
@@ -607,6 +638,8 @@ void benchTimeline(std::size_t n, int iterations)
     view->bottomTabs()->setCurrentIndex(0);
     view->document()->setComparedSnapshot(-1);
     view->flushPendingUpdate();
+    if (n > studio::TimelinePlanCache::kMaxInstructions)
+        reportResident("and its snapshot's");
 
     const studio::TimelineData data = view->data();
     studio::TimelinePlanCache plans; // as the view's: the plan built once

@@ -66,6 +66,16 @@ TimelineView::TimelineView(TimelineDocument *document, QWidget *parent)
     m_disposal.setMaxThreadCount(1);
     m_helper.setMaxThreadCount(1);
     m_helper.setExpiryTimeout(-1); // kept: waking a sleeping thread is cheaper than starting one
+    m_idleRelease.setSingleShot(true);
+    m_idleRelease.setInterval(kIdleReleaseMs);
+    connect(&m_idleRelease, &QTimer::timeout, this, [this] {
+        if (m_pending || m_shownGeneration != m_generation || m_pool.activeThreadCount() != 0) {
+            m_idleRelease.start(); // not idle yet
+            return;
+        }
+        ++m_releaseCount;
+        m_pool.start([] { roofline::releaseFreedMemory(); }); // behind nothing: a new request queues after it
+    });
 
     m_plot = new TimelinePlot(this);
     m_overview = new TimelineOverview(m_plot, this);
@@ -980,6 +990,8 @@ void TimelineView::apply(const TimelineData &data)
         updateReadout();
     m_plot->replot();
     m_overview->replot();
+    if (m_data.trace && m_data.trace->instructionCount() > TimelinePlanCache::kMaxInstructions)
+        m_idleRelease.start();
     m_lastStages = { data.stages, m_deliveredAt, steadyNanoseconds() };
     m_deliveredAt = 0; // flushPendingUpdate() draws without a delivery
     ++m_updateCount;

@@ -22,6 +22,7 @@
 
 #include <QPointer>
 #include <QThreadPool>
+#include <QTimer>
 
 #include <array>
 #include <atomic>
@@ -200,6 +201,16 @@ public:
     bool workerSettled() const;
     // Results drawn without a hand-over to the worker (short traces).
     quint64 syncCount() const { return m_syncCount; }
+    // Past TimelinePlanCache::kMaxInstructions nothing is warmed, and a drag
+    // leaves the memory of a second result and its bars mapped but free (kept
+    // by roofline::keepFreedMemory()): at 10⁶ instructions the studio then
+    // held some 340 MB resident instead of some 200. Once no result has been
+    // drawn for this long, the worker gives the free memory back
+    // (roofline::releaseFreedMemory()); the next drag's first step maps it again.
+    static constexpr int kIdleReleaseMs = 1500;
+    void setIdleReleaseDelay(int ms) { m_idleRelease.setInterval(ms); }
+    // How often the worker has been asked to give free memory back.
+    quint64 releaseCount() const { return m_releaseCount; }
     // Results drawn although a newer request was already made (that feedback).
     quint64 intermediateCount() const { return m_intermediateCount; }
     // Worker jobs that have begun (a request still queued when the next one
@@ -343,6 +354,8 @@ private:
     quint64 m_droppedCount = 0;
     quint64 m_intermediateCount = 0;
     quint64 m_syncCount = 0;
+    QTimer m_idleRelease; // kIdleReleaseMs after the last result drawn of a long trace
+    quint64 m_releaseCount = 0;
     std::size_t m_syncInstructions = kSyncInstructions;
     std::int64_t m_requestedAt = 0; // the first edit of the pending burst
     std::int64_t m_deliveredAt = 0;

@@ -42,6 +42,7 @@
 #include <QUndoStack>
 #include <QDeadlineTimer>
 #include <QDir>
+#include <QFile>
 #include <QFileInfo>
 #include <QImage>
 #include <QJsonArray>
@@ -63,6 +64,7 @@
 #include <functional>
 
 #include <sys/resource.h>
+#include <unistd.h>
 
 using namespace studio;
 using namespace roofline::verrocchio;

@@ -703,6 +703,61 @@ private slots:
         QVERIFY2(few, qPrintable(counts));
     }
 
+    // Past TimelinePlanCache::kMaxInstructions a drag leaves a second result's
+    // memory mapped but free; once the view has been idle for a while the
+    // worker gives it back (at 10⁶ instructions 337 → 189 MB resident in
+    // roofline-bench). Shorter traces keep theirs: the warm-up's memory.
+    void idleViewGivesFreeMemoryBack_data()
+    {
+        QTest::addColumn<std::size_t>("instructions");
+        QTest::addColumn<bool>("released");
+        QTest::newRow("10⁵ instructions: kept for the next steps") << std::size_t(100000) << false;
+        QTest::newRow("4·10⁵ instructions: given back") << std::size_t(400000) << true;
+    }
+    void idleViewGivesFreeMemoryBack()
+    {
+#if !defined(__GLIBC__)
+        QSKIP("releaseFreedMemory() does something only with glibc's allocator");
+#endif
+        if (testutils::kSanitizerAllocator)
+            QSKIP("a sanitizer's allocator serves malloc in this build");
+        QFETCH(std::size_t, instructions);
+        QFETCH(bool, released);
+        roofline::keepFreedMemory(); // as the studio's main() does
+        const auto residentMB = [] {
+            QFile statm(QStringLiteral("/proc/self/statm"));
+            if (!statm.open(QIODevice::ReadOnly))
+                return -1.0;
+            const QList<QByteArray> fields = statm.readAll().simplified().split(' ');
+            return fields.size() > 1 ? fields[1].toDouble() * double(sysconf(_SC_PAGESIZE)) / (1 << 20) : -1.0;
+        };
+        MainWindow window;
+        TimelineView *view = shownTimeline(window);
+        QVERIFY(view);
+        view->setIdleReleaseDelay(200);
+        view->document()->setTrace(syntheticVectorAdd(instructions, 2), QString());
+        view->flushPendingUpdate();
+        QVERIFY(QTest::qWaitFor([&] { return view->workerSettled(); }, 10000));
+        ParameterSlider *bus = view->panel()->busSlider();
+        for (int delta : { 5, -3, 4, -6 }) {
+            const quint64 count = view->updateCount();
+            bus->slider()->setValue(bus->slider()->value() + delta);
+            QVERIFY(waitForUpdate(view, count));
+        }
+        const double afterDrag = residentMB();
+        QVERIFY(afterDrag > 0);
+        QTest::qWait(600); // three times the delay
+        QVERIFY(QTest::qWaitFor([&] { return view->workerSettled(); }, 10000));
+        const double idle = residentMB();
+        qInfo("resident after the steps %.0f MB, idle %.0f MB; %llu releases", afterDrag, idle,
+            static_cast<unsigned long long>(view->releaseCount()));
+        QCOMPARE(view->releaseCount() > 0, released);
+        if (released) // a result and its bars at 4·10⁵ instructions: some 40 MB
+            QVERIFY2(idle < afterDrag - 15, qPrintable(QStringLiteral("%1 → %2 MB").arg(afterDrag).arg(idle)));
+        else
+            QVERIFY2(idle > afterDrag - 5, qPrintable(QStringLiteral("%1 → %2 MB").arg(afterDrag).arg(idle)));
+    }
+
     // The table, the readout and the comparison need the result alone: they
     // are shown as soon as the worker has simulated it, while it still lays
     // out the bars, and the plots follow with the bars. Each text is worked
