@@ -204,10 +204,13 @@ public:
     // Past TimelinePlanCache::kMaxInstructions nothing is warmed, and a drag
     // leaves the memory of a second result and its bars mapped but free (kept
     // by roofline::keepFreedMemory()): at 10⁶ instructions the studio then
-    // held some 340 MB resident instead of some 200. Once no result has been
+    // held some 340 MB resident instead of some 190. Once no result has been
     // drawn for this long, the worker gives the free memory back
-    // (roofline::releaseFreedMemory()); the next drag's first step maps it again.
-    static constexpr int kIdleReleaseMs = 1500;
+    // (roofline::releaseFreedMemory()). The next step maps it again, and at
+    // 10⁶ instructions takes some 260–380 ms instead of 40–120 on the
+    // development VM (docs/performance.md): a pause of a few seconds within a
+    // review keeps the memory, a longer one gives it back.
+    static constexpr int kIdleReleaseMs = 30000;
     void setIdleReleaseDelay(int ms) { m_idleRelease.setInterval(ms); }
     // How often the worker has been asked to give free memory back.
     quint64 releaseCount() const { return m_releaseCount; }
@@ -354,7 +357,7 @@ private:
     quint64 m_droppedCount = 0;
     quint64 m_intermediateCount = 0;
     quint64 m_syncCount = 0;
-    QTimer m_idleRelease; // kIdleReleaseMs after the last result drawn of a long trace
+    QTimer m_idleRelease; // kIdleReleaseMs after the last result drawn of a trace past kMaxInstructions
     quint64 m_releaseCount = 0;
     std::size_t m_syncInstructions = kSyncInstructions;
     std::int64_t m_requestedAt = 0; // the first edit of the pending burst
