@@ -207,7 +207,7 @@ public:
     // held some 340 MB resident instead of some 190. Once no result has been
     // drawn for this long, the worker gives the free memory back
     // (roofline::releaseFreedMemory()). The next step maps it again, and at
-    // 10⁶ instructions takes some 260–380 ms instead of 40–120 on the
+    // 10⁶ instructions takes some 200–380 ms instead of 40–130 on the
     // development VM (docs/performance.md): a pause of a few seconds within a
     // review keeps the memory, a longer one gives it back.
     static constexpr int kIdleReleaseMs = 30000;
