@@ -303,8 +303,8 @@ private:
     // The contention spans of `data`, joined on the GUI thread into one of
     // m_contentionBuffers that nothing else holds (a new one when both are).
     std::shared_ptr<const roofline::verrocchio::LaneContention> joinContentionHere(const TimelineData &data);
-    // Maps both buffers and the scratch for the shown result's spans (and a
-    // quarter more), after a trace is opened.
+    // Maps both buffers and the scratch at twice the shown result's spans and
+    // shares, after a trace is opened.
     void warmContentionBuffers();
     void updateComparison();
     void updateReadout();
