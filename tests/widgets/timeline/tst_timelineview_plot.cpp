@@ -746,7 +746,10 @@ private slots:
         }
         const double afterDrag = residentMB();
         QVERIFY(afterDrag > 0);
-        QTest::qWait(600); // three times the delay
+        if (released) // 200 ms after the last result drawn, once the worker is idle
+            QVERIFY(QTest::qWaitFor([&] { return view->releaseCount() > 0; }, 10000));
+        else
+            QTest::qWait(600); // three times the delay
         QVERIFY(QTest::qWaitFor([&] { return view->workerSettled(); }, 10000));
         const double idle = residentMB();
         qInfo("resident after the steps %.0f MB, idle %.0f MB; %llu releases", afterDrag, idle,
