@@ -17,6 +17,7 @@
 #include "gables/io.h"
 #include "network/import.h"
 #include "onnxfill.h"
+#include "residentmemory.h"
 #include "gables/sweep.h"
 #include "network/import.h"
 #include "nnmeter/io.h"
@@ -59,14 +60,11 @@ double seconds(std::chrono::steady_clock::time_point since)
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - since).count();
 }
 
-// Resident memory of this process in MB, from /proc/self/statm (0 elsewhere).
+// Resident memory of this process in MB (10⁶ bytes; 0 where unknown).
 double residentMB()
 {
-    std::ifstream statm("/proc/self/statm");
-    long pages = 0, resident = 0;
-    if (!(statm >> pages >> resident))
-        return 0;
-    return double(resident) * 4096.0 / 1e6;
+    const std::int64_t bytes = testutils::residentBytes();
+    return bytes < 0 ? 0 : double(bytes) / 1e6;
 }
 
 // Heap bytes a trace and a result hold (capacities, not sizes).

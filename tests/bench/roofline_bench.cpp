@@ -26,6 +26,7 @@
 // with what each changed (Brouwer: the memory, the swapping layers).
 #include "common/allocator.h"
 #include "eventcounter.h"
+#include "residentmemory.h"
 #include "amaix/io.h"
 #include "amaix/sweep.h"
 #include "amaixdocument.h"
@@ -91,8 +92,6 @@
 #include <memory>
 #include <vector>
 
-#include <unistd.h> // sysconf: the page size for residentMB()
-
 using namespace roofline::gables;
 
 namespace {
@@ -134,16 +133,11 @@ double threadCpuMs()
     return double(t.tv_sec) * 1e3 + double(t.tv_nsec) / 1e6;
 }
 
-// The process's resident set (Linux: /proc/self/statm), MB; -1 where unknown.
+// The process's resident set, MiB; -1 where unknown.
 double residentMB()
 {
-    std::FILE *f = std::fopen("/proc/self/statm", "r");
-    if (!f)
-        return -1;
-    long pages = 0, resident = 0;
-    const bool read = std::fscanf(f, "%ld %ld", &pages, &resident) == 2;
-    std::fclose(f);
-    return read ? double(resident) * double(sysconf(_SC_PAGESIZE)) / (1 << 20) : -1;
+    const std::int64_t bytes = testutils::residentBytes();
+    return bytes < 0 ? -1 : double(bytes) / (1 << 20);
 }
 
 double processCpuMs()
@@ -450,6 +444,15 @@ void benchTimeline(std::size_t n, int iterations)
     settle();
 
     QSlider *bus = view->panel()->busSlider()->slider();
+    // One step: the B_bus slider to `position` (one more if it is there
+    // already), until the fresh result is drawn and the window painted.
+    const auto moveBus = [&](int position) {
+        bus->setValue(position == bus->value() ? position + 1 : position);
+        const double wanted = view->document()->machine().busGBps;
+        while (view->data().machine.busGBps != wanted)
+            QApplication::processEvents(QEventLoop::WaitForMoreEvents); // sleeps until the worker posts
+        QApplication::processEvents(); // paint events
+    };
     QElapsedTimer timer;
     qint64 appliedAt = 0; // when the view finished drawing the result into its plots
     QObject::connect(view, &studio::TimelineView::updated, view, [&] { appliedAt = timer.nsecsElapsed(); });
@@ -471,11 +474,7 @@ void benchTimeline(std::size_t n, int iterations)
             const double process0 = processCpuMs();
             const std::int64_t start = studio::TimelineView::steadyNanoseconds();
             timer.start();
-            bus->setValue(position == bus->value() ? position + 1 : position);
-            const double wanted = view->document()->machine().busGBps;
-            while (view->data().machine.busGBps != wanted)
-                QApplication::processEvents(QEventLoop::WaitForMoreEvents); // sleeps until the worker posts
-            QApplication::processEvents(); // paint events
+            moveBus(position);
             t.wall.push_back(double(timer.nsecsElapsed()) / 1e6);
             const std::int64_t end = studio::TimelineView::steadyNanoseconds();
             t.cpu.push_back(threadCpuMs() - cpu0);
@@ -537,11 +536,7 @@ void benchTimeline(std::size_t n, int iterations)
                 QApplication::processEvents(QEventLoop::AllEvents, 5);
             const int position = 300 + (k * 37) % 400;
             timer.start();
-            bus->setValue(position == bus->value() ? position + 1 : position);
-            const double wanted = view->document()->machine().busGBps;
-            while (view->data().machine.busGBps != wanted)
-                QApplication::processEvents(QEventLoop::WaitForMoreEvents);
-            QApplication::processEvents(); // paint events
+            moveBus(position);
             wall[k] = double(timer.nsecsElapsed()) / 1e6;
             const auto &st = view->lastStages();
             const std::int64_t marks[kStages - 1] = { st.worker.requested, st.worker.handedOver, st.worker.jobStart,
@@ -624,11 +619,7 @@ void benchTimeline(std::size_t n, int iterations)
         const double givenBack = residentMB();
         // The next step maps that memory again.
         timer.start();
-        bus->setValue(bus->value() + 3);
-        const double wanted = view->document()->machine().busGBps;
-        while (view->data().machine.busGBps != wanted)
-            QApplication::processEvents(QEventLoop::WaitForMoreEvents);
-        QApplication::processEvents(); // paint events
+        moveBus(bus->value() + 3);
         std::printf("timeline %zu instr, holding the trace, its result %s: resident after the drags %.0f MB, "
                     "%.0f MB once the free memory was given back (idle %lld ms later); the next step %.1f ms\n",
                     n, what, afterDrags, givenBack, static_cast<long long>(idle.elapsed()),

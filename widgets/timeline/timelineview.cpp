@@ -322,19 +322,28 @@ void TimelinePlanCache::rewarm(const Trace &trace)
     roofline::warmFreedMemory(warmBytes(trace));
 }
 
+namespace {
+// Maps `bytes` on the calling thread once per trace: the first caller claims
+// the trace (`claimed`), later ones return at once; `done` names it when mapped.
+void warmOnce(std::mutex &mutex, const std::shared_ptr<const Trace> &trace, std::weak_ptr<const Trace> &claimed,
+    std::weak_ptr<const Trace> &done, std::size_t bytes)
+{
+    {
+        const std::lock_guard lock(mutex);
+        if (claimed.lock() == trace)
+            return;
+        claimed = trace;
+    }
+    roofline::warmFreedMemory(bytes);
+    const std::lock_guard lock(mutex);
+    done = trace;
+}
+} // namespace
+
 void TimelinePlanCache::warmUp(const std::shared_ptr<const Trace> &trace)
 {
-    if (!warmsUp(*trace))
-        return;
-    {
-        const std::lock_guard lock(m_mutex);
-        if (m_warming.lock() == trace)
-            return;
-        m_warming = trace;
-    }
-    roofline::warmFreedMemory(warmBytes(*trace));
-    const std::lock_guard lock(m_mutex);
-    m_warmed = trace;
+    if (warmsUp(*trace))
+        warmOnce(m_mutex, trace, m_warming, m_warmed, warmBytes(*trace));
 }
 
 bool TimelinePlanCache::warmedFor(const std::shared_ptr<const Trace> &trace) const
@@ -345,15 +354,7 @@ bool TimelinePlanCache::warmedFor(const std::shared_ptr<const Trace> &trace) con
 
 void TimelinePlanCache::warmHelper(const std::shared_ptr<const Trace> &trace)
 {
-    {
-        const std::lock_guard lock(m_mutex);
-        if (m_helperWarming.lock() == trace)
-            return;
-        m_helperWarming = trace;
-    }
-    roofline::warmFreedMemory(kHelperWarmBytes);
-    const std::lock_guard lock(m_mutex);
-    m_helperWarmed = trace;
+    warmOnce(m_mutex, trace, m_helperWarming, m_helperWarmed, kHelperWarmBytes);
 }
 
 bool TimelinePlanCache::helperWarmedFor(const std::shared_ptr<const Trace> &trace) const

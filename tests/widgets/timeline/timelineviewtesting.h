@@ -42,7 +42,6 @@
 #include <QUndoStack>
 #include <QDeadlineTimer>
 #include <QDir>
-#include <QFile>
 #include <QFileInfo>
 #include <QImage>
 #include <QJsonArray>
@@ -64,7 +63,6 @@
 #include <functional>
 
 #include <sys/resource.h>
-#include <unistd.h>
 
 using namespace studio;
 using namespace roofline::verrocchio;

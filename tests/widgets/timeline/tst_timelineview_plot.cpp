@@ -3,6 +3,7 @@
 #include "timelineviewtesting.h"
 #include "plottextimages.h"
 #include "imagecompare.h"
+#include "residentmemory.h"
 
 class TestTimelineViewPlot : public QObject
 {
@@ -724,13 +725,7 @@ private slots:
         QFETCH(std::size_t, instructions);
         QFETCH(bool, released);
         roofline::keepFreedMemory(); // as the studio's main() does
-        const auto residentMB = [] {
-            QFile statm(QStringLiteral("/proc/self/statm"));
-            if (!statm.open(QIODevice::ReadOnly))
-                return -1.0;
-            const QList<QByteArray> fields = statm.readAll().simplified().split(' ');
-            return fields.size() > 1 ? fields[1].toDouble() * double(sysconf(_SC_PAGESIZE)) / (1 << 20) : -1.0;
-        };
+        const auto residentMB = [] { return double(testutils::residentBytes()) / (1 << 20); };
         MainWindow window;
         TimelineView *view = shownTimeline(window);
         QVERIFY(view);
