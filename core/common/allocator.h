@@ -33,6 +33,36 @@ void warmFreedMemory(std::size_t bytes);
 // with the trim; docs/performance.md). Not for every update: the next touch of
 // a released page is a page fault.
 // Does nothing on other C libraries.
+// With a reservation made (reserveHugePages()), renews it after the trim.
 void releaseFreedMemory();
+
+// Every thread allocates from the one heap (glibc: a single arena) instead of
+// one heap per thread. The studio's timeline worker allocates each result on
+// its own thread and the GUI thread the first one; in one heap the memory one
+// frees serves the other, and reserveHugePages() covers both. Call at the
+// start of main(), before any thread starts; the studio does, the
+// command-line tool (whose sweeps allocate on both cores at once) does not.
+// Does nothing on other C libraries.
+void shareOneHeap();
+
+// Prepares the heap for `bytes` more of allocations whose first touch maps a
+// 2 MiB page at a time instead of 4 KiB, where Linux offers transparent huge
+// pages on request (/sys/kernel/mm/transparent_hugepage/enabled "madvise" or
+// "always"): grows the heap by that much without touching it (nothing becomes
+// resident) and advises huge pages on the whole heap (madvise MADV_HUGEPAGE).
+// On the development VM a fresh 4 KiB page costs some 11 µs, so a
+// 10⁶-instruction slider step that maps 100 MB afresh spent some 280 ms in
+// page faults; in 2 MiB pages the same 100 MB take 6–7 ms
+// (docs/performance.md). For long traces, where keeping a second result's
+// memory mapped would cost too much resident memory. The reservation holds
+// until the heap is trimmed; releaseFreedMemory() renews the last one.
+// Cheap when the heap is already as large (a few system calls). Does nothing
+// but grow the heap where huge pages are not offered; nothing on other C
+// libraries or systems.
+void reserveHugePages(std::size_t bytes);
+
+// Whether the memory at `address` is advised for huge pages and the system
+// offers them on request (tests; reads /proc/self/smaps).
+bool advisedForHugePages(const void *address);
 
 } // namespace roofline
