@@ -62,6 +62,7 @@ void fail(const QString &message)
 int main(int argc, char **argv)
 {
     roofline::keepFreedMemory();
+    roofline::shareOneHeap(); // the timeline's huge-page reservation covers its worker's results too
     const bool headless = wantsHeadless(argc, argv);
     if (!hasDisplay()) {
         if (!headless) {

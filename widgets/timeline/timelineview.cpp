@@ -317,6 +317,26 @@ std::size_t TimelinePlanCache::warmBytes(const Trace &trace)
     return instructions <= kMaxInstructions ? kWarmBytesPerInstruction * instructions : 0;
 }
 
+std::size_t TimelinePlanCache::hugePageBytes(const Trace &trace)
+{
+    const std::size_t instructions = trace.instructionCount();
+    return instructions > kMaxInstructions ? kHugePageBytesPerInstruction * instructions : 0;
+}
+
+void TimelinePlanCache::reserveHugePages(const std::shared_ptr<const Trace> &trace)
+{
+    const std::size_t bytes = hugePageBytes(*trace);
+    if (bytes == 0)
+        return;
+    {
+        const std::lock_guard lock(m_mutex);
+        if (m_reserved.lock() == trace)
+            return;
+        m_reserved = trace;
+    }
+    roofline::reserveHugePages(bytes);
+}
+
 void TimelinePlanCache::rewarm(const Trace &trace)
 {
     roofline::warmFreedMemory(warmBytes(trace));
@@ -916,6 +936,8 @@ void TimelineView::flushPendingUpdate()
     prepareInputs();
     m_shownGeneration = ++m_generation; // anything still running is now stale
     m_latest->store(m_generation);
+    // Before the trace's first simulation, which maps a result's memory too.
+    m_plans->reserveHugePages(m_document->sharedTrace());
     if (const std::optional<GhostRequest> ghost = ghostRequest())
         m_ghosts[ghost->id] = compute(ghost->trace, ghost->machine);
     apply(compute(m_document->sharedTrace(), m_document->machine(), planned(m_plans.get())));

@@ -100,6 +100,17 @@ public:
     static constexpr std::size_t kHelperWarmBytes = std::size_t(2) << 20;
     void warmHelper(const std::shared_ptr<const roofline::verrocchio::Trace> &trace);
     bool helperWarmedFor(const std::shared_ptr<const roofline::verrocchio::Trace> &trace) const;
+    // Past kMaxInstructions, where nothing is warmed and each step maps
+    // memory afresh (and again after an idle release): once per trace, before
+    // its first simulation, the heap is reserved for transparent huge pages
+    // (roofline::reserveHugePages()), kHugePageBytesPerInstruction for each
+    // instruction: a result, its bars and a step in flight. At 10⁶
+    // instructions on the development VM the first steps after opening took
+    // 260–300 ms, 40–60 with the reservation; the first after an idle
+    // release 200–380, 75–130 (docs/performance.md). 0 up to kMaxInstructions.
+    static constexpr std::size_t kHugePageBytesPerInstruction = 320;
+    static std::size_t hugePageBytes(const roofline::verrocchio::Trace &trace);
+    void reserveHugePages(const std::shared_ptr<const roofline::verrocchio::Trace> &trace);
 
 private:
     mutable std::mutex m_mutex;
@@ -107,6 +118,7 @@ private:
     std::shared_ptr<const roofline::verrocchio::SimulationPlan> m_plan;
     std::weak_ptr<const roofline::verrocchio::Trace> m_barsTrace;
     std::shared_ptr<const roofline::verrocchio::BarsPlan> m_barsPlan;
+    std::weak_ptr<const roofline::verrocchio::Trace> m_reserved; // reserveHugePages() done
     std::weak_ptr<const roofline::verrocchio::Trace> m_warming; // claimed by a worker job
     std::weak_ptr<const roofline::verrocchio::Trace> m_warmed;  // done
     std::weak_ptr<const roofline::verrocchio::Trace> m_helperWarming, m_helperWarmed; // the same for warmHelper()
@@ -204,13 +216,14 @@ public:
     // Past TimelinePlanCache::kMaxInstructions nothing is warmed, and a drag
     // leaves the memory of a second result and its bars mapped but free (kept
     // by roofline::keepFreedMemory()): at 10⁶ instructions the studio then
-    // held some 340 MB resident instead of some 190. Once no result has been
+    // held some 290 MB resident instead of some 175. Once no result has been
     // drawn for this long, the worker gives the free memory back
-    // (roofline::releaseFreedMemory()). The next step maps it again, and at
-    // 10⁶ instructions takes some 200–380 ms instead of 40–130 on the
-    // development VM (docs/performance.md): a pause of a few seconds within a
-    // review keeps the memory, a longer one gives it back.
-    static constexpr int kIdleReleaseMs = 30000;
+    // (roofline::releaseFreedMemory()). The next step maps it again, in huge
+    // pages (TimelinePlanCache::reserveHugePages()): at 10⁶ instructions it
+    // takes some 75–130 ms instead of 35–50 on the development VM
+    // (docs/performance.md), within the 150 ms of issue 15. It was 30 s while
+    // that step took 200–380 ms (4 KiB pages).
+    static constexpr int kIdleReleaseMs = 2000;
     void setIdleReleaseDelay(int ms) { m_idleRelease.setInterval(ms); }
     // How often the worker has been asked to give free memory back.
     quint64 releaseCount() const { return m_releaseCount; }
