@@ -364,6 +364,8 @@ void TimelinePlanCache::warmUp(const std::shared_ptr<const Trace> &trace)
 {
     if (warmsUp(*trace))
         warmOnce(m_mutex, trace, m_warming, m_warmed, warmBytes(*trace));
+    else
+        reserveHugePages(trace);
 }
 
 bool TimelinePlanCache::warmedFor(const std::shared_ptr<const Trace> &trace) const
@@ -936,8 +938,6 @@ void TimelineView::flushPendingUpdate()
     prepareInputs();
     m_shownGeneration = ++m_generation; // anything still running is now stale
     m_latest->store(m_generation);
-    // Before the trace's first simulation, which maps a result's memory too.
-    m_plans->reserveHugePages(m_document->sharedTrace());
     if (const std::optional<GhostRequest> ghost = ghostRequest())
         m_ghosts[ghost->id] = compute(ghost->trace, ghost->machine);
     apply(compute(m_document->sharedTrace(), m_document->machine(), planned(m_plans.get())));

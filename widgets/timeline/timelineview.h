@@ -101,13 +101,17 @@ public:
     void warmHelper(const std::shared_ptr<const roofline::verrocchio::Trace> &trace);
     bool helperWarmedFor(const std::shared_ptr<const roofline::verrocchio::Trace> &trace) const;
     // Past kMaxInstructions, where nothing is warmed and each step maps
-    // memory afresh (and again after an idle release): once per trace, before
-    // its first simulation, the heap is reserved for transparent huge pages
-    // (roofline::reserveHugePages()), kHugePageBytesPerInstruction for each
-    // instruction: a result, its bars and a step in flight. At 10⁶
+    // memory afresh (and again after an idle release), warmUp() reserves the
+    // heap for transparent huge pages instead, once per trace
+    // (roofline::reserveHugePages()): kHugePageBytesPerInstruction for each
+    // instruction, a result, its bars and a step in flight. At 10⁶
     // instructions on the development VM the first steps after opening took
     // 260–300 ms, 40–60 with the reservation; the first after an idle
-    // release 200–380, 75–130 (docs/performance.md). 0 up to kMaxInstructions.
+    // release 200–380, 75–130 (docs/performance.md). Not before the
+    // simulation that opens the trace on the GUI thread: in whole huge pages
+    // around the heap's partly used ends, the studio's peak while opening a
+    // flat 10⁶-instruction JSON trace went from 198 to 202–205 MB. 0 up to
+    // kMaxInstructions.
     static constexpr std::size_t kHugePageBytesPerInstruction = 320;
     static std::size_t hugePageBytes(const roofline::verrocchio::Trace &trace);
     void reserveHugePages(const std::shared_ptr<const roofline::verrocchio::Trace> &trace);
