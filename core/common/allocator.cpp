@@ -98,9 +98,6 @@ void shareOneHeap()
 #if defined(__GLIBC__)
     mallopt(M_ARENA_MAX, 1);
 #endif
-#if defined(ROOFLINE_HUGE_PAGES)
-    noteHeapStart();
-#endif
 }
 
 void reserveHugePages(std::size_t bytes)
