@@ -128,13 +128,22 @@ void reserveHugePages(std::size_t bytes)
 #endif
 }
 
-bool advisedForHugePages(const void *address)
+bool hugePagesOffered()
 {
 #if defined(ROOFLINE_HUGE_PAGES)
     std::ifstream mode("/sys/kernel/mm/transparent_hugepage/enabled");
     std::string modes;
     std::getline(mode, modes);
-    if (modes.find("[madvise]") == std::string::npos && modes.find("[always]") == std::string::npos)
+    return modes.find("[madvise]") != std::string::npos || modes.find("[always]") != std::string::npos;
+#else
+    return false;
+#endif
+}
+
+bool advisedForHugePages(const void *address)
+{
+#if defined(ROOFLINE_HUGE_PAGES)
+    if (!hugePagesOffered())
         return false;
     // The mapping that holds `address` carries the advice as "hg" among its VmFlags.
     const auto at = reinterpret_cast<std::uintptr_t>(address);

@@ -61,8 +61,11 @@ void shareOneHeap();
 // libraries or systems.
 void reserveHugePages(std::size_t bytes);
 
-// Whether the memory at `address` is advised for huge pages and the system
-// offers them on request (tests; reads /proc/self/smaps).
+// Whether this build reserves huge pages (glibc on Linux, no AddressSanitizer)
+// and the system offers them on request (tests).
+bool hugePagesOffered();
+// Whether the memory at `address` is advised for huge pages and they are
+// offered (tests; reads /proc/self/smaps).
 bool advisedForHugePages(const void *address);
 
 } // namespace roofline

@@ -323,37 +323,28 @@ std::size_t TimelinePlanCache::hugePageBytes(const Trace &trace)
     return instructions > kMaxInstructions ? kHugePageBytesPerInstruction * instructions : 0;
 }
 
-void TimelinePlanCache::reserveHugePages(const std::shared_ptr<const Trace> &trace)
-{
-    const std::size_t bytes = hugePageBytes(*trace);
-    if (bytes == 0)
-        return;
-    {
-        const std::lock_guard lock(m_mutex);
-        if (m_reserved.lock() == trace)
-            return;
-        m_reserved = trace;
-    }
-    roofline::reserveHugePages(bytes);
-}
-
 void TimelinePlanCache::rewarm(const Trace &trace)
 {
     roofline::warmFreedMemory(warmBytes(trace));
 }
 
 namespace {
-// Maps `bytes` on the calling thread once per trace: the first caller claims
-// the trace (`claimed`), later ones return at once; `done` names it when mapped.
+// True for the first caller with `trace`, which claims it (`claimed`); false for later ones.
+bool claimOnce(std::mutex &mutex, const std::shared_ptr<const Trace> &trace, std::weak_ptr<const Trace> &claimed)
+{
+    const std::lock_guard lock(mutex);
+    if (claimed.lock() == trace)
+        return false;
+    claimed = trace;
+    return true;
+}
+
+// Maps `bytes` on the calling thread once per trace; `done` names the trace when mapped.
 void warmOnce(std::mutex &mutex, const std::shared_ptr<const Trace> &trace, std::weak_ptr<const Trace> &claimed,
     std::weak_ptr<const Trace> &done, std::size_t bytes)
 {
-    {
-        const std::lock_guard lock(mutex);
-        if (claimed.lock() == trace)
-            return;
-        claimed = trace;
-    }
+    if (!claimOnce(mutex, trace, claimed))
+        return;
     roofline::warmFreedMemory(bytes);
     const std::lock_guard lock(mutex);
     done = trace;
@@ -364,8 +355,8 @@ void TimelinePlanCache::warmUp(const std::shared_ptr<const Trace> &trace)
 {
     if (warmsUp(*trace))
         warmOnce(m_mutex, trace, m_warming, m_warmed, warmBytes(*trace));
-    else
-        reserveHugePages(trace);
+    else if (const std::size_t bytes = hugePageBytes(*trace); bytes > 0 && claimOnce(m_mutex, trace, m_reserved))
+        roofline::reserveHugePages(bytes);
 }
 
 bool TimelinePlanCache::warmedFor(const std::shared_ptr<const Trace> &trace) const

@@ -110,19 +110,17 @@ public:
     // release 200–380, 75–130 (docs/performance.md). Not before the
     // simulation that opens the trace on the GUI thread: in whole huge pages
     // around the heap's partly used ends, the studio's peak while opening a
-    // flat 10⁶-instruction JSON trace went from 198 to 202–205 MB. 0 up to
-    // kMaxInstructions.
+    // flat 10⁶-instruction JSON trace went from 198 to 202–205 MB.
     static constexpr std::size_t kHugePageBytesPerInstruction = 320;
-    static std::size_t hugePageBytes(const roofline::verrocchio::Trace &trace);
-    void reserveHugePages(const std::shared_ptr<const roofline::verrocchio::Trace> &trace);
 
 private:
+    static std::size_t hugePageBytes(const roofline::verrocchio::Trace &trace); // 0 up to kMaxInstructions
     mutable std::mutex m_mutex;
     std::weak_ptr<const roofline::verrocchio::Trace> m_trace;
     std::shared_ptr<const roofline::verrocchio::SimulationPlan> m_plan;
     std::weak_ptr<const roofline::verrocchio::Trace> m_barsTrace;
     std::shared_ptr<const roofline::verrocchio::BarsPlan> m_barsPlan;
-    std::weak_ptr<const roofline::verrocchio::Trace> m_reserved; // reserveHugePages() done
+    std::weak_ptr<const roofline::verrocchio::Trace> m_reserved; // the huge-page reservation made (warmUp())
     std::weak_ptr<const roofline::verrocchio::Trace> m_warming; // claimed by a worker job
     std::weak_ptr<const roofline::verrocchio::Trace> m_warmed;  // done
     std::weak_ptr<const roofline::verrocchio::Trace> m_helperWarming, m_helperWarmed; // the same for warmHelper()
@@ -223,7 +221,7 @@ public:
     // held some 290 MB resident instead of some 175. Once no result has been
     // drawn for this long, the worker gives the free memory back
     // (roofline::releaseFreedMemory()). The next step maps it again, in huge
-    // pages (TimelinePlanCache::reserveHugePages()): at 10⁶ instructions it
+    // pages (TimelinePlanCache::warmUp()'s reservation): at 10⁶ instructions it
     // takes some 75–130 ms instead of 35–50 on the development VM
     // (docs/performance.md), within the 150 ms of issue 15. It was 30 s while
     // that step took 200–380 ms (4 KiB pages).
