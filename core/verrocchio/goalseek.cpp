@@ -120,9 +120,10 @@ GoalSeek seekTotalTime(const Trace &trace, const Machine &machine, const std::st
     }
     g.from = number->get(machine);
     Machine moved = machine;
+    Result r; // each evaluation refills the one before's arrays
     auto goodness = [&](double x) {
         number->set(moved, x);
-        const Result r = simulate(trace, plan, moved);
+        r = simulate(trace, plan, moved, {}, std::move(r));
         return r.ok() ? -r.totalNs : std::numeric_limits<double>::quiet_NaN();
     };
     const SeekRange range = number->time ? SeekRange{0, number->upper, false, -1}

@@ -104,7 +104,8 @@ std::vector<Sensitivity> sensitivity(const Trace &trace, const Machine &machine,
     if (stop())
         return {};
     const SimulationPlan plan(trace); // one pass over the trace for all the simulations below
-    if (!simulate(trace, plan, machine, cancelled).ok())
+    Result r = simulate(trace, plan, machine, cancelled);
+    if (!r.ok())
         return {}; // cannot run, or cancelled
 
     std::vector<Sensitivity> rows;
@@ -126,7 +127,8 @@ std::vector<Sensitivity> sensitivity(const Trace &trace, const Machine &machine,
             if (stop())
                 return {};
             p.of(moved) = at;
-            const Result r = simulate(trace, plan, moved, cancelled); // stops within 1024 events when cancelled
+            // Stops within 1024 events when cancelled; each simulation refills the one before's arrays.
+            r = simulate(trace, plan, moved, cancelled, std::move(r));
             if (r.error && r.error->kind == SimulationError::Kind::Cancelled)
                 return {};
             ok = ok && r.ok() && std::isfinite(r.totalNs);

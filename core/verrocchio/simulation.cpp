@@ -224,12 +224,14 @@ class Simulator
 {
 public:
     // `plan`: the trace's, or null to build it.
+    // `recycled`: an earlier result whose arrays this one reuses (emptied, their capacity kept).
     Simulator(const Trace &trace, const SimulationPlan::Data *plan, const Machine &machine,
-        const std::function<bool()> &cancelled)
+        const std::function<bool()> &cancelled, Result &&recycled = {})
         : m_trace(trace)
         , m_machine(machine)
         , m_cancelled(cancelled)
         , m_plan(plan)
+        , m_result(emptied(std::move(recycled)))
     {
     }
 
@@ -275,6 +277,7 @@ private:
     void fail(SimulationError::Kind kind, std::uint32_t core, std::uint32_t index, std::string message);
     void reportDeadlock();
     void finishResult();
+    static Result emptied(Result &&recycled);
 
     const Trace &m_trace;
     const Machine &m_machine;
@@ -357,6 +360,28 @@ Event Simulator::pop()
     }
     m_events[hole] = last;
     return top;
+}
+
+// A fresh result (every field at its default) holding `recycled`'s arrays,
+// emptied: filling them again maps no new pages and moves nothing as they grow.
+Result Simulator::emptied(Result &&recycled)
+{
+    Result r;
+    const auto reuse = [](auto &to, auto &from) {
+        to = std::move(from);
+        to.clear();
+    };
+    reuse(r.cores, recycled.cores);
+    for (CoreResult &core : r.cores) {
+        CoreResult fresh;
+        reuse(fresh.instructions, core.instructions);
+        core = std::move(fresh);
+    }
+    reuse(r.stalls, recycled.stalls);
+    reuse(r.contention, recycled.contention);
+    reuse(r.shares, recycled.shares);
+    reuse(r.criticalPath, recycled.criticalPath);
+    return r;
 }
 
 void Simulator::fail(SimulationError::Kind kind, std::uint32_t core, std::uint32_t index, std::string message)
@@ -924,7 +949,7 @@ void Simulator::finishResult()
         }
         return static_cast<std::int32_t>(t.cause);
     };
-    std::vector<PathStep> path;
+    std::vector<PathStep> path = std::move(m_result.criticalPath); // empty; a recycled result's capacity
     for (std::int32_t i = lastIndex; i >= 0;) {
         PathStep &step = path.emplace_back();
         step.core = static_cast<std::uint32_t>(lastCore);
@@ -1195,6 +1220,12 @@ Result simulate(const Trace &trace, const SimulationPlan &plan, const Machine &m
     const std::function<bool()> &cancelled)
 {
     return Simulator(trace, plan.fits(trace) ? &plan.data() : nullptr, machine, cancelled).run();
+}
+
+Result simulate(const Trace &trace, const SimulationPlan &plan, const Machine &machine,
+    const std::function<bool()> &cancelled, Result &&recycled)
+{
+    return Simulator(trace, plan.fits(trace) ? &plan.data() : nullptr, machine, cancelled, std::move(recycled)).run();
 }
 
 } // namespace roofline::verrocchio

@@ -178,5 +178,12 @@ Result simulate(const Trace &trace, const Machine &machine, const std::function<
 // that does not fit the trace is not used (the trace's own is built).
 Result simulate(const Trace &trace, const SimulationPlan &plan, const Machine &machine,
     const std::function<bool()> &cancelled = {});
+// The same, reusing the arrays of a result no longer needed (of any trace and
+// machine): the same result, bit for bit, without allocating its arrays
+// again while they are large enough. A slider step that did allocate them
+// wrote some 200 fresh pages at 10⁵ instructions (2–3 ms on the development
+// VM; docs/performance.md).
+Result simulate(const Trace &trace, const SimulationPlan &plan, const Machine &machine,
+    const std::function<bool()> &cancelled, Result &&recycled);
 
 } // namespace roofline::verrocchio

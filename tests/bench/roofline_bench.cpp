@@ -529,6 +529,7 @@ void benchTimeline(std::size_t n, int iterations)
         constexpr int kFirstSteps = 3;
         std::array<double, kFirstSteps> wall {};
         std::array<std::array<double, kStages - 2>, kFirstSteps> stage {}; // the stages from the hand-over to the plots drawn
+        std::array<long, kFirstSteps> stepFaults {};
         for (int k = 0; k < kFirstSteps; ++k) {
             QElapsedTimer paced;
             paced.start();
@@ -539,6 +540,7 @@ void benchTimeline(std::size_t n, int iterations)
             moveBus(position);
             wall[k] = double(timer.nsecsElapsed()) / 1e6;
             const auto &st = view->lastStages();
+            stepFaults[k] = st.worker.pageFaults;
             const std::int64_t marks[kStages - 1] = { st.worker.requested, st.worker.handedOver, st.worker.jobStart,
                 st.worker.simulated, st.worker.bars, st.worker.computed, st.delivered, st.drawn };
             for (std::size_t m = 0; m + 2 < kStages; ++m)
@@ -551,7 +553,7 @@ void benchTimeline(std::size_t n, int iterations)
                 std::printf("         first step %d: the stages below from the second to the eighth, in order:", k + 1);
                 for (double d : stage[k])
                     std::printf(" %.2f", d);
-                std::printf(" ms\n");
+                std::printf(" ms; the worker's page faults %ld\n", stepFaults[k]);
             }
         }
     }

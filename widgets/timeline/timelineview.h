@@ -58,6 +58,8 @@ class TimelineTableModel;
 // past its 200 MB (docs/performance.md); their simulations build their own.
 class TimelinePlanCache {
 public:
+    TimelinePlanCache();
+    ~TimelinePlanCache();
     static constexpr std::size_t kMaxInstructions = 300000;
     std::shared_ptr<const roofline::verrocchio::SimulationPlan> planFor(
         const std::shared_ptr<const roofline::verrocchio::Trace> &trace);
@@ -113,8 +115,24 @@ public:
     // flat 10⁶-instruction JSON trace went from 198 to 202–205 MB.
     static constexpr std::size_t kHugePageBytesPerInstruction = 320;
 
+    // Results recycled: the pointer adoptResult() gives back hands its result
+    // to this cache when its last holder lets go (a replaced result, freed on
+    // the view's disposal thread), and the worker's next simulation refills
+    // its arrays (roofline::verrocchio::simulate() with a recycled result)
+    // instead of allocating new ones. In one heap (roofline::shareOneHeap())
+    // the GUI thread's allocations split the memory the worker had warmed, and
+    // the second step after opening a 10⁵-instruction trace wrote some 209
+    // fresh pages in the simulation's arrays: 8.4–12.9 ms instead of 5.4–6.4
+    // (docs/performance.md). One spare, of a trace up to kMaxInstructions
+    // (past it the idle release gives the memory back instead).
+    std::shared_ptr<const roofline::verrocchio::Result> adoptResult(roofline::verrocchio::Result &&result) const;
+    roofline::verrocchio::Result takeSpareResult() const; // empty when there is none
+    std::size_t resultsRecycled() const; // results handed back and kept (tests)
+
 private:
     static std::size_t hugePageBytes(const roofline::verrocchio::Trace &trace); // 0 up to kMaxInstructions
+    struct SpareResult; // timelineview.cpp
+    std::shared_ptr<SpareResult> m_spare;
     mutable std::mutex m_mutex;
     std::weak_ptr<const roofline::verrocchio::Trace> m_trace;
     std::shared_ptr<const roofline::verrocchio::SimulationPlan> m_plan;
@@ -229,6 +247,8 @@ public:
     void setIdleReleaseDelay(int ms) { m_idleRelease.setInterval(ms); }
     // How often the worker has been asked to give free memory back.
     quint64 releaseCount() const { return m_releaseCount; }
+    // Results handed back for the next simulation to refill (TimelinePlanCache::adoptResult()).
+    std::size_t resultsRecycled() const { return m_plans->resultsRecycled(); }
     // Results drawn although a newer request was already made (that feedback).
     quint64 intermediateCount() const { return m_intermediateCount; }
     // Worker jobs that have begun (a request still queued when the next one

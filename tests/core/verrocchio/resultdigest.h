@@ -163,12 +163,15 @@ inline std::vector<std::pair<std::string, Machine>> digestMachines()
 
 // The random traces both the bench (2000 of them) and the test (the first 500)
 // digest: one to three cores, 10 to 250 instructions a core, the digest
-// machines in turn; simulated with and without a plan.
+// machines in turn; simulated with and without a plan, and with a recycled result.
 struct RandomTraceDigest
 {
     std::uint64_t digest = 1469598103934665603ull; // of every result, in order
     std::size_t errors = 0; // results that stopped on an error (deadlock, flag)
     std::size_t planDiffers = 0; // results that differ when simulated with a plan
+    // ... or with a plan and the arrays of the result before (another trace's,
+    // of another length or core count, often stopped on an error) recycled
+    std::size_t recycledDiffers = 0;
 };
 
 inline RandomTraceDigest digestRandomTraces(int count)
@@ -176,6 +179,7 @@ inline RandomTraceDigest digestRandomTraces(int count)
     const std::vector<std::pair<std::string, Machine>> machines = digestMachines();
     std::mt19937 rng(15);
     RandomTraceDigest out;
+    Result recycled;
     for (int k = 0; k < count; ++k) {
         const int cores = 1 + k % 3;
         const Trace trace = randomTrace(rng, 10 + std::size_t(k % 7) * 40, cores);
@@ -184,7 +188,10 @@ inline RandomTraceDigest digestRandomTraces(int count)
         const Result r = simulate(trace, machine);
         out.errors += r.ok() ? 0 : 1;
         out.digest = (out.digest ^ digest(r)) * 1099511628211ull;
-        out.planDiffers += simulate(trace, SimulationPlan(trace), machine) == r ? 0 : 1;
+        const SimulationPlan plan(trace);
+        out.planDiffers += simulate(trace, plan, machine) == r ? 0 : 1;
+        recycled = simulate(trace, plan, machine, {}, std::move(recycled));
+        out.recycledDiffers += recycled == r ? 0 : 1;
     }
     return out;
 }

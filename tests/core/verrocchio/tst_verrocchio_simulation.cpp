@@ -471,8 +471,8 @@ private slots:
 
     // A plan built once gives on every machine the result a simulation
     // without one gives, bit for bit: the examples, the test traces, flag
-    // errors, warnings, deadlocks and barriers; a plan of another trace is
-    // not used.
+    // errors, warnings, deadlocks and barriers, also when it refills the
+    // arrays of the result before; a plan of another trace is not used.
     void planGivesTheSameResult()
     {
         std::vector<Trace> traces;
@@ -498,6 +498,7 @@ private slots:
         ProgramBuilder(traces.back(), 0).barrier().barrier().work(Pipe::V, 2).barrier();
         ProgramBuilder(traces.back(), 1).work(Pipe::MTE2, 3).barrier().work(Pipe::MTE3, 1);
         std::size_t errors = 0, warnings = 0;
+        Result recycled; // the result before's arrays: of another machine, or of another trace
         for (const Trace &trace : traces) {
             const SimulationPlan plan(trace);
             QVERIFY(plan.fits(trace));
@@ -507,6 +508,8 @@ private slots:
                     machine.busGBps = bus;
                     const Result plain = simulate(trace, machine);
                     QVERIFY(simulate(trace, plan, machine) == plain);
+                    recycled = simulate(trace, plan, machine, {}, std::move(recycled));
+                    QVERIFY(recycled == plain);
                     errors += plain.error ? 1 : 0;
                     warnings += plain.warnings.empty() ? 0 : 1;
                 }
@@ -520,6 +523,33 @@ private slots:
         Machine machine = ascend310();
         machine.coreCount = std::max<int>(machine.coreCount, int(first.cores.size()));
         QVERIFY(simulate(first, other, machine) == simulate(first, machine));
+    }
+
+    // A recycled result's arrays are refilled where they are: no array of
+    // the next result is allocated anew (the point of recycling: a slider
+    // step maps no fresh pages, docs/performance.md).
+    void recycledResultKeepsItsArrays()
+    {
+        const Trace trace = syntheticVectorAdd(20000, 2);
+        const SimulationPlan plan(trace);
+        Machine machine = ascend310();
+        machine.coreCount = std::max(machine.coreCount, 2);
+        machine.busGBps = 5; // contention throughout
+        Result first = simulate(trace, plan, machine);
+        QVERIFY(first.ok());
+        QVERIFY(!first.shares.empty() && !first.contention.empty() && !first.criticalPath.empty());
+        const void *const timings = first.cores[1].instructions.data();
+        const void *const shares = first.shares.data();
+        const void *const contention = first.contention.data();
+        const void *const path = first.criticalPath.data();
+        machine.busGBps = 6;
+        const Result fresh = simulate(trace, plan, machine);
+        const Result second = simulate(trace, plan, machine, {}, std::move(first));
+        QVERIFY(second == fresh);
+        QCOMPARE(static_cast<const void *>(second.cores[1].instructions.data()), timings);
+        QCOMPARE(static_cast<const void *>(second.shares.data()), shares);
+        QCOMPARE(static_cast<const void *>(second.contention.data()), contention);
+        QCOMPARE(static_cast<const void *>(second.criticalPath.data()), path);
     }
 
     // Every field of every result, to the last bit, as the simulator gave it
@@ -562,6 +592,7 @@ private slots:
         const RandomTraceDigest random = digestRandomTraces(500);
         QCOMPARE(random.errors, std::size_t(387));
         QCOMPARE(random.planDiffers, std::size_t(0));
+        QCOMPARE(random.recycledDiffers, std::size_t(0));
         QCOMPARE(hex(random.digest), QStringLiteral("c635fa1c0ebea1f5"));
     }
 

@@ -704,6 +704,46 @@ private slots:
         QVERIFY2(few, qPrintable(counts));
     }
 
+    // A replaced result goes back to the worker, whose next simulation
+    // refills its arrays (TimelinePlanCache::adoptResult()): what is drawn is
+    // the fresh simulation's result all the same, bit for bit, on every step,
+    // whether the recycled result was of this machine, of another trace, or
+    // of a simulation given up for a newer one.
+    void sliderStepsRecycleTheirResults()
+    {
+        MainWindow window;
+        TimelineView *view = shownTimeline(window);
+        QVERIFY(view);
+        view->setSyncInstructions(0); // every step in the worker, like a long trace's
+        view->setFeedbackInterval(0);
+        TimelineDocument *doc = view->document();
+        ParameterSlider *bus = view->panel()->busSlider();
+        const auto step = [&](int delta) {
+            const quint64 count = view->updateCount();
+            bus->slider()->setValue(bus->slider()->value() + delta);
+            return waitForUpdate(view, count) && view->data().machine.busGBps == doc->machine().busGBps
+                && *view->data().result == simulate(doc->trace(), doc->machine());
+        };
+        for (int delta : { 5, -3, 4 })
+            QVERIFY(step(delta));
+        const std::size_t recycled = view->resultsRecycled();
+        QVERIFY(recycled >= 2); // the example's first result and the steps' since
+        // Another trace: its first steps refill the example's arrays.
+        doc->setTrace(syntheticVectorAdd(30000, 2), QString());
+        view->flushPendingUpdate();
+        for (int delta : { -6, 2, 7, -1 })
+            QVERIFY(step(delta));
+        // A drag faster than the simulation: steps given up, their results recycled too.
+        for (int i = 0; i < 6; ++i) {
+            bus->slider()->setValue(bus->slider()->value() + (i % 2 ? -2 : 3));
+            QCoreApplication::processEvents();
+        }
+        QVERIFY(step(1));
+        QVERIFY(QTest::qWaitFor([&] { return view->workerSettled(); }, 10000));
+        QVERIFY2(view->resultsRecycled() >= recycled + 5,
+            qPrintable(QStringLiteral("%1 → %2").arg(recycled).arg(view->resultsRecycled())));
+    }
+
     // Past TimelinePlanCache::kMaxInstructions a drag leaves a second result's
     // memory mapped but free; once the view has been idle for a while the
     // worker gives it back (at 10⁶ instructions 337 → 189 MB resident in
