@@ -371,7 +371,7 @@ Result Simulator::emptied(Result &&recycled)
         to = std::move(from);
         to.clear();
     };
-    reuse(r.cores, recycled.cores);
+    r.cores = std::move(recycled.cores); // kept, not cleared: each core's timings are reused below
     for (CoreResult &core : r.cores) {
         CoreResult fresh;
         reuse(fresh.instructions, core.instructions);
