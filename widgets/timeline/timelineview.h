@@ -124,10 +124,13 @@ public:
     // the second step after opening a 10⁵-instruction trace wrote some 209
     // fresh pages in the simulation's arrays: 8.4–12.9 ms instead of 5.4–6.4
     // (docs/performance.md). One spare, of a trace up to kMaxInstructions
-    // (past it the idle release gives the memory back instead).
+    // (past it the idle release gives the memory back instead). The arrays
+    // that grow with the machine are written half as far again as they were
+    // filled when a result is handed back (off the worker's path).
     std::shared_ptr<const roofline::verrocchio::Result> adoptResult(roofline::verrocchio::Result &&result) const;
     roofline::verrocchio::Result takeSpareResult() const; // empty when there is none
     std::size_t resultsRecycled() const; // results handed back and kept (tests)
+    long recyclingPageFaults() const; // of the threads that handed them back, writing their grown arrays (tests)
 
 private:
     static std::size_t hugePageBytes(const roofline::verrocchio::Trace &trace); // 0 up to kMaxInstructions
@@ -249,6 +252,7 @@ public:
     quint64 releaseCount() const { return m_releaseCount; }
     // Results handed back for the next simulation to refill (TimelinePlanCache::adoptResult()).
     std::size_t resultsRecycled() const { return m_plans->resultsRecycled(); }
+    long recyclingPageFaults() const { return m_plans->recyclingPageFaults(); }
     // Results drawn although a newer request was already made (that feedback).
     quint64 intermediateCount() const { return m_intermediateCount; }
     // Worker jobs that have begun (a request still queued when the next one

@@ -623,11 +623,18 @@ private slots:
         std::vector<long> faults, workerFaults;
         for (int delta : { 5, -3, 4 }) {
             const long before = minorFaults();
+            const long recycling = view->recyclingPageFaults();
+            const std::size_t recycled = view->resultsRecycled();
             const quint64 count = view->updateCount();
             bus->slider()->setValue(bus->slider()->value() + delta);
             if (!waitForUpdate(view, count) || view->data().machine.busGBps != view->document()->machine().busGBps)
                 return {};
-            faults.push_back(minorFaults() - before);
+            // The replaced result handed back (the disposal thread writes its
+            // grown arrays, the first time some 200–300 pages: not the step's
+            // path, and not counted here).
+            if (!QTest::qWaitFor([&] { return view->resultsRecycled() > recycled; }, 5000))
+                return {};
+            faults.push_back(minorFaults() - before - (view->recyclingPageFaults() - recycling));
             workerFaults.push_back(view->lastStages().worker.pageFaults);
         }
         workerFaults.insert(workerFaults.end(), faults.begin(), faults.end());
