@@ -85,7 +85,12 @@ TimelineView::TimelineView(TimelineDocument *document, QWidget *parent)
             return;
         }
         ++m_releaseCount;
-        m_pool.start([] { roofline::releaseFreedMemory(); }); // behind nothing: a new request queues after it
+        // Behind nothing: a new request queues after it. A spare result (of an
+        // earlier, shorter trace: this one's are not kept) is given back too.
+        m_pool.start([plans = m_plans] {
+            plans->takeSpareResult();
+            roofline::releaseFreedMemory();
+        });
     });
 
     m_plot = new TimelinePlot(this);
@@ -464,7 +469,6 @@ bool TimelinePlanCache::helperWarmedFor(const std::shared_ptr<const Trace> &trac
 }
 
 namespace {
-
 
 // The views the plots will show a result of `totalNs` in, as TimelinePlot::setData()
 // and TimelineOverview::setData() set them: the groups to merge for.
