@@ -559,6 +559,16 @@ private slots:
                            .arg(unwrapped)
                            .arg(text)));
         QCOMPARE(readout->height(), unwrapped); // and the layout gave it that height: nothing clipped
+        // Counts of one read in the singular (the contention example: one core, a path of one step, one interval).
+        const TraceLoadResult loaded = loadTraceFile(example("contention-after.json").toStdString());
+        QVERIFY(loaded.trace);
+        view->document()->setTrace(*loaded.trace, QString());
+        view->flushPendingUpdate();
+        const QString single = readout->text();
+        QCOMPARE(view->result().criticalPath.size(), std::size_t(1));
+        QCOMPARE(view->result().contention.size(), std::size_t(1));
+        for (const char *expected : { "5 instructions on 1 core ", "critical path 1 step<", "in 1 interval ", "0 stalled waits" })
+            QVERIFY2(single.contains(QLatin1String(expected)), qPrintable(expected + QStringLiteral(" in: ") + single));
     }
 
     // A slider step paints the window once, the timeline, its overview and
