@@ -474,7 +474,7 @@ namespace {
 // and TimelineOverview::setData() set them: the groups to merge for.
 std::vector<PremergedGroups> expectedViews(const MergeHints &h, double totalNs)
 {
-    // The timeline, the overview, then the snapshot's band (kHelperViews).
+    // The timeline, the overview, then the snapshot's band.
     std::vector<PremergedGroups> views(h.ghostBars ? 3 : 2);
     const QCPRange main = h.whole ? TimelinePlot::wholeRange(totalNs, h.ghostTotalNs) : QCPRange(h.lower, h.upper);
     views[0].key = { main.lower, main.upper, h.left, h.width, 1.0 };
@@ -494,10 +494,6 @@ void mergeFor(PremergedGroups *begin, PremergedGroups *end, const TimelineBars &
     for (PremergedGroups *v = begin; v != end; ++v)
         v->groups = mergeBars(v->of ? *v->of : bars, v->key.lower, v->key.upper, v->key.nsPerPixel(), v->key.minPixels);
 }
-
-// Views the helper thread merges (the first ones); the worker merges the rest
-// after the critical path and name runs, which take about as long as one merge.
-constexpr std::size_t kHelperViews = 2;
 
 } // namespace
 
@@ -593,27 +589,33 @@ TimelineData TimelineView::compute(std::shared_ptr<const Trace> trace, const Mac
     // The plots' merges (each walks every bar: about 1.5 M instructions at
     // 10⁵ instructions) run on the helper thread beside the critical path and
     // name runs below, the snapshot's after them here; all here without a helper.
-    std::vector<PremergedGroups> premerged = options.hints ? expectedViews(*options.hints, result->totalNs) : std::vector<PremergedGroups>();
-    QSemaphore merged;
-    struct WaitForMerge { // also when something below throws: the helper writes into `premerged`
-        QSemaphore *done = nullptr;
-        ~WaitForMerge()
+    // Each view's merge goes to whichever thread claims it first: the helper
+    // from now on, this thread after the critical path and name runs. A helper
+    // that has not been given a core by then (the GUI thread showing the
+    // texts, the sensitivity's simulations: three busy threads on two cores)
+    // is not waited for; the state is shared, since its job may start after
+    // this frame is gone.
+    struct MergeShare {
+        std::vector<PremergedGroups> views;
+        std::size_t count = 0; // views.size(), read by both threads while the views are written
+        std::shared_ptr<const TimelineBars> bars;
+        std::atomic<std::size_t> next{0}, done{0};
+        void work()
         {
-            if (done)
-                done->acquire();
+            for (std::size_t i; (i = next.fetch_add(1)) < count;) {
+                mergeFor(&views[i], &views[i] + 1, *bars);
+                done.fetch_add(1);
+                done.notify_all();
+            }
         }
-    } waitForMerge;
-    PremergedGroups *const first = premerged.data(), *const last = first + premerged.size();
-    PremergedGroups *here = first;
-    PremergedGroups *const split = first + std::min(premerged.size(), kHelperViews);
-    if (!premerged.empty() && helper
-        && helper->tryStart([first, split, &merged, bars = data.bars] {
-               mergeFor(first, split, *bars);
-               merged.release();
-           })) {
-        waitForMerge.done = &merged;
-        here = split;
-    }
+    };
+    auto share = std::make_shared<MergeShare>();
+    if (options.hints)
+        share->views = expectedViews(*options.hints, result->totalNs);
+    share->count = share->views.size();
+    share->bars = data.bars;
+    if (share->count > 0 && helper)
+        helper->tryStart([share] { share->work(); });
     auto onPath = std::make_shared<std::vector<std::vector<char>>>();
     for (const CoreProgram &core : data.trace->cores)
         onPath->emplace_back(core.instructions.size(), 0);
@@ -668,13 +670,11 @@ TimelineData TimelineView::compute(std::shared_ptr<const Trace> trace, const Mac
     data.nameRunEnd = std::move(runEnd);
     data.namesUsed = std::move(used);
     data.nextOnPath = std::move(pathNext);
-    mergeFor(here, last, bars);
-    if (waitForMerge.done) {
-        merged.acquire();
-        waitForMerge.done = nullptr;
-    }
-    if (!premerged.empty())
-        data.premerged = std::make_shared<const std::vector<PremergedGroups>>(std::move(premerged));
+    share->work();
+    for (std::size_t d; (d = share->done.load()) < share->count;)
+        share->done.wait(d); // a view the helper claimed and is merging
+    if (share->count > 0)
+        data.premerged = std::make_shared<const std::vector<PremergedGroups>>(std::move(share->views));
     data.stages.computed = steadyNanoseconds();
     data.stages.pageFaults = faultsBefore < 0 ? -1 : threadPageFaults() - faultsBefore;
     return data;
