@@ -588,13 +588,14 @@ TimelineData TimelineView::compute(std::shared_ptr<const Trace> trace, const Mac
     data.stages.bars = steadyNanoseconds();
     // The plots' merges (each walks every bar: about 1.5 M instructions at
     // 10⁵ instructions) run on the helper thread beside the critical path and
-    // name runs below, the snapshot's after them here; all here without a helper.
+    // name runs below; all here without a helper.
     // Each view's merge goes to whichever thread claims it first: the helper
     // from now on, this thread after the critical path and name runs. A helper
     // that has not been given a core by then (the GUI thread showing the
     // texts, the sensitivity's simulations: three busy threads on two cores)
     // is not waited for; the state is shared, since its job may start after
-    // this frame is gone.
+    // this frame is gone (it then finds every view claimed; each view holds
+    // the bars it merges).
     struct MergeShare {
         std::vector<PremergedGroups> views;
         std::size_t count = 0; // views.size(), read by both threads while the views are written
