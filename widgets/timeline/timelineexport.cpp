@@ -272,9 +272,9 @@ QString TimelineView::summary() const
         return {};
     const Result &r = *m_data.result;
     const TimeUnit unit = timeUnitFor(r.totalNs);
-    QString text = QStringLiteral("total %1 %2 · contention %3 %2 · %4 stalled waits")
-                       .arg(formatValue(r.totalNs * unit.perNs), unit.name, formatValue(r.contentionNs * unit.perNs))
-                       .arg(r.stalls.size());
+    QString text = QStringLiteral("total %1 %2 · contention %3 %2 · %4")
+                       .arg(formatValue(r.totalNs * unit.perNs), unit.name, formatValue(r.contentionNs * unit.perNs),
+                           countOf(r.stalls.size(), tr("1 stalled wait"), tr("%1 stalled waits")));
     if (r.error)
         text += QStringLiteral(" · error: ") + QString::fromStdString(r.error->message);
     return text;

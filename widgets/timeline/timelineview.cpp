@@ -1206,19 +1206,15 @@ void TimelineView::updateReadout()
     // wrapped in the middle ("… instructions on 2 / cores"). Each line fits the
     // chart's width there for a 10⁶-instruction trace (tst_timelineview_plot::
     // readoutLinesFitAt1280x800).
-    // "1 step", "2 steps": the readout counts single things too (a short trace's path, one contention interval).
-    const auto count = [](std::size_t n, const QString &one, const QString &many) {
-        return n == 1 ? one : many.arg(n);
-    };
     text += tr("<b>Total %1</b> for %2 on %3 &nbsp; critical path %4")
                 .arg(time(r.totalNs))
-                .arg(count(shown.trace->instructionCount(), tr("1 instruction"), tr("%1 instructions")))
-                .arg(count(shown.trace->cores.size(), tr("1 core"), tr("%1 cores")))
-                .arg(count(r.criticalPath.size(), tr("1 step"), tr("%1 steps")));
+                .arg(countOf(shown.trace->instructionCount(), tr("1 instruction"), tr("%1 instructions")))
+                .arg(countOf(shown.trace->cores.size(), tr("1 core"), tr("%1 cores")))
+                .arg(countOf(r.criticalPath.size(), tr("1 step"), tr("%1 steps")));
     text += QStringLiteral("<br>") + tr("Bus contention %1 in %2 &nbsp; %3")
                                          .arg(time(r.contentionNs))
-                                         .arg(count(r.contention.size(), tr("1 interval"), tr("%1 intervals")))
-                                         .arg(count(r.stalls.size(), tr("1 stalled wait"), tr("%1 stalled waits")));
+                                         .arg(countOf(r.contention.size(), tr("1 interval"), tr("%1 intervals")))
+                                         .arg(countOf(r.stalls.size(), tr("1 stalled wait"), tr("%1 stalled waits")));
     text += QStringLiteral("<br>") + tr("Utilisation (busy / total):");
     const std::size_t cores = r.cores.size();
     for (Pipe pipe : kLaneOrder) {
@@ -1240,6 +1236,11 @@ void TimelineView::updateReadout()
         text += QStringLiteral("<br><span style='color:#8a5a00'>%1</span>")
                     .arg(QString::fromStdString(w).toHtmlEscaped());
     m_readout->setHtml(text);
+}
+
+QString TimelineView::countOf(std::size_t n, const QString &one, const QString &many)
+{
+    return n == 1 ? one : many.arg(n);
 }
 
 const Result &TimelineView::result() const

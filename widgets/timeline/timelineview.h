@@ -316,6 +316,8 @@ public:
     GoalSeekPanel *goalSeekPanel() const { return m_goalSeek; }
 
 private:
+    // "1 step", "2 steps": the readout and the status bar count single things too.
+    static QString countOf(std::size_t n, const QString &one, const QString &many);
     void updateGoalSeekParameters();
     struct GhostRequest {
         quint64 id = 0;

@@ -569,6 +569,14 @@ private slots:
         QCOMPARE(view->result().contention.size(), std::size_t(1));
         for (const char *expected : { "5 instructions on 1 core ", "critical path 1 step<", "in 1 interval ", "0 stalled waits" })
             QVERIFY2(single.contains(QLatin1String(expected)), qPrintable(expected + QStringLiteral(" in: ") + single));
+        // The status bar's summary too (contention-during: one wait stalls).
+        const TraceLoadResult during = loadTraceFile(example("contention-during.json").toStdString());
+        QVERIFY(during.trace);
+        view->document()->setTrace(*during.trace, QString());
+        view->flushPendingUpdate();
+        QCOMPARE(view->result().stalls.size(), std::size_t(1));
+        QVERIFY2(view->summary().endsWith(QStringLiteral("· 1 stalled wait")), qPrintable(view->summary()));
+        QVERIFY2(readout->text().contains(QLatin1String("1 stalled wait<")), qPrintable(readout->text()));
     }
 
     // A slider step paints the window once, the timeline, its overview and
