@@ -234,8 +234,11 @@ QColor groupColorOf(const TimelineData &data, const BarGroup &g)
         std::size_t first = g.first;
         while (bars.bars[first].kind == Bar::Kind::Stall)
             ++first; // a work member exists: the loop stops inside the group
-        return (*data.nameRunEnd)[first] >= g.first + g.count ? TimelinePlot::colorOfName(nameOf(bars.bars[first]))
-                                                               : kMergedColor;
+        if ((*data.nameRunEnd)[first] < g.first + g.count)
+            return kMergedColor;
+        return data.paletteSlot && data.paletteSlot->size() == bars.bars.size()
+            ? TimelinePlot::paletteColor((*data.paletteSlot)[first])
+            : TimelinePlot::colorOfName(nameOf(bars.bars[first]));
     }
     std::optional<std::uint32_t> name;
     for (std::size_t i = g.first; i < g.first + g.count; ++i) {

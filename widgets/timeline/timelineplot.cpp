@@ -15,12 +15,21 @@ using namespace timelinepaint;
 
 // --- TimelinePlot -------------------------------------------------------------
 
+namespace {
+// Tableau 10: distinct, print-safe, readable on white.
+const QColor kNamePalette[] = { QColor(0x1f77b4), QColor(0xff7f0e), QColor(0x2ca02c), QColor(0x9467bd),
+    QColor(0x17becf), QColor(0x8c564b), QColor(0xe377c2), QColor(0xbcbd22), QColor(0xd62728), QColor(0x7f7f7f) };
+static_assert(std::size(kNamePalette) == TimelinePlot::kPaletteSize);
+} // namespace
+
+QColor TimelinePlot::paletteColor(std::uint8_t slot)
+{
+    return kNamePalette[slot % kPaletteSize];
+}
+
 QColor TimelinePlot::colorOfName(std::uint32_t name)
 {
-    // Tableau 10: distinct, print-safe, readable on white.
-    static const QColor palette[] = { QColor(0x1f77b4), QColor(0xff7f0e), QColor(0x2ca02c), QColor(0x9467bd),
-        QColor(0x17becf), QColor(0x8c564b), QColor(0xe377c2), QColor(0xbcbd22), QColor(0xd62728), QColor(0x7f7f7f) };
-    return palette[name == 0 ? 9 : (name - 1) % std::size(palette)];
+    return paletteColor(paletteSlotOfName(name));
 }
 
 TimelinePlot::TimelinePlot(QWidget *parent)

@@ -632,9 +632,11 @@ TimelineData TimelineView::compute(std::shared_ptr<const Trace> trace, const Mac
     const Trace &t = *data.trace;
     auto runEnd = std::make_shared<std::vector<std::uint32_t>>(bars.bars.size());
     auto pathNext = std::make_shared<std::vector<std::uint32_t>>(bars.bars.size());
+    auto barSlots = std::make_shared<std::vector<std::uint8_t>>(bars.bars.size());
     auto used = std::make_shared<std::vector<char>>(t.names.size(), 0);
     std::uint32_t *const runEnds = runEnd->data();
     std::uint32_t *const pathNexts = pathNext->data();
+    std::uint8_t *const paletteSlots = barSlots->data();
     char *const usedNames = used->data();
     const std::size_t nameCount = used->size();
     const Bar *const all = bars.bars.data();
@@ -660,6 +662,7 @@ TimelineData TimelineView::compute(std::shared_ptr<const Trace> trace, const Mac
             const std::uint32_t name = program[b.instruction].name;
             if (name < nameCount)
                 usedNames[name] = 1;
+            paletteSlots[i] = TimelinePlot::paletteSlotOfName(name);
             // The next work bar's run, if it has this name; else the run ends there.
             const std::uint32_t runEndHere = nextWork == end ? end : nextName == name ? nextRunEnd : nextWork;
             runEnds[i] = runEndHere;
@@ -669,6 +672,7 @@ TimelineData TimelineView::compute(std::shared_ptr<const Trace> trace, const Mac
         }
     }
     data.nameRunEnd = std::move(runEnd);
+    data.paletteSlot = std::move(barSlots);
     data.namesUsed = std::move(used);
     data.nextOnPath = std::move(pathNext);
     share->work();

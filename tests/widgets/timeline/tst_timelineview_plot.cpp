@@ -341,14 +341,18 @@ private slots:
                 }
             }
             const TimelineData data = TimelineView::compute(std::make_shared<const Trace>(trace), ascend310());
-            QVERIFY(data.nameRunEnd && data.namesUsed);
+            QVERIFY(data.nameRunEnd && data.paletteSlot && data.namesUsed);
             TimelineData scanned = data;
             scanned.nameRunEnd.reset();
+            scanned.paletteSlot.reset();
+            TimelineData looked = data; // the name runs, each group's name from the trace
+            looked.paletteSlot.reset();
             const double total = data.result->totalNs;
             for (double pixels : {50.0, 300.0, 2000.0}) {
                 for (const BarGroup &g : mergeBars(*data.bars, 0, total, total / pixels)) {
                     merged += g.merged() ? 1 : 0;
                     QCOMPARE(timelinepaint::groupColorOf(data, g), timelinepaint::groupColorOf(scanned, g));
+                    QCOMPARE(timelinepaint::groupColorOf(looked, g), timelinepaint::groupColorOf(scanned, g));
                 }
             }
         }
