@@ -77,6 +77,12 @@ TimelineView::TimelineView(TimelineDocument *document, QWidget *parent)
     m_disposal.setMaxThreadCount(1);
     m_helper.setMaxThreadCount(1);
     m_helper.setExpiryTimeout(-1); // kept: waking a sleeping thread is cheaper than starting one
+    m_sensitivityQuiet.setSingleShot(true);
+    m_sensitivityQuiet.setInterval(kSensitivityQuietMs);
+    connect(&m_sensitivityQuiet, &QTimer::timeout, this, [this] {
+        if (sensitivityWanted())
+            requestSensitivity(); // nothing when a request is pending or the rows shown are current
+    });
     m_idleRelease.setSingleShot(true);
     m_idleRelease.setInterval(kIdleReleaseMs);
     connect(&m_idleRelease, &QTimer::timeout, this, [this] {
@@ -836,8 +842,9 @@ void TimelineView::runGhost(const GhostRequest &request, const QPointer<Timeline
 
 void TimelineView::runSensitivity(const std::shared_ptr<const Trace> &trace, const Machine &machine,
     quint64 generation, double step, const std::shared_ptr<std::atomic<quint64>> &latest,
-    const QPointer<TimelineView> &guard)
+    const std::shared_ptr<std::atomic<quint64>> &started, const QPointer<TimelineView> &guard)
 {
+    started->fetch_add(1);
     const auto superseded = [&] { return latest->load() != generation; };
     if (superseded())
         return;
@@ -856,6 +863,7 @@ void TimelineView::startUpdate()
     prepareInputs();
     const quint64 generation = ++m_generation;
     m_latest->store(generation);
+    m_sensitivityQuiet.stop(); // a drag goes on: the rows wait until it pauses
     if (m_document->trace().instructionCount() <= m_syncInstructions) {
         // A short trace: simulated here, drawn at once. Anything still queued
         // or running in the worker is stale now (m_latest moved on).
@@ -874,18 +882,15 @@ void TimelineView::startUpdate()
         m_deliveredAt = steadyNanoseconds();
         m_shownGeneration = generation;
         ++m_syncCount;
-        apply(data);
-        if (sensitivityWanted())
-            requestSensitivity(); // some thirty simulations: in the worker
+        apply(data); // the sensitivity rows (some thirty simulations: in the worker) once the slider pauses
         return;
     }
-    // With no snapshot compared and the sensitivity hidden, the job is the simulation alone.
+    // With no snapshot compared, the job is the simulation alone.
     std::optional<GhostRequest> ghost = ghostRequest();
-    const double step = sensitivityWanted() ? m_sensitivityStep : 0.0;
     // Requests that have not started yet are superseded by this one.
     m_pool.clear();
     const TimelineData::Stages stages { m_requestedAt, steadyNanoseconds() };
-    m_pool.start([trace = m_document->sharedTrace(), machine = m_document->machine(), generation, ghost, step,
+    m_pool.start([trace = m_document->sharedTrace(), machine = m_document->machine(), generation, ghost,
                      latest = m_latest, shownAt = m_shownAt, feedbackMs = m_feedbackMs, releasedAt = m_releasedAt,
                      stages, plans = m_plans, hints = mergeHints(), helper = &m_helper, begun = m_jobsBegun,
                      guard = QPointer<TimelineView>(this)] {
@@ -925,8 +930,6 @@ void TimelineView::startUpdate()
         }
         if (ghost && latest->load() == generation) // a stale one leaves it to the newest
             runGhost(*ghost, guard);
-        if (step > 0)
-            runSensitivity(trace, machine, generation, step, latest, guard);
     });
 }
 
@@ -936,8 +939,9 @@ void TimelineView::requestSensitivity()
         return; // the pending update brings it, or the rows shown are current
     // Not in front of the queue: a main request waiting there keeps its turn.
     m_pool.start([trace = m_document->sharedTrace(), machine = m_document->machine(), generation = m_generation,
-                     step = m_sensitivityStep, latest = m_latest, guard = QPointer<TimelineView>(this)] {
-        runSensitivity(trace, machine, generation, step, latest, guard);
+                     step = m_sensitivityStep, latest = m_latest, jobs = m_sensitivityJobs,
+                     guard = QPointer<TimelineView>(this)] {
+        runSensitivity(trace, machine, generation, step, latest, jobs, guard);
     });
 }
 
@@ -1003,7 +1007,7 @@ void TimelineView::showSensitivity()
 
 bool TimelineView::workerSettled() const
 {
-    if (m_pool.activeThreadCount() != 0 || m_helper.activeThreadCount() != 0)
+    if (m_pool.activeThreadCount() != 0 || m_helper.activeThreadCount() != 0 || m_sensitivityQuiet.isActive())
         return false;
     const std::shared_ptr<const Trace> trace = m_document->sharedTrace();
     if (trace->instructionCount() <= m_syncInstructions)
@@ -1095,6 +1099,8 @@ void TimelineView::apply(const TimelineData &data)
     m_overview->replot();
     if (m_data.trace && m_data.trace->instructionCount() > TimelinePlanCache::kMaxInstructions)
         m_idleRelease.start();
+    if (m_shownGeneration == m_generation && sensitivityWanted())
+        m_sensitivityQuiet.start();
     m_lastStages = { data.stages, m_deliveredAt, steadyNanoseconds() };
     m_deliveredAt = 0; // flushPendingUpdate() draws without a delivery
     ++m_updateCount;

@@ -6,9 +6,10 @@
 // each request carries a generation number, and a result that is no longer the
 // newest is dropped, so the GUI never waits for the simulation of a long
 // trace. After the main result the same worker job simulates the compared
-// snapshot (once: results are cached per snapshot) and, only while the
-// sensitivity tab is shown, the sensitivity rows (cancelled as soon as a newer
-// request exists). A short trace (up to syncInstructions()) is simulated on the
+// snapshot (once: results are cached per snapshot); only while the
+// sensitivity tab is shown, and once the newest result has been on screen for
+// kSensitivityQuietMs, a job of its own simulates the sensitivity rows
+// (cancelled as soon as a newer request exists). A short trace (up to syncInstructions()) is simulated on the
 // GUI thread instead: its simulation costs less than the two hand-overs
 // between the threads, which on a busy machine wait milliseconds each for a
 // core (docs/performance.md). flushPendingUpdate() simulates synchronously
@@ -213,6 +214,16 @@ public:
     // The sensitivity rows on the chart (the core's, for the result shown), and how many arrived.
     const std::vector<roofline::verrocchio::Sensitivity> &sensitivityRows() const { return m_sensitivityRows; }
     quint64 sensitivityCount() const { return m_sensitivityCount; }
+    // With the sensitivity tab shown, the rows (some thirty simulations) are
+    // asked for once the newest result has been on screen this long with no
+    // newer request: in a drag (steps some 5–50 ms apart) they were started
+    // after every step and given up at the next, taking a core from the
+    // step's own threads for rows never shown. A drag slower than this still
+    // gets its rows between steps.
+    static constexpr int kSensitivityQuietMs = 50;
+    void setSensitivityQuietInterval(int ms) { m_sensitivityQuiet.setInterval(ms); }
+    // Sensitivity jobs started in the worker, finished or given up: for tests.
+    quint64 sensitivityJobsStarted() const { return m_sensitivityJobs->load(); }
     // How many results were drawn, and how many arrived stale and were dropped.
     quint64 updateCount() const { return m_updateCount; }
     quint64 droppedCount() const { return m_droppedCount; }
@@ -334,7 +345,8 @@ private:
     static void runGhost(const GhostRequest &request, const QPointer<TimelineView> &guard);
     static void runSensitivity(const std::shared_ptr<const roofline::verrocchio::Trace> &trace,
         const roofline::verrocchio::Machine &machine, quint64 generation, double step,
-        const std::shared_ptr<std::atomic<quint64>> &latest, const QPointer<TimelineView> &guard);
+        const std::shared_ptr<std::atomic<quint64>> &latest, const std::shared_ptr<std::atomic<quint64>> &started,
+        const QPointer<TimelineView> &guard);
     void deliver(quint64 generation, const TimelineData &data);
     void deliverGhost(quint64 snapshotId, const TimelineData &data);
     void deliverSensitivity(
@@ -399,6 +411,8 @@ private:
     quint64 m_intermediateCount = 0;
     quint64 m_syncCount = 0;
     QTimer m_idleRelease; // kIdleReleaseMs after the last result drawn of a trace past kMaxInstructions
+    QTimer m_sensitivityQuiet; // kSensitivityQuietMs after the newest result drawn: its sensitivity rows
+    std::shared_ptr<std::atomic<quint64>> m_sensitivityJobs = std::make_shared<std::atomic<quint64>>(0);
     quint64 m_releaseCount = 0;
     std::size_t m_syncInstructions = kSyncInstructions;
     std::int64_t m_requestedAt = 0; // the first edit of the pending burst

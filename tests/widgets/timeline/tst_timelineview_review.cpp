@@ -267,6 +267,38 @@ private slots:
         QVERIFY2(view->sensitivityCount() - before < 5, qPrintable(QString::number(view->sensitivityCount() - before)));
     }
 
+    // A drag with the tornado shown starts no sensitivity job while its steps
+    // come faster than kSensitivityQuietMs; once it pauses, the rows of its last step come.
+    void dragDefersSensitivity()
+    {
+        MainWindow window;
+        TimelineView *view = timelineOf(window);
+        TimelineDocument *doc = view->document();
+        doc->setTrace(syntheticVectorAdd(30000, 2), QString()); // past syncInstructions(): in the worker
+        view->flushPendingUpdate();
+        view->bottomTabs()->setCurrentWidget(view->sensitivityChart());
+        QVERIFY(QTest::qWaitFor([&] { return view->sensitivityCount() > 0 && view->workerSettled(); }, 60000));
+        const quint64 jobsBefore = view->sensitivityJobsStarted();
+        const quint64 rowsBefore = view->sensitivityCount();
+        const double bus = doc->machine().busGBps;
+        constexpr int kSteps = 10;
+        for (int i = 1; i <= kSteps; ++i) {
+            doc->setBusBandwidth(bus * (1 - 0.03 * i));
+            const double wanted = doc->machine().busGBps;
+            // The next step as soon as this one is drawn, as a drag's do.
+            QVERIFY(QTest::qWaitFor([&] { return view->data().machine.busGBps == wanted; }, 60000));
+        }
+        const quint64 duringDrag = view->sensitivityJobsStarted() - jobsBefore;
+        // Without the deferral every step started one (kSteps); a step of a
+        // loaded machine that took longer than the quiet interval to be
+        // followed may start one.
+        QVERIFY2(duringDrag <= 2, qPrintable(QString::number(duringDrag)));
+        QCOMPARE(view->sensitivityCount(), rowsBefore);
+        const auto expected = sensitivity(doc->trace(), doc->machine(), 0.1);
+        QVERIFY(QTest::qWaitFor([&] { return view->sensitivityRows() == expected; }, 60000));
+        QVERIFY(view->sensitivityJobsStarted() > jobsBefore);
+    }
+
     // The review bundle: the chart and the tornado as SVG, the comparison and sensitivity CSVs from the core.
     void reviewBundle()
     {
