@@ -598,7 +598,7 @@ TimelineData TimelineView::compute(std::shared_ptr<const Trace> trace, const Mac
     // Each view's merge goes to whichever thread claims it first: the helper
     // from now on, this thread after the critical path and name runs. A helper
     // that has not been given a core by then (the GUI thread showing the
-    // texts, the sensitivity's simulations: three busy threads on two cores)
+    // texts, the disposal thread, another process: more busy threads than cores)
     // is not waited for; the state is shared, since its job may start after
     // this frame is gone (it then finds every view claimed; each view holds
     // the bars it merges).

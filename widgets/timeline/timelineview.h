@@ -254,8 +254,9 @@ public:
     // drawn for this long, the worker gives the free memory back
     // (roofline::releaseFreedMemory()). The next step maps it again, in huge
     // pages (TimelinePlanCache::warmUp()'s reservation): at 10⁶ instructions it
-    // takes some 75–130 ms instead of 35–50 on the development VM
-    // (docs/performance.md), within the 150 ms of issue 15. It was 30 s while
+    // takes some 75–130 ms instead of 35–50 on the development VM while the
+    // host still backs the memory given back, 150–250 ms once it has taken
+    // it back (after about 2 s there; docs/performance.md). It was 30 s while
     // that step took 200–380 ms (4 KiB pages).
     static constexpr int kIdleReleaseMs = 2000;
     void setIdleReleaseDelay(int ms) { m_idleRelease.setInterval(ms); }
