@@ -77,10 +77,10 @@ struct TimelineData {
     // when an instruction of that name ran (the legend). Null: look them up.
     std::shared_ptr<const std::vector<std::uint32_t>> nameRunEnd;
     // Per bar: its instruction's slot in the names' palette
-    // (TimelinePlot::paletteSlotOfName(); a stall: 0), so that a group's
-    // colour is read beside its bar instead of from the trace (a cache miss
-    // per group: 40 % of the bars' draw at 10⁵ instructions). With
-    // nameRunEnd or not at all.
+    // (TimelinePlot::paletteSlotOfName(); a stall: 0, never read), so that a
+    // group's colour is read beside its bar instead of from the trace (a
+    // cache miss per group: 40 % of the bars' draw at 10⁵ instructions).
+    // With nameRunEnd or not at all.
     std::shared_ptr<const std::vector<std::uint8_t>> paletteSlot;
     std::shared_ptr<const std::vector<char>> namesUsed;
     // Per bar: the first bar of its lane from it on whose instruction lies on

@@ -9,11 +9,11 @@
 // snapshot (once: results are cached per snapshot); only while the
 // sensitivity tab is shown, and once the newest result has been on screen for
 // kSensitivityQuietMs, a job of its own simulates the sensitivity rows
-// (cancelled as soon as a newer request exists). A short trace (up to syncInstructions()) is simulated on the
-// GUI thread instead: its simulation costs less than the two hand-overs
-// between the threads, which on a busy machine wait milliseconds each for a
-// core (docs/performance.md). flushPendingUpdate() simulates synchronously
-// (exports, tests).
+// (cancelled as soon as a newer request exists). A short trace (up to
+// syncInstructions()) is simulated on the GUI thread instead: its simulation
+// costs less than the two hand-overs between the threads, which on a busy
+// machine wait milliseconds each for a core (docs/performance.md).
+// flushPendingUpdate() simulates synchronously (exports, tests).
 #pragma once
 
 #include "modelview.h"
