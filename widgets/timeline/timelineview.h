@@ -241,9 +241,10 @@ public:
     // Whether the worker and its helper have nothing running and, where the
     // open trace's steps run in the worker and they map the heap for them
     // (TimelinePlanCache::warmUp(): from syncInstructions() to
-    // kMaxInstructions; warmHelper(): from syncInstructions() on), have done so: a
-    // test's or a benchmark's drag starting earlier queues behind it (and only
-    // its last step runs), or is charged with the warm-up or a snapshot's simulation.
+    // kMaxInstructions; warmHelper(): from syncInstructions() on), have done so,
+    // and no sensitivity rows are still due (kSensitivityQuietMs): a test's or a
+    // benchmark's drag starting earlier queues behind it (and only its last step
+    // runs), or is charged with the warm-up, a snapshot's or the sensitivity's simulations.
     bool workerSettled() const;
     // Results drawn without a hand-over to the worker (short traces).
     quint64 syncCount() const { return m_syncCount; }
